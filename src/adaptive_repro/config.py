@@ -1,0 +1,43 @@
+"""Config checks that JSON schema cannot express; run at parse time, before any job.
+
+The schema (workflow/schemas/config.schema.yaml) catches unknown keys, wrong types, out-of-range values and
+unknown names; this module adds relations between values (k grid strictly increasing and at most d, outputs that
+have rules). Every error names the config key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+
+class ConfigError(ValueError):
+    """A config value is not allowed; the message names key, value and what is allowed."""
+
+
+def _fail(key: str, value, allowed: str):
+    raise ConfigError(f"config key '{key}': value {value!r} is not allowed; allowed: {allowed}")
+
+
+def check_k_grid(key: str, k_grid: list[int], d: int) -> None:
+    """k grid: strictly increasing non-negative integers, none above d."""
+    if any(b <= a for a, b in zip(k_grid, k_grid[1:])):
+        _fail(key, k_grid, "a strictly increasing list of integers")
+    if k_grid and k_grid[-1] > d:
+        _fail(key, k_grid, f"values between 0 and d = {d}")
+
+
+def check_config(config: dict, implemented_outputs: Iterable[str]) -> None:
+    """Raise ConfigError for the first relation between config values that is not allowed."""
+    implemented = list(implemented_outputs)
+    for oid in config.get("outputs", []):
+        if oid not in implemented:
+            _fail("outputs", oid, f"outputs this pipeline builds: {sorted(implemented)}")
+    experiments = config.get("experiments", {})
+    for oid in config.get("outputs", []):
+        if oid.startswith(("dwork-",)) and oid not in experiments:
+            _fail("experiments", sorted(experiments), f"a block experiments.{oid} for every experiment in outputs")
+    for name, exp in experiments.items():
+        if "k_grid" in exp and "d" in exp:
+            check_k_grid(f"experiments.{name}.k_grid", exp["k_grid"], exp["d"])
+        if exp.get("signal_attributes", 0) > exp.get("d", 0):
+            _fail(f"experiments.{name}.signal_attributes", exp["signal_attributes"], f"at most d = {exp['d']}")

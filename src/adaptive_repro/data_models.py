@@ -1,0 +1,92 @@
+"""Data models: Dwork2015's i.i.d. Gaussian data and this project's correlated "chain" model.
+
+i.i.d. (SPEC section 3): x_ij ~ N(0, 1) + mu_j y_i, y_i = +-1 uniform; mu_j = signal_scale/sqrt(n) for the first
+``signal_attributes`` attributes (Dwork et al. 2015, supplementary script), else 0.
+
+chain (SPEC section 4, this project's design, not Zhao's): batch states s_i and labels y_i are independent stationary
+symmetric two-state Markov chains with stay probabilities p_s, p_y; x_ij = beta_j s_i + mu_j y_i + z_ij with
+beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 is the i.i.d. model (with beta = 0 when b = 0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from scipy import stats
+
+
+@dataclasses.dataclass(frozen=True)
+class Population:
+    """Everything shared by train, holdout and fresh data of one replicate."""
+
+    n: int  # records per data set
+    d: int  # attributes
+    mu: np.ndarray  # label loading per attribute, shape (d,)
+    beta: np.ndarray  # batch loading per attribute, shape (d,) (zeros in the i.i.d. model)
+    p_s: float = 0.5  # batch chain stay probability
+    p_y: float = 0.5  # label chain stay probability
+
+
+def signal_loadings(n: int, d: int, signal_attributes: int, signal_scale: float) -> np.ndarray:
+    """mu_j = signal_scale / sqrt(n) for j < signal_attributes, else 0 (Dwork2015 Fig. 2: 20 attributes, 6/sqrt(n))."""
+    mu = np.zeros(d)
+    mu[:signal_attributes] = signal_scale / np.sqrt(n)
+    return mu
+
+
+def iid_population(n: int, d: int, signal_attributes: int = 0, signal_scale: float = 6.0) -> Population:
+    """The Dwork2015 model: no batch effect, independent records."""
+    return Population(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale), beta=np.zeros(d))
+
+
+def chain_population(rng: np.random.Generator, n: int, d: int, p_s: float, p_y: float, b: float,
+                     signal_attributes: int = 0, signal_scale: float = 6.0) -> Population:
+    """The chain model of SPEC section 4: draws beta_j ~ N(0, b^2) once for the population."""
+    beta = b * rng.standard_normal(d) if b > 0 else np.zeros(d)
+    return Population(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale), beta=beta,
+                      p_s=p_s, p_y=p_y)
+
+
+def sample_symmetric_chain(rng: np.random.Generator, n: int, p_stay: float) -> np.ndarray:
+    """A stationary symmetric two-state Markov chain on {-1, +1} of length n with stay probability p_stay.
+
+    The stationary law is uniform, so s_1 is a fair sign; then s_{i+1} = s_i with probability p_stay.
+    p_stay = 0.5 gives i.i.d. fair signs.
+    """
+    first = rng.choice(np.array([-1, 1]))
+    flips = rng.random(n - 1) >= p_stay  # a flip happens with probability 1 - p_stay
+    signs = np.where(flips, -1, 1)
+    return (first * np.concatenate(([1], np.cumprod(signs)))).astype(np.int8)
+
+
+def sample_labels_and_states(rng: np.random.Generator, pop: Population) -> tuple[np.ndarray, np.ndarray]:
+    """Labels y and batch states s of one data set (s is all zeros-effect when beta = 0 but still drawn)."""
+    y = sample_symmetric_chain(rng, pop.n, pop.p_y).astype(float)
+    s = sample_symmetric_chain(rng, pop.n, pop.p_s).astype(float)
+    return y, s
+
+
+def sample_dataset(rng: np.random.Generator, pop: Population) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Materialize one data set: x (n x d), labels y and batch states s (direct engine)."""
+    y, s = sample_labels_and_states(rng, pop)
+    x = rng.standard_normal((pop.n, pop.d))
+    x += np.outer(y, pop.mu)
+    if np.any(pop.beta):
+        x += np.outer(s, pop.beta)
+    return x, y, s
+
+
+def population_accuracy(c: np.ndarray, pop: Population) -> float:
+    """Exact population accuracy of the linear classifier sign(x . c) (SPEC section 4).
+
+    Given y, the score x.c = y M + s B_c + N(0, |c|^2) with M = sum c_j mu_j, B_c = sum c_j beta_j and s = +-1 fair
+    and independent of y (at stationarity), so P[sign(x.c) = y] = 1/2 [Phi((M + B_c)/|c|) + Phi((M - B_c)/|c|)].
+    For B_c = 0 this is Dwork's i.i.d. case Phi(M/|c|). A zero classifier (k = 0) gets 0.5, as the script records.
+    """
+    norm = float(np.linalg.norm(c))
+    if norm == 0.0:
+        return 0.5
+    m = float(c @ pop.mu)
+    bc = float(c @ pop.beta)
+    return 0.5 * (stats.norm.cdf((m + bc) / norm) + stats.norm.cdf((m - bc) / norm))
