@@ -90,3 +90,14 @@ def population_accuracy(c: np.ndarray, pop: Population) -> float:
     m = float(c @ pop.mu)
     bc = float(c @ pop.beta)
     return 0.5 * (stats.norm.cdf((m + bc) / norm) + stats.norm.cdf((m - bc) / norm))
+
+
+def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.ndarray, pop: Population) -> np.ndarray:
+    """Exact population accuracy (see :func:`population_accuracy`) of each nested top-``size`` classifier."""
+    sizes = np.asarray(sizes)
+    m = np.concatenate(([0.0], np.cumsum(weights * pop.mu[ranked])))[sizes]
+    bc = np.concatenate(([0.0], np.cumsum(weights * pop.beta[ranked])))[sizes]
+    norm = np.sqrt(np.concatenate(([0.0], np.cumsum(weights**2)))[sizes])
+    safe = np.where(norm > 0, norm, 1.0)
+    acc = 0.5 * (stats.norm.cdf((m + bc) / safe) + stats.norm.cdf((m - bc) / safe))
+    return np.where(norm > 0, acc, 0.5)

@@ -90,7 +90,7 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
     for oid in outputs:
         sub = claims[claims["output_id"] == oid]
         stat = ", ".join(f"{n} {s}" for s, n in sub["status"].value_counts().items()) or "no claims"
-        files = ", ".join(f"[{os.path.basename(f)}]({f})" for f in outputs[oid])
+        files = ", ".join(f"[{f}]({f})" for f in outputs[oid])
         lines.append(f"| `{oid}` | {files} | {len(sub)} | {stat} |")
     lines.append("")
     for oid in outputs:

@@ -1,0 +1,36 @@
+"""Aggregation of per-replicate records into tidy tables (mean, population SD, replicates)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+GROUP_COLUMNS = ["experiment", "mechanism", "engine", "k", "dataset"]
+
+
+def summarize(records: pd.DataFrame) -> pd.DataFrame:
+    """Mean, SD (population SD, ddof = 0, as the Dwork2015 plot), standard error and count per group.
+
+    Also the mean number of attributes the classifiers used (``n_selected_mean``). Missing accuracies (a ``zhao_alg1``
+    answer of "bottom") are excluded from mean/sd and counted in ``missing``.
+    """
+    grouped = records.groupby(GROUP_COLUMNS, sort=True)
+    table = grouped["accuracy"].agg(
+        mean="mean",
+        sd=lambda a: float(np.std(a.dropna(), ddof=0)) if a.notna().any() else np.nan,
+        replicates="count",
+        missing=lambda a: int(a.isna().sum()),
+    ).reset_index()
+    table["se"] = table["sd"] / np.sqrt(table["replicates"].clip(lower=1))
+    table["n_selected_mean"] = grouped["n_selected"].mean().to_numpy()
+    return table
+
+
+def paired_gap(records: pd.DataFrame, mechanism: str, k: int, a: str = "holdout", b: str = "fresh"):
+    """Mean and standard error over replicates of accuracy[a] - accuracy[b] at one (mechanism, k)."""
+    sub = records[(records["mechanism"] == mechanism) & (records["k"] == k)]
+    wide = sub.pivot_table(index="replicate", columns="dataset", values="accuracy")
+    diff = (wide[a] - wide[b]).dropna()
+    if len(diff) < 2:
+        return float(diff.mean()) if len(diff) else np.nan, np.nan, len(diff)
+    return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(len(diff))), len(diff)

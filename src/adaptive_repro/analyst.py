@@ -1,0 +1,61 @@
+"""The analyst of Dwork et al. 2015 (SPEC section 3): statistics, selection rule and linear threshold classifier.
+
+The analyst only ever sees per-attribute statistics w_j = (1/n) sum_i x_ij y_i (a plain mean of x*y, not a
+Pearson correlation, as in the authors' supplementary script) and classifier accuracies; this is what lets the
+sufficient-statistic engine simulate the experiment exactly (SPEC section 7).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Accuracy recorded for an empty classifier: the script records 0.5 for k = 0 (SPEC section 3 step 3); we use the
+#: same value when the selection rule keeps no attribute at all (a constant guess is right half the time).
+EMPTY_CLASSIFIER_ACCURACY = 0.5
+
+
+def attribute_statistics(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """w_j = (1/n) sum_i x_ij y_i for every attribute j (SPEC section 3 step 1)."""
+    return x.T @ y / x.shape[0]
+
+
+def select_attributes(w_train: np.ndarray, w_reported: np.ndarray, cut: float) -> np.ndarray:
+    """Indices of kept attributes, ranked by |w_train| descending (SPEC section 3 step 2).
+
+    Keep j iff (w_train_j > cut and w_reported_j > cut) or (w_train_j < -cut and w_reported_j < -cut), strict
+    inequalities; ties in |w_train| keep index order (stable sort). The top-k set is the first k entries (all of
+    them when fewer than k are kept).
+    """
+    keep = ((w_train > cut) & (w_reported > cut)) | ((w_train < -cut) & (w_reported < -cut))
+    kept = np.flatnonzero(keep)
+    return kept[np.argsort(-np.abs(w_train[kept]), kind="stable")]
+
+
+def classifier_signs(w_train: np.ndarray, ranked: np.ndarray) -> np.ndarray:
+    """Weights sign(w_train_j) of the ranked attributes: the classifier is sign(sum_j sign(w_train_j) x_j)."""
+    return np.sign(w_train[ranked])
+
+
+def selected_sizes(n_kept: int, k_grid: np.ndarray) -> np.ndarray:
+    """Number of attributes the classifier actually uses at each k: min(k, number kept)."""
+    return np.minimum(np.asarray(k_grid), n_kept)
+
+
+def nested_scores(x: np.ndarray, ranked: np.ndarray, signs: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Scores x . c_k of the nested top-k classifiers, shape (len(sizes), n), by cumulative sums over blocks."""
+    n = x.shape[0]
+    scores = np.zeros((len(sizes), n))
+    running = np.zeros(n)
+    start = 0
+    for i, size in enumerate(sizes):
+        if size > start:
+            running = running + x[:, ranked[start:size]] @ signs[start:size]
+            start = size
+        scores[i] = running
+    return scores
+
+
+def accuracy_from_scores(scores: np.ndarray, y: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Fraction of records with sign(score) = y per classifier; EMPTY_CLASSIFIER_ACCURACY where size is 0."""
+    acc = np.mean(np.sign(scores) == y[None, :], axis=1)
+    return np.where(np.asarray(sizes) == 0, EMPTY_CLASSIFIER_ACCURACY, acc)

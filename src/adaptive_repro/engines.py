@@ -1,0 +1,116 @@
+"""Two engines, one answer (SPEC section 7).
+
+A data set object gives the analyst what it may see: the per-attribute statistics w and the accuracies of nested
+top-k linear classifiers.
+
+- :class:`DirectDataset` materializes the n x d data: the reference and test oracle, for every model and query.
+- :class:`SufficientDataset` simulates the same quantities exactly in distribution from sufficient statistics,
+  with O(d + n |k grid|) random numbers, for the Gaussian models (i.i.d. and chain) and queries that are plain
+  means (w_j and accuracies). Derivation (SPEC section 7, checked here): given labels y and batch states s, the
+  noise column z_j ~ N(0, I_n) splits into independent parts y (y.z_j)/n and (I - yy^T/n) z_j. The analyst's
+  statistic is w_j = (beta_j (s.y) + mu_j n + sqrt(n) g_j)/n with g_j = y.z_j/sqrt(n) ~ N(0, 1). Selection depends
+  on the data only through g, so for a selected set S with weights c the margins are
+      y_i (x_i . c) = B_c r_i + M + (c . g_S)/sqrt(n) + v_i - mean(v),   r_i = s_i y_i,
+  where v_i = y_i [W c]_i ~ i.i.d. N(0, |c|^2) (W independent of g), M = sum c_j mu_j, B_c = sum c_j beta_j.
+  For nested top-k sets, v is a running sum of one N(0, |block|) vector per block of the k grid (|c_j| = 1).
+  On a fresh set (never seen by the analyst) the margin is B_c r_i + M + v_i with no conditioning.
+
+Exactness: the sufficient-statistic engine is exact for mechanisms whose queries are these plain means; clipped
+queries (``zhao_alg1``) need the individual x_ij y_i, so those arms run on the direct engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from adaptive_repro import analyst
+from adaptive_repro.data_models import Population, sample_dataset, sample_labels_and_states
+
+ENGINES = ("direct", "fast")
+#: Mechanisms whose queries are functions of the sufficient statistics (the fast engine is exact for them).
+FAST_EXACT_MECHANISMS = ("standard", "dwork_code")
+
+
+def resolve_engine(requested: str, mechanism: str) -> str:
+    """The engine that runs one arm: ``auto`` picks ``fast`` where it is exact; ``fast`` where it is not is an error."""
+    if requested == "direct":
+        return "direct"
+    exact = mechanism in FAST_EXACT_MECHANISMS
+    if requested == "fast":
+        if not exact:
+            raise ValueError(f"config key 'engine': value 'fast' is not exact for mechanism {mechanism!r}; "
+                             f"allowed: 'direct' or 'auto' (fast is exact only for {FAST_EXACT_MECHANISMS})")
+        return "fast"
+    if requested == "auto":
+        return "fast" if exact else "direct"
+    raise ValueError(f"config key 'engine': value {requested!r} is not allowed; allowed: auto, direct, fast")
+
+
+class DirectDataset:
+    """One materialized data set (x, y, s)."""
+
+    engine = "direct"
+
+    def __init__(self, rng: np.random.Generator, pop: Population):
+        self.pop = pop
+        self.x, self.y, self.s = sample_dataset(rng, pop)
+
+    def statistics(self) -> np.ndarray:
+        return analyst.attribute_statistics(self.x, self.y)
+
+    def accuracies(self, ranked, weights, sizes, rng=None) -> np.ndarray:
+        """Accuracy of each nested classifier; ``rng`` is unused (the data are fixed)."""
+        scores = analyst.nested_scores(self.x, ranked, weights, sizes)
+        return analyst.accuracy_from_scores(scores, self.y, sizes)
+
+
+class SufficientDataset:
+    """One data set simulated through its sufficient statistics (see the module docstring)."""
+
+    engine = "fast"
+
+    def __init__(self, rng: np.random.Generator, pop: Population, observed: bool = True):
+        self.pop = pop
+        y, s = sample_labels_and_states(rng, pop)
+        self.r = s * y  # only the products r_i = s_i y_i enter the margins
+        # g_j = y.z_j / sqrt(n); a fresh set is never queried for statistics, so its g is not needed.
+        self.g = rng.standard_normal(pop.d) if observed else None
+
+    def statistics(self) -> np.ndarray:
+        if self.g is None:
+            raise ValueError("statistics of an unobserved (fresh) data set are never needed by the analyst")
+        n = self.pop.n
+        return (self.pop.beta * self.r.sum() + self.pop.mu * n + np.sqrt(n) * self.g) / n
+
+    def accuracies(self, ranked, weights, sizes, rng: np.random.Generator) -> np.ndarray:
+        """Accuracy of each nested classifier, drawing one N(0, |block|) vector per k-grid block from ``rng``."""
+        if np.any(np.abs(weights) != 1):
+            raise ValueError("the fast engine needs classifier weights +-1 (sign of w_train)")
+        n, pop = self.pop.n, self.pop
+        sizes = np.asarray(sizes)
+        m_k = np.concatenate(([0.0], np.cumsum(weights * pop.mu[ranked])))[sizes]
+        b_k = np.concatenate(([0.0], np.cumsum(weights * pop.beta[ranked])))[sizes]
+        if self.g is not None:
+            cg_k = np.concatenate(([0.0], np.cumsum(weights * self.g[ranked])))[sizes] / np.sqrt(n)
+        else:
+            cg_k = np.zeros(len(sizes))
+        acc = np.empty(len(sizes))
+        v = np.zeros(n)
+        start = 0
+        for i, size in enumerate(sizes):
+            if size > start:
+                v = v + np.sqrt(size - start) * rng.standard_normal(n)
+                start = size
+            centred = v - v.mean() if self.g is not None else v
+            margin = b_k[i] * self.r + m_k[i] + cg_k[i] + centred
+            acc[i] = np.mean(margin > 0)
+        return np.where(sizes == 0, analyst.EMPTY_CLASSIFIER_ACCURACY, acc)
+
+
+def make_dataset(engine: str, rng: np.random.Generator, pop: Population, observed: bool = True):
+    """A data set of the given engine; ``observed`` is False for the fresh set (fast engine skips its g)."""
+    if engine == "direct":
+        return DirectDataset(rng, pop)
+    if engine == "fast":
+        return SufficientDataset(rng, pop, observed=observed)
+    raise ValueError(f"unknown engine {engine!r}; allowed: {ENGINES}")

@@ -1,0 +1,221 @@
+"""Ground truth for the composition and KL comparisons (SPEC section 6).
+
+* :func:`kov_delta` / :func:`kov_eps`: the exact optimal T-fold composition of (eps, delta)-DP mechanisms,
+  Kairouz, Oh, Viswanath (2015), "The Composition Theorem for Differential Privacy", Theorem 3.3.
+  Theorem 3.3 states the optimal privacy region at the corner points eps' = (T - 2i) eps:
+  delta'_i = 1 - (1-delta)^T (1 - delta_i), delta_i = sum_{l=0}^{i-1} C(T,l) (e^{(T-l)eps} - e^{(T-2i+l)eps}) / (1+e^eps)^T.
+  Between corners the region is the hockey-stick divergence of T-fold randomized response (the dominating pair of
+  Theorem 3.3's proof), which reproduces the corners exactly and is what we evaluate for every eps':
+  delta_g(eps') = sum_l C(T,l) max(0, e^{(T-l)eps} - e^{eps'} e^{l eps}) / (1+e^eps)^T.
+  All sums are evaluated in log space (log-binomial coefficients + logsumexp), so T = 1e4 .. 1e6 works.
+* :func:`laplace_pld_eps`: the Laplace mechanism's composition curve from Google's ``dp_accounting`` privacy-loss-
+  distribution (PLD) accountant, with pessimistic and optimistic estimates bracketing the truth.
+* :func:`kl_randomized_response`, :func:`kl_laplace`: exact KL divergences (closed forms).
+
+Nothing here is random.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import optimize, special
+
+__all__ = [
+    "kov_log_delta_g",
+    "kov_delta",
+    "kov_eps",
+    "delta_floor",
+    "kl_randomized_response",
+    "kl_laplace",
+    "pld_interval",
+    "laplace_pld",
+    "laplace_pld_eps",
+    "laplace_pld_delta",
+    "pure_dp_pld_delta",
+    "approx_dp_pld_delta",
+]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Kairouz-Oh-Viswanath exact optimal composition
+# ---------------------------------------------------------------------------------------------------------------
+
+def delta_floor(delta, T):
+    """1 - (1 - delta)^T, computed as -expm1(T log1p(-delta)) (SPEC section 6 numerics).
+
+    No valid (eps', delta') guarantee for every T-fold composition of (eps, delta)-DP mechanisms has delta' below
+    this floor: KOV 2015 Theorem 3.3 with i = 0 (eps' = T eps) gives exactly this delta', and the optimal delta' is
+    non-increasing in eps' and constant beyond T eps."""
+    delta = np.asarray(delta, dtype=float)
+    T = np.asarray(T, dtype=float)
+    return -np.expm1(T * np.log1p(-delta))
+
+
+def _log_binom(T: int) -> np.ndarray:
+    l = np.arange(T + 1, dtype=float)
+    return special.gammaln(T + 1.0) - special.gammaln(l + 1.0) - special.gammaln(T - l + 1.0)
+
+
+def kov_log_delta_g(eps: float, T: int, eps_prime: float) -> float:
+    """log of delta_g(eps'), the pure-DP part of KOV 2015 Theorem 3.3 (hockey-stick divergence of T-fold binary
+    randomized response with parameter eps):
+
+        delta_g(eps') = (1+e^eps)^{-T} sum_{l : (T-2l) eps > eps'} C(T,l) e^{(T-l) eps} (1 - e^{eps' - (T-2l) eps}).
+
+    Returns -inf when eps' >= T eps (delta_g = 0). Scalars only; see :func:`kov_delta` for arrays."""
+    eps = float(eps)
+    T = int(T)
+    eps_prime = float(eps_prime)
+    if T < 1:
+        raise ValueError("T must be >= 1")
+    if eps <= 0:
+        raise ValueError("eps must be > 0")
+    if eps_prime < 0:
+        eps_prime = 0.0  # the region is symmetric; delta_g(eps') for eps' < 0 is not used
+    l = np.arange(T + 1, dtype=float)
+    gap = (T - 2.0 * l) * eps - eps_prime  # privacy loss minus eps'
+    keep = gap > 0
+    if not keep.any():
+        return -math.inf
+    lb = _log_binom(T)[keep]
+    # log((1+e^eps)^{-T} e^{(T-l)eps}) = -T log1p(e^eps) + (T-l) eps, with log1p(e^eps) = logaddexp(0, eps)
+    terms = lb + (T - l[keep]) * eps - T * np.logaddexp(0.0, eps) + np.log(-np.expm1(-gap[keep]))
+    return float(special.logsumexp(terms))
+
+
+def kov_delta(eps, delta, T, eps_prime):
+    """Exact optimal delta'(eps') of the T-fold adaptive composition of (eps, delta)-DP mechanisms,
+    Kairouz, Oh, Viswanath 2015, Theorem 3.3: delta' = 1 - (1-delta)^T (1 - delta_g(eps')).
+
+    Vectorized by broadcasting (loops over the broadcast points; each point costs O(T))."""
+    eps, delta, T, eps_prime = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (eps, delta, T, eps_prime)))
+    out = np.empty(eps.shape, dtype=float)
+    for idx in np.ndindex(eps.shape):
+        lg = kov_log_delta_g(eps[idx], int(T[idx]), eps_prime[idx])
+        dg = math.exp(lg)
+        # 1 - (1-delta)^T (1 - dg) = floor + (1 - floor) dg
+        fl = float(delta_floor(delta[idx], T[idx]))
+        out[idx] = fl + (1.0 - fl) * dg
+    return out if out.ndim else float(out)
+
+
+def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> float:
+    fl = float(delta_floor(delta, T))
+    if not (delta_prime >= fl):  # also catches nan
+        return math.nan  # infeasible: below the floor
+    # target for delta_g: 1 - (1 - delta') / (1 - delta)^T
+    one_minus_fl = 1.0 - fl
+    target = 1.0 - (1.0 - delta_prime) / one_minus_fl if one_minus_fl > 0 else 1.0
+    if target <= 0:
+        return T * eps  # only eps' = T eps reaches delta_g = 0
+    if target >= 1:
+        return 0.0
+    log_target = math.log(target)
+    if kov_log_delta_g(eps, T, 0.0) <= log_target:
+        return 0.0
+    f = lambda e: kov_log_delta_g(eps, T, e) - log_target  # noqa: E731  decreasing in e
+    hi = T * eps
+    # f(hi) = -inf; find a finite bracket end just below T eps
+    hi_f = hi * (1 - 1e-12)
+    if f(hi_f) > 0:
+        return hi
+    return optimize.brentq(f, 0.0, hi_f, xtol=1e-12 * max(1.0, hi), rtol=1e-12, maxiter=200)
+
+
+def kov_eps(eps, delta, T, delta_prime):
+    """Exact optimal eps'(delta') of the T-fold composition of (eps, delta)-DP mechanisms (KOV 2015, Theorem 3.3),
+    the smallest eps' with kov_delta(eps, delta, T, eps') <= delta', found by root finding (brentq) on
+    log delta_g. Returns nan where delta' is below the floor 1 - (1-delta)^T (no eps' is valid)."""
+    eps, delta, T, delta_prime = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (eps, delta, T, delta_prime)))
+    out = np.empty(eps.shape, dtype=float)
+    for idx in np.ndindex(eps.shape):
+        out[idx] = _kov_eps_scalar(float(eps[idx]), float(delta[idx]), int(T[idx]), float(delta_prime[idx]))
+    return out if out.ndim else float(out)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Exact KL divergences
+# ---------------------------------------------------------------------------------------------------------------
+
+def kl_randomized_response(eps):
+    """Exact KL divergence between the outputs of binary randomized response on neighbouring inputs,
+    P = (e^eps, 1)/(1+e^eps), Q = (1, e^eps)/(1+e^eps) (Warner 1965; Dwork & Roth 2014, Sec. 3.2):
+
+        KL(P || Q) = e^eps/(1+e^eps) eps - 1/(1+e^eps) eps = eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2).
+
+    This is the worst case for eps-DP, so He et al.'s Lemma 5 holds with equality here."""
+    eps = np.asarray(eps, dtype=float)
+    return eps * np.tanh(eps / 2.0)
+
+
+def kl_laplace(eps):
+    """Exact KL divergence between Lap(0, b) and Lap(Delta, b) with b = Delta/eps (the Laplace mechanism on
+    neighbouring inputs). Closed form KL(Lap(m1,b1) || Lap(m2,b2)) = log(b2/b1) + |m1-m2|/b2 + (b1/b2) e^{-|m1-m2|/b1} - 1
+    (Gil, Alajaji, Linder 2013, "Renyi divergence measures for commonly used univariate continuous distributions",
+    Table of KL divergences), here = eps + e^{-eps} - 1 = eps + expm1(-eps)."""
+    eps = np.asarray(eps, dtype=float)
+    return eps + np.expm1(-eps)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# dp_accounting PLD wrappers
+# ---------------------------------------------------------------------------------------------------------------
+
+def pld_interval(eps: float, target: float = 1e-3) -> float:
+    """A PLD value-discretization interval that divides eps exactly (eps / k for an integer k) and is at most
+    ``target`` (SPEC section 6: the interval should divide eps exactly, so +-eps are grid points)."""
+    k = max(1, int(math.ceil(eps / target)))
+    return eps / k
+
+
+def laplace_pld(eps: float, T: int, interval: float | None = None, pessimistic: bool = True):
+    """PLD of the T-fold composition of the Laplace mechanism with sensitivity 1 and scale 1/eps (eps-DP),
+    from ``dp_accounting.pld.privacy_loss_distribution.from_laplace_mechanism`` (connect-the-dots)."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    interval = pld_interval(eps) if interval is None else interval
+    # connect-the-dots only exists for the pessimistic estimate; the optimistic one uses privacy buckets
+    base = pld.from_laplace_mechanism(1.0 / eps, sensitivity=1.0, pessimistic_estimate=pessimistic,
+                                      value_discretization_interval=interval, use_connect_dots=pessimistic)
+    return base.self_compose(int(T))
+
+
+def laplace_pld_eps(eps: float, T: int, delta_prime: float, interval: float | None = None):
+    """(pessimistic, optimistic) eps'(delta') of T-fold Laplace(1/eps) composition by the PLD accountant.
+    The pessimistic value is an upper bound on the true eps', the optimistic a lower bound (dp_accounting docs)."""
+    hi = laplace_pld(eps, T, interval, pessimistic=True).get_epsilon_for_delta(delta_prime)
+    lo = laplace_pld(eps, T, interval, pessimistic=False).get_epsilon_for_delta(delta_prime)
+    return float(hi), float(lo)
+
+
+def laplace_pld_delta(eps: float, T: int, eps_prime, interval: float | None = None, pessimistic: bool = True):
+    """delta'(eps') of T-fold Laplace(1/eps) composition by the PLD accountant."""
+    p = laplace_pld(eps, T, interval, pessimistic=pessimistic)
+    return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+
+
+def pure_dp_pld_delta(eps: float, T: int, eps_prime, interval: float | None = None):
+    """delta'(eps') of T-fold binary randomized response (the dominating pair of eps-DP) by dp_accounting:
+    ``from_randomized_response(noise_parameter=2/(1+e^eps), num_buckets=2)``; its privacy losses are +-eps, exact
+    on a grid that divides eps. Independent cross-check of :func:`kov_delta` with delta = 0."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    interval = pld_interval(eps) if interval is None else interval
+    p = 2.0 / (1.0 + math.exp(eps))
+    base = pld.from_randomized_response(p, 2, value_discretization_interval=interval)
+    return np.asarray(base.self_compose(int(T)).get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+
+
+def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, interval: float | None = None):
+    """delta'(eps') of the T-fold composition of the worst-case (eps, delta)-DP pair by dp_accounting's
+    ``from_privacy_parameters(DifferentialPrivacyParameters(eps, delta))``. Cross-check of :func:`kov_delta`."""
+    from dp_accounting.pld import common
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    interval = pld_interval(eps) if interval is None else interval
+    base = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(eps, delta),
+                                       value_discretization_interval=interval)
+    return np.asarray(base.self_compose(int(T)).get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
