@@ -1,0 +1,169 @@
+"""Max-influence (Zhao 2017, eqs. (5)-(6); Song et al. 2017) for finite-state Markov chains and small joint tables.
+
+Definitions (Zhao eq. (6)): I(X_S <- X_i | X_K) = ln max_{x_S, x_i != x_i', x_K} P[x_S | x_i, x_K] / P[x_S | x_i', x_K],
+and 0 when S is empty.
+
+Exact formula for a stationary chain X_1 -> ... -> X_n with transition matrix P and stationary law pi: for the quilt
+{X_{i-a}, X_{i+b}} of X_i, P[x_{i-a}, x_{i+b} | x_i] = B^a(x_i, x_{i-a}) P^b(x_i, x_{i+b}) with the backward kernel
+B^a(x, u) = pi(u) P^a(u, x) / pi(x) (equal to P^a(x, u) for a reversible chain). Hence
+    I = ln max_{x != x'} [ max_u B^a(x,u)/B^a(x',u) ] [ max_v P^b(x,v)/P^b(x',v) ]
+(both factors are >= 1). Conditioning on nodes L of the nearby set (which lie between X_i and the quilt) decouples the
+side that contains them, so the max over L in Zhao's b_i is attained at L = {} (checked by brute force in the tests).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+
+def symmetric_chain_matrix(p: float) -> np.ndarray:
+    """Transition matrix of the symmetric two-state chain on {-1, +1} with stay probability p."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"stay probability must be in (0, 1), got {p}")
+    return np.array([[p, 1.0 - p], [1.0 - p, p]])
+
+
+def data_model_matrix(p_s: float, p_y: float) -> np.ndarray:
+    """Transition matrix P_s (x) P_y of the data model's 4-state chain (s_i, y_i) (SPEC section 4)."""
+    return np.kron(symmetric_chain_matrix(p_s), symmetric_chain_matrix(p_y))
+
+
+def stationary_distribution(P: np.ndarray) -> np.ndarray:
+    """Stationary law pi (pi P = pi) of an irreducible chain."""
+    w, v = np.linalg.eig(P.T)
+    k = int(np.argmin(np.abs(w - 1.0)))
+    pi = np.real(v[:, k])
+    pi = pi / pi.sum()
+    return pi
+
+
+def is_reversible(P: np.ndarray, pi: np.ndarray | None = None, tol: float = 1e-12) -> bool:
+    """Detailed balance pi(x) P(x, y) = pi(y) P(y, x)."""
+    pi = stationary_distribution(P) if pi is None else pi
+    flow = pi[:, None] * P
+    return bool(np.allclose(flow, flow.T, atol=tol))
+
+
+def spectral_gap(P: np.ndarray) -> float:
+    """g = 1 - max{|lambda_2|, ..., |lambda_S|} (Zhao Lemma 4)."""
+    lam = np.linalg.eigvals(P)
+    order = np.argsort(-np.abs(lam - 1.0) < 1e-12)  # put (one) eigenvalue 1 first
+    lam = lam[order]
+    k = int(np.argmin(np.abs(lam - 1.0)))
+    rest = np.delete(lam, k)
+    return float(1.0 - (np.max(np.abs(rest)) if rest.size else 0.0))
+
+
+class ChainInfluence:
+    """Log-ratio matrices of a stationary finite-state chain, by distance k = 1, 2, ... (computed lazily).
+
+    ``forward(k)[x, x'] = ln max_v P^k(x, v) / P^k(x', v)`` and ``backward(k)`` the same for B^k; diagonal = -inf
+    (x != x' in the definition). ``influence(a, b)`` is I({X_{i-a}, X_{i+b}} <- X_i) with a or b None for no quilt
+    node on that side.
+    """
+
+    def __init__(self, P: np.ndarray, pi: np.ndarray | None = None):
+        P = np.asarray(P, dtype=float)
+        if P.ndim != 2 or P.shape[0] != P.shape[1] or not np.allclose(P.sum(axis=1), 1.0):
+            raise ValueError("P must be a square row-stochastic matrix")
+        self.P = P
+        self.pi = stationary_distribution(P) if pi is None else np.asarray(pi, dtype=float)
+        self.S = P.shape[0]
+        self.reversible = is_reversible(P, self.pi)
+        self._power = np.eye(self.S)
+        self._fwd: list[np.ndarray] = [None]  # index k
+        self._bwd: list[np.ndarray] = [None]
+
+    @staticmethod
+    def _log_ratio(K: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            L = np.log(K)
+        r = np.max(L[:, None, :] - L[None, :, :], axis=2)
+        np.fill_diagonal(r, -np.inf)
+        return r
+
+    def _extend(self, k: int) -> None:
+        while len(self._fwd) <= k:
+            self._power = self._power @ self.P
+            f = self._log_ratio(self._power)
+            self._fwd.append(f)
+            if self.reversible:
+                self._bwd.append(f)
+            else:
+                B = (self.pi[None, :] * self._power.T) / self.pi[:, None]
+                self._bwd.append(self._log_ratio(B))
+
+    def forward(self, k: int) -> np.ndarray:
+        self._extend(k)
+        return self._fwd[k]
+
+    def backward(self, k: int) -> np.ndarray:
+        self._extend(k)
+        return self._bwd[k]
+
+    def pair_matrix(self, a: int | None, b: int | None) -> np.ndarray:
+        z = np.zeros((self.S, self.S))
+        np.fill_diagonal(z, -np.inf)
+        left = z if a is None else self.backward(a)
+        right = z if b is None else self.forward(b)
+        return left + right
+
+    def influence(self, a: int | None, b: int | None) -> float:
+        """I(X_Q <- X_i) for the quilt at distances (a, b); 0 for the empty quilt."""
+        if a is None and b is None:
+            return 0.0
+        return float(np.max(self.pair_matrix(a, b)))
+
+
+# ---------------------------------------------------------------- brute force (small n), the tests' oracle
+
+def chain_joint(P: np.ndarray, pi: np.ndarray, n: int) -> np.ndarray:
+    """Joint law of (X_1..X_n) of the stationary chain as an array of shape (S,)*n, by full enumeration."""
+    S = P.shape[0]
+    joint = pi.copy()
+    for _ in range(n - 1):
+        joint = joint[..., None] * P.reshape((1,) * (joint.ndim - 1) + (S, S))
+    return joint
+
+
+def _marginal(joint: np.ndarray, keep: list[int]) -> np.ndarray:
+    """Marginal over the axes ``keep`` (in that order)."""
+    drop = tuple(ax for ax in range(joint.ndim) if ax not in keep)
+    m = joint.sum(axis=drop)
+    kept_sorted = sorted(keep)
+    return np.transpose(m, [kept_sorted.index(k) for k in keep])
+
+
+def max_influence_bruteforce(joint: np.ndarray, S_set, i: int, K_set=()) -> float:
+    """Zhao eq. (6) from the definition: ln max over x_S, x_i != x_i', x_K of P[x_S|x_i,x_K]/P[x_S|x_i',x_K]."""
+    S_set, K_set = list(S_set), list(K_set)
+    if not S_set:
+        return 0.0
+    if i in S_set or i in K_set or set(S_set) & set(K_set):
+        raise ValueError("S, K and {i} must be disjoint")
+    m = _marginal(joint, [i] + K_set + S_set)  # axes: x_i, x_K..., x_S...
+    cond = _marginal(joint, [i] + K_set)
+    sdim = len(S_set)
+    c = m / cond.reshape(cond.shape + (1,) * sdim)  # P[x_S | x_i, x_K]
+    states = m.shape[0]
+    best = -np.inf
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logc = np.log(c)
+        for x, xp in itertools.permutations(range(states), 2):
+            d = logc[x] - logc[xp]
+            d = d[np.isfinite(d)]
+            if d.size:
+                best = max(best, float(d.max()))
+    return best
+
+
+def b_bruteforce(joint: np.ndarray, quilt, nearby, i: int) -> float:
+    """Zhao's b_i = max over L subset of N_i of I(X_Q <- X_i | X_L) (Theorem 1 / Lemma 2), by enumeration."""
+    nearby = sorted(nearby)
+    best = 0.0 if not quilt else -np.inf
+    for k in range(len(nearby) + 1):
+        for L in itertools.combinations(nearby, k):
+            best = max(best, max_influence_bruteforce(joint, sorted(quilt), i, list(L)))
+    return best
