@@ -11,3 +11,99 @@ def lemma1_tail_bound(tau, n):
     tau = np.asarray(tau, dtype=float)
     n = np.asarray(n, dtype=float)
     return 4.0 * np.exp(-(tau**2) * n / 9.0)
+
+
+LOG2E = float(np.log2(np.e))
+
+
+def lemma1_sample_size(tau, beta):
+    """Zhao 2017, eq. (13): 4 exp(-tau^2 n / 9) <= beta  <=>  n >= 9 ln(4/beta) / tau^2 (first term of (7) and (8))."""
+    tau = np.asarray(tau, dtype=float)
+    return 9.0 * np.log(4.0 / np.asarray(beta, dtype=float)) / tau**2
+
+
+def theorem1_n_star(B, sigma, tau, beta, a_max):
+    """Zhao 2017, Theorem 1, eq. (7): n_* = max{ 9 ln(4/beta)/tau^2, max_i 9B / (4 sigma (tau/3 - 4 a_i)) }.
+
+    ``a_max`` = max_i a_i, the largest Markov-blanket max-influence (Lemma 3). Where tau/3 - 4 a_max <= 0 no n
+    satisfies the condition of Lemma 3's route: returns +inf (the formula's negative value would be meaningless).
+    """
+    B, sigma, tau, a_max = (np.asarray(x, dtype=float) for x in (B, sigma, tau, a_max))
+    gap = tau / 3.0 - 4.0 * a_max
+    with np.errstate(divide="ignore", invalid="ignore"):
+        second = np.where(gap > 0, 9.0 * B / (4.0 * sigma * gap), np.inf)
+    return np.maximum(lemma1_sample_size(tau, beta), second)
+
+
+def theorem1_n_sharp(B, sigma, tau, beta, eps_prime):
+    """Zhao 2017, Theorem 1, eq. (8): n_# = max{ 9 ln(4/beta)/tau^2, max_i min_Q 9B(|N_i|+1) / (4 sigma (tau/3 - 4 b_i)) }.
+
+    The second term equals 9B / (4 sigma eps') with eps' = Lemma 2's min_i max_Q (tau/3 - 4 b_i)/(|N_i|+1)
+    (Zhao's own identity in the proof of Theorem 2, below eq. (32)), the min over Q running over the quilts with
+    tau/3 > 4 b_i (others give negative, meaningless terms). ``eps_prime`` = Lemma 2's eps' at eps = tau/3
+    (None/nan/<= 0 -> +inf).
+    """
+    B, sigma, tau = (np.asarray(x, dtype=float) for x in (B, sigma, tau))
+    ep = np.asarray(np.nan if eps_prime is None else eps_prime, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        second = np.where(ep > 0, 9.0 * B / (4.0 * sigma * ep), np.inf)
+    return np.maximum(lemma1_sample_size(tau, beta), second)
+
+
+def theorem2_sigma(tau, m, beta, c):
+    """Zhao 2017, Theorem 2: sigma = (1 - c) tau / (12 ln(4m/beta)), c in (0, 1)."""
+    return (1.0 - np.asarray(c, dtype=float)) * np.asarray(tau, dtype=float) / (12.0 * np.log(4.0 * np.asarray(m) / beta))
+
+
+def theorem2_threshold(tau, c):
+    """Zhao 2017, Theorem 2: T = (1 + c) tau / 2."""
+    return (1.0 + np.asarray(c, dtype=float)) * np.asarray(tau, dtype=float) / 2.0
+
+
+def theorem2_tau_prime(tau, c):
+    """Zhao 2017, Theorem 2: the accuracy n_# is evaluated at, (1 - c) tau / 4; its BDP target is tau'/3."""
+    return (1.0 - np.asarray(c, dtype=float)) * np.asarray(tau, dtype=float) / 4.0
+
+
+def theorem2_bdp_target(tau, c):
+    """eps = tau'/3 = (1 - c) tau / 12: the BDP level n_#(B, sigma, (1-c)tau/4, beta/(2m)) needs (Lemma 1's eps <= tau/3)."""
+    return theorem2_tau_prime(tau, c) / 3.0
+
+
+def theorem2_n_required(B, tau, m, beta, c, eps_prime):
+    """Zhao 2017, Theorem 2: n >= n_#(B, (1-c)tau/(12 ln(4m/beta)), (1-c)tau/4, beta/(2m)) (eq. (8) with these values).
+
+    ``eps_prime`` = Lemma 2's eps' at eps = theorem2_bdp_target(tau, c). For independent records eps' = eps.
+    """
+    sigma = theorem2_sigma(tau, m, beta, c)
+    return theorem1_n_sharp(B, sigma, theorem2_tau_prime(tau, c), np.asarray(beta, dtype=float) / (2.0 * np.asarray(m)),
+                            eps_prime)
+
+
+def dwork_iid_sample_complexity(B, tau, m, beta):
+    """Dwork et al. 2015 Theorem 25 as Zhao quotes it (text after Theorem 2): O(B ln(m/beta) / tau^2), constant 1."""
+    return np.asarray(B, dtype=float) * np.log(np.asarray(m, dtype=float) / beta) / np.asarray(tau, dtype=float) ** 2
+
+
+def zhao_markov_sample_complexity(B, tau, m, beta):
+    """Zhao 2017 Theorem 2 (Markov chain case, as in the text after Theorem 2 and the end of section 5.3):
+    O(B ln(1/tau) ln(m/beta) / tau^2), constant 1. (The statement of Theorem 2 itself prints ln(m/B).)"""
+    tau = np.asarray(tau, dtype=float)
+    return np.asarray(B, dtype=float) * np.log(1.0 / tau) * np.log(np.asarray(m, dtype=float) / beta) / tau**2
+
+
+def theorem3_maxinfo_bound(eps, n, beta):
+    """Zhao 2017, Theorem 3: I_inf^beta(X; Y(X)) <= (2 eps^2 n + eps sqrt(2 n ln(2/beta))) log2(e) for eps-BDP Y."""
+    eps, n = np.asarray(eps, dtype=float), np.asarray(n, dtype=float)
+    return (2.0 * eps**2 * n + eps * np.sqrt(2.0 * n * np.log(2.0 / np.asarray(beta, dtype=float)))) * LOG2E
+
+
+def dwork_maxinfo_bound(eps, n):
+    """Dwork et al. 2015, Theorem 19 (as Zhao quotes it after Theorem 3): I_inf(X; Y(X)) <= eps n log2(e)."""
+    return np.asarray(eps, dtype=float) * np.asarray(n, dtype=float) * LOG2E
+
+
+def theorem3_tighter_region(eps, n, beta):
+    """Theorem 3's bound < eps n log e  <=>  2 eps + sqrt(2 ln(2/beta) / n) < 1 (divide both sides by eps n log e)."""
+    eps, n = np.asarray(eps, dtype=float), np.asarray(n, dtype=float)
+    return 2.0 * eps + np.sqrt(2.0 * np.log(2.0 / np.asarray(beta, dtype=float)) / n) < 1.0

@@ -49,9 +49,7 @@ def is_reversible(P: np.ndarray, pi: np.ndarray | None = None, tol: float = 1e-1
 def spectral_gap(P: np.ndarray) -> float:
     """g = 1 - max{|lambda_2|, ..., |lambda_S|} (Zhao Lemma 4)."""
     lam = np.linalg.eigvals(P)
-    order = np.argsort(-np.abs(lam - 1.0) < 1e-12)  # put (one) eigenvalue 1 first
-    lam = lam[order]
-    k = int(np.argmin(np.abs(lam - 1.0)))
+    k = int(np.argmin(np.abs(lam - 1.0)))  # drop one eigenvalue 1 (lambda_1)
     rest = np.delete(lam, k)
     return float(1.0 - (np.max(np.abs(rest)) if rest.size else 0.0))
 

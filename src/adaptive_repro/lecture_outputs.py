@@ -1,0 +1,359 @@
+"""Tables, figures and claims of the lecture outputs (Lecture 18 notes, papers/004):
+
+- ``lecture-transfer``: Theorem 0.2 (Bassily et al. 2016) vs Monte Carlo of the (eps, delta)-DP query-selection
+  mechanism M of :mod:`adaptive_repro.lecture`, over m.
+- ``lecture-monitor``: the Monitor algorithm (Algorithm 2) run with M; Claim 0.3's lower bound, the notes' Step 4
+  lower bound (and a rigorous version), Lemma 0.4's upper bound, against the measured E[q(S_t) - q(D)]; Theorem 0.1
+  against the Monitor's exponential mechanism.
+
+Also :func:`theory_lecture_params`, which fills the defaults of ``workflow/schemas/theory_lecture.schema.yaml`` into
+config["theory"]["lecture"] (Snakemake's ``validate`` does not descend into $ref'd schema files to set defaults).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+from scipy import stats
+
+from adaptive_repro import lecture as sim
+from adaptive_repro.bounds import lecture as bounds
+from adaptive_repro.registry import Claim, verdict
+from adaptive_repro.seeds import rng as make_rng
+from adaptive_repro.zhao_lemma1 import clopper_pearson
+
+SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "theory_lecture.schema.yaml"
+
+
+def fill_defaults(block, schema: dict):
+    """Recursively fill JSON-schema ``default`` values of object properties into ``block`` (a new dict)."""
+    if schema.get("type") != "object":
+        return block
+    out = dict(block or {})
+    for key, sub in schema.get("properties", {}).items():
+        if key not in out and "default" in sub:
+            out[key] = sub["default"]
+        if key in out and sub.get("type") == "object":
+            out[key] = fill_defaults(out[key], sub)
+    return out
+
+
+def theory_lecture_params(config: dict, schema_path: str | os.PathLike = SCHEMA) -> dict:
+    """config["theory"]["lecture"] with every default of the theory_lecture schema filled in."""
+    with open(schema_path) as fh:
+        schema = yaml.safe_load(fh)
+    return fill_defaults((config.get("theory") or {}).get("lecture") or {}, schema)
+
+
+def _z(confidence: float) -> float:
+    return float(stats.norm.ppf(0.5 + confidence / 2))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# lecture-transfer
+
+TRANSFER = "lecture-transfer"
+
+
+def transfer_table(seed: int, m_grid, epsilons, delta: float, d: int, replicates: int,
+                   confidence: float) -> pd.DataFrame:
+    """One row per (eps, m): Monte-Carlo Pr[|q(S) - q(D)| >= 6 eps] of M with a Clopper-Pearson interval,
+    Theorem 0.2's bound and whether its conditions hold; plus the mean gap and the leak frequency."""
+    rows = []
+    for eps in epsilons:
+        for m in m_grid:
+            g = make_rng(seed, TRANSFER, "eps", f"{eps:.12g}", "m", int(m))
+            sel = sim.select_queries(g, int(m), int(d), float(eps), float(delta), (int(replicates),))
+            thr = float(bounds.transfer_threshold(eps))
+            k = int(np.count_nonzero(np.abs(sel.gap) >= thr))
+            lo, hi = clopper_pearson(k, replicates, confidence)
+            k_noleak = int(np.count_nonzero(np.abs(sel.gap[~sel.leaked]) >= thr))
+            rows.append(dict(
+                m=int(m), epsilon=float(eps), delta=float(delta), d=int(d), threshold=thr,
+                conditions_hold=bool(bounds.transfer_conditions(eps, delta, m)),
+                mc_probability=k / replicates, mc_ci_low=float(lo), mc_ci_high=float(hi),
+                bound=float(bounds.transfer_bound(eps, delta, m)),
+                bound_delta_term=4 * float(delta) / float(eps),
+                bound_exp_term=float(np.exp(-(eps**2) * m / 8)),
+                leak_frequency=float(sel.leaked.mean()),
+                mc_probability_without_leak=k_noleak / max(1, int((~sel.leaked).sum())),
+                mean_gap=float(sel.gap.mean()), mean_gap_se=float(sel.gap.std(ddof=1) / np.sqrt(replicates)),
+                max_gap_without_leak=float(np.abs(sel.gap[~sel.leaked]).max()) if (~sel.leaked).any() else np.nan,
+                replicates=int(replicates), confidence=float(confidence),
+            ))
+    return pd.DataFrame(rows)
+
+
+def transfer_claims(frame: pd.DataFrame) -> list[Claim]:
+    conf = frame["confidence"].iloc[0]
+    inr = frame[frame["conditions_hold"]]
+    bad = inr[inr["mc_ci_low"] > inr["bound"]].sort_values(["epsilon", "m"])
+    ce = ""
+    if not bad.empty:
+        r = bad.iloc[0]
+        ce = f"eps={r.epsilon:g}, delta={r.delta:g}, m={int(r.m)}: P={r.mc_probability:.4g} > bound {r.bound:.4g}"
+    big = inr.sort_values("m").groupby("epsilon").tail(1)
+    ratio = ", ".join(f"eps={r.epsilon:g}, m={int(r.m)}: MC {r.mc_probability:.2g} vs bound {r.bound:.2g}"
+                      for r in big.itertuples())
+    return [Claim(
+        TRANSFER, "theorem-0.2", "Lecture 18, Theorem 0.2 (Bassily et al. 2016)",
+        "for an (eps, delta)-DP M selecting a sensitivity-1/m query, eps in [sqrt(12/m), 1/8], delta <= eps/16: "
+        "Pr[|q(S) - q(D)| >= 6 eps] <= max{4 delta/eps, exp(-eps^2 m/8)}",
+        "MC probability <= bound at every (eps, m) inside the theorem's range",
+        f"{len(bad)} of {len(inr)} in-range grid points exceed the bound beyond the {conf:.0%} Clopper-Pearson "
+        f"interval ({len(frame) - len(inr)} points outside the range not checked); largest m: {ratio}",
+        verdict(bad.empty, "statement"), ce)]
+
+
+def transfer_figure(frame: pd.DataFrame):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    floor = 0.3 / frame["replicates"].max()
+    groups = list(frame.groupby("epsilon"))
+    for i, (c, (eps, s)) in enumerate(zip(plt.rcParams["axes.prop_cycle"].by_key()["color"], groups)):
+        s = s.sort_values("m")
+        y = np.maximum(s.mc_probability, floor)
+        jitter = 1.0 + 0.04 * (i - (len(groups) - 1) / 2)  # multiplicative x offset so bars do not overlap
+        ax.errorbar(s.m * jitter, y, yerr=[y - np.maximum(s.mc_ci_low, floor), np.maximum(s.mc_ci_high, floor) - y],
+                    fmt="o", color=c, capsize=3, label=f"MC Pr[|q(S)−q(D)| ≥ 6ε], ε = {eps:g}")
+        ax.plot(s.m, s.bound, "--", color=c, lw=1, alpha=0.6)
+        ins = s[s.conditions_hold]
+        ax.plot(ins.m, ins.bound, "-", color=c, lw=2, label=f"Theorem 0.2 bound, ε = {eps:g} (solid: in range)")
+    ax.axhline(frame["delta"].iloc[0], color="grey", ls=":", label=f"δ = {frame['delta'].iloc[0]:g} (leak probability)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("data set size m")
+    ax.set_ylabel("probability")
+    ax.set_title(f"Lecture 18, Theorem 0.2 vs Monte Carlo (d = {frame.d.iloc[0]}, "
+                 f"{frame.replicates.iloc[0]} replicates, {frame.confidence.iloc[0]:.0%} CP bars)\n"
+                 f"M: exponential mechanism over 2d marginals, or w.p. δ the leak query 1[x ∈ S]", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# lecture-monitor
+
+MONITOR = "lecture-monitor"
+ALPHA_GRID = np.round(np.arange(0.0, 1.0 + 1e-9, 0.0005), 6)
+
+
+def _row(**kw):
+    base = dict(alpha=np.nan, beta=np.nan, ci_low=np.nan, ci_high=np.nan)
+    base.update(kw)
+    return base
+
+
+def monitor_replicates(T: int, replicates: int, min_total_datasets: int) -> int:
+    """Monitor runs at T: at least ``replicates`` and at least ``min_total_datasets / T`` (cheap small T get more)."""
+    return max(int(replicates), -(-int(min_total_datasets) // int(T)))
+
+
+def monitor_table(seed: int, m: int, epsilon: float, epsilon_primes, delta: float, d: int, T_grid, betas,
+                  replicates: int, confidence: float, min_total_datasets: int = 0) -> pd.DataFrame:
+    """Tidy table, one row per (epsilon_prime, T, quantity[, alpha or beta]); ``value`` with ``ci_low``/``ci_high``
+    (normal intervals for means, Clopper-Pearson for probabilities, bounds evaluated at p_alpha's interval).
+    Runs per T: :func:`monitor_replicates`."""
+    z = _z(confidence)
+    rows = []
+    for ep in epsilon_primes:
+        for T in T_grid:
+            replicates_T = monitor_replicates(T, replicates, min_total_datasets)
+            g = make_rng(seed, MONITOR, "eps_prime", f"{ep:.12g}", "T", int(T))
+            run, gaps = sim.simulate_monitor(g, int(m), int(d), float(epsilon), float(delta), float(ep), int(T),
+                                             replicates_T)
+            common = dict(epsilon_prime=float(ep), T=int(T), m=int(m), epsilon=float(epsilon), delta=float(delta),
+                          d=int(d), replicates=replicates_T, confidence=float(confidence))
+
+            def mean_row(name, x):
+                mu, se = float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+                rows.append(_row(**common, quantity=name, value=mu, ci_low=mu - z * se, ci_high=mu + z * se))
+
+            mean_row("monitor_gap", run.score)  # E[q(S_t*) - q(D)] measured
+            mean_row("s_max", run.s_max)  # E[S_max] measured
+            # p_alpha from all replicates x T data sets (i.i.d. draws of M's gap)
+            flat = np.sort(gaps.ravel())
+            n_all = flat.size
+            k_all = n_all - np.searchsorted(flat, ALPHA_GRID - 1e-12, side="left")
+            p_all = k_all / n_all
+            lb_all = bounds.claim03_lower_bound(ALPHA_GRID, p_all, T)
+            a_star = int(np.argmax(lb_all))
+            a6 = int(np.argmin(np.abs(ALPHA_GRID - 6 * epsilon)))
+            for label, ai in (("best", a_star), ("6eps", a6)):
+                alpha, k = float(ALPHA_GRID[ai]), int(k_all[ai])
+                p = k / n_all
+                plo, phi = clopper_pearson(k, n_all, confidence)
+                rows.append(_row(**common, quantity=f"p_alpha_{label}", alpha=alpha, value=p,
+                                 ci_low=float(plo), ci_high=float(phi)))
+                for name, fn, args in (
+                    ("claim03_lower", bounds.claim03_lower_bound, ()),
+                    ("step4_lower_notes", bounds.monitor_lower_bound_notes, (ep, m)),
+                    ("step4_lower_rigorous", bounds.monitor_lower_bound, (ep, m)),
+                ):
+                    v = [float(fn(alpha, q, T, *args)) for q in (p, float(plo), float(phi))]
+                    rows.append(_row(**common, quantity=f"{name}_{label}", alpha=alpha, value=v[0], ci_low=v[1],
+                                     ci_high=v[2]))
+            up = float(bounds.lemma04_upper_bound(epsilon + ep, delta, T))
+            rows.append(_row(**common, quantity="lemma04_upper", value=up, ci_low=up, ci_high=up))
+            # Theorem 0.1 on the Monitor's exponential mechanism: |Y| = 2T, Delta = 1/m, eps'
+            loss = run.s_max - run.score
+            for beta in betas:
+                gap = float(bounds.exponential_mechanism_gap(1.0 / m, ep, 2 * T, beta))
+                k = int(np.count_nonzero(loss >= gap - 1e-12))
+                lo, hi = clopper_pearson(k, replicates_T, confidence)
+                rows.append(_row(**common, quantity="thm01_failure_probability", beta=float(beta), value=k / replicates_T,
+                                 ci_low=float(lo), ci_high=float(hi)))
+                rows.append(_row(**common, quantity="thm01_utility_gap", beta=float(beta), value=gap, ci_low=gap,
+                                 ci_high=gap))
+            exp_loss = float(bounds.exponential_mechanism_expected_loss(1.0 / m, ep, 2 * T))
+            mean_row("expected_utility_loss", loss)
+            rows.append(_row(**common, quantity="expected_utility_loss_bound", value=exp_loss, ci_low=exp_loss,
+                             ci_high=exp_loss))
+    cols = ["epsilon_prime", "T", "quantity", "alpha", "beta", "value", "ci_low", "ci_high", "m", "epsilon", "delta",
+            "d", "replicates", "confidence"]
+    return pd.DataFrame(rows)[cols]
+
+
+def _wide(frame: pd.DataFrame, col: str = "value") -> pd.DataFrame:
+    sub = frame[frame["beta"].isna()]
+    return sub.pivot_table(index=["epsilon_prime", "T"], columns="quantity", values=col, aggfunc="first")
+
+
+def _lower_check(frame, measured, bound, rows_filter=None):
+    """measured >= bound up to MC error: measured ci_high >= bound evaluated at p_alpha's ci_low."""
+    v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
+    ok = hi[measured] >= lo[bound]
+    if rows_filter is not None:
+        ok = ok[rows_filter(ok.index)]
+    bad = ok[~ok]
+    ce = ""
+    if len(bad):
+        ep, T = bad.index[0]
+        ce = (f"eps'={ep:g}, T={T}: measured {v.loc[(ep, T), measured]:.4g} (upper CI {hi.loc[(ep, T), measured]:.4g}) "
+              f"< bound {v.loc[(ep, T), bound]:.4g}")
+    return bool(ok.all()), ce, int((~ok).sum()), int(ok.size)
+
+
+def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
+    conf = frame["confidence"].iloc[0]
+    eps = frame["epsilon"].iloc[0]
+    src = "Lecture 18"
+    claims = []
+    for label, what in (("best", "alpha maximizing the bound (grid step 0.0005)"), ("6eps", "alpha = 6 eps")):
+        ok, ce, nb, nt = _lower_check(frame, "s_max", f"claim03_lower_{label}")
+        claims.append(Claim(MONITOR, f"claim-0.3-{label}", f"{src}, Claim 0.3",
+                            f"E[S_max] >= alpha (1 - (1 - p_alpha)^T), {what}",
+                            "measured E[S_max] >= bound at every (eps', T)",
+                            f"{nb} of {nt} (eps', T) violate it beyond {conf:.0%} MC error", verdict(ok, "statement"), ce))
+    ok, ce, nb, nt = _lower_check(frame, "monitor_gap", "step4_lower_notes_best",
+                                  rows_filter=lambda idx: np.isclose(idx.get_level_values(0), eps))
+    claims.append(Claim(MONITOR, "step-4-notes-eps-prime-eq-eps", f"{src}, Step 4 (simplifying assumption)",
+                        "E[q(S_t) - q(D)] > alpha (1 - (1 - p_alpha)^T) - 2 ln T/(eps m), with eps' = eps as in the proof",
+                        "measured Monitor gap >= the notes' lower bound at every T (eps' = eps)",
+                        f"{nb} of {nt} T values violate it beyond MC error", verdict(ok, "statement"), ce))
+    ok, ce, nb, nt = _lower_check(frame, "monitor_gap", "step4_lower_notes_best")
+    claims.append(Claim(MONITOR, "step-4-notes-any-eps-prime", f"{src}, Step 4 (simplifying assumption)",
+                        "E[q(S_t) - q(D)] > alpha (1 - (1 - p_alpha)^T) - 2 ln T/(eps' m) without the assumption that "
+                        "the exponential mechanism is always nearly optimal, for every eps' of the grid",
+                        "measured Monitor gap >= the notes' lower bound at every (eps', T)",
+                        f"{nb} of {nt} (eps', T) violate it beyond MC error", verdict(ok, "statement"), ce))
+    ok, ce, nb, nt = _lower_check(frame, "monitor_gap", "step4_lower_rigorous_best")
+    claims.append(Claim(MONITOR, "step-4-rigorous", f"{src}, Claim 0.3 + Theorem 0.1 (this project's derivation)",
+                        "E[q(S_t) - q(D)] >= alpha (1 - (1 - p_alpha)^T) - (2/(eps' m))(ln(2T) + 1)",
+                        "measured Monitor gap >= bound at every (eps', T)",
+                        f"{nb} of {nt} (eps', T) violate it beyond MC error", verdict(ok, "statement"), ce))
+    v, lo = _wide(frame, "value"), _wide(frame, "ci_low")
+    okm = lo["monitor_gap"] <= v["lemma04_upper"]
+    ce = ""
+    if (~okm).any():
+        ep, T = okm[~okm].index[0]
+        ce = f"eps'={ep:g}, T={T}: measured {v.loc[(ep, T), 'monitor_gap']:.4g} > bound {v.loc[(ep, T), 'lemma04_upper']:.4g}"
+    slack = (v["lemma04_upper"] - v["monitor_gap"]).min()
+    claims.append(Claim(MONITOR, "lemma-0.4", f"{src}, Lemma 0.4",
+                        "Monitor (eps + eps', delta)-DP => E[q(S_t) - q(D)] <= (e^{eps + eps'} - 1) + T delta",
+                        "measured Monitor gap <= bound at every (eps', T)",
+                        f"{int((~okm).sum())} of {okm.size} violate it beyond MC error; smallest slack {slack:.3g}",
+                        verdict(bool(okm.all()), "statement"), ce))
+    th = frame[frame["quantity"] == "thm01_failure_probability"]
+    bad = th[th["ci_low"] > th["beta"]]
+    ce = ""
+    if len(bad):
+        r = bad.iloc[0]
+        ce = f"eps'={r.epsilon_prime:g}, T={r.T}, beta={r.beta:g}: failure frequency {r.value:.4g}"
+    claims.append(Claim(MONITOR, "theorem-0.1", f"{src}, Theorem 0.1",
+                        "exponential mechanism: f(output) > OPT - (2 Delta/eps')(ln|Y| + ln(1/beta)) except with "
+                        "probability beta (Monitor: |Y| = 2T, Delta = 1/m)",
+                        "failure frequency <= beta at every (eps', T, beta)",
+                        f"{len(bad)} of {len(th)} exceed beta beyond the {conf:.0%} CP interval; max frequency/beta "
+                        f"{(th.value / th.beta).max():.3g}", verdict(bad.empty, "statement"), ce))
+    return claims
+
+
+def monitor_figure(frame: pd.DataFrame):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
+    fig, axes = plt.subplots(1, len(eps_primes) + 1, figsize=(4.6 * (len(eps_primes) + 1), 4.2), squeeze=False)
+    axes = axes[0]
+    v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
+    for ax, ep in zip(axes, eps_primes):
+        vv, ll, hh = v.loc[ep], lo.loc[ep], hi.loc[ep]
+        T = vv.index.values
+        for q, style, lab in (("monitor_gap", dict(fmt="o", color="C0"), "measured E[q(S_t*) − q(D)]"),
+                              ("s_max", dict(fmt="s", color="C1", mfc="none"), "measured E[S_max]")):
+            ax.errorbar(T, vv[q], yerr=[vv[q] - ll[q], hh[q] - vv[q]], capsize=3, label=lab, **style)
+        for q, style, lab in (("claim03_lower_best", dict(color="C1", ls="--"), "Claim 0.3: α(1−(1−p_α)^T), best α"),
+                              ("step4_lower_notes_best", dict(color="C3", ls="-."), "Step 4 (notes): … − 2 ln T/(ε'm)"),
+                              ("step4_lower_rigorous_best", dict(color="C2", ls=":"), "Step 4 rigorous: … − 2(ln 2T + 1)/(ε'm)"),
+                              ("lemma04_upper", dict(color="k", ls="-"), "Lemma 0.4: e^{ε+ε'} − 1 + Tδ")):
+            ax.plot(T, vv[q], label=lab, **style)
+            if q != "lemma04_upper":
+                ax.fill_between(T, ll[q], hh[q], color=style["color"], alpha=0.15, lw=0)
+        ax.set_xscale("log")
+        ax.set_yscale("symlog", linthresh=0.01, linscale=1.5)
+        ax.set_ylim(-0.5, 1.5)
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.set_xlabel("number of data sets T")
+        ax.set_ylabel("generalization error (symlog, linear in ±0.01)")
+        ax.set_title(f"Monitor, ε = {frame.epsilon.iloc[0]:g}, ε' = {ep:g}, m = {frame.m.iloc[0]}", fontsize=9)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=3, bbox_to_anchor=(0.35, -0.04))
+    ax = axes[-1]
+    th = frame[frame["quantity"] == "thm01_failure_probability"]
+    betas = sorted(th.beta.unique())
+    markers = "osD^vx"
+    for (ep, beta), s in th.groupby(["epsilon_prime", "beta"]):
+        s = s.sort_values("T")
+        ie, ib = eps_primes.index(ep), betas.index(beta)
+        jitter = 1.0 + 0.06 * (ie - (len(eps_primes) - 1) / 2)
+        c, mk = f"C{ib}", markers[ie % len(markers)]
+        pos = s.value > 0
+        x = s["T"].values * jitter
+        ax.errorbar(x[pos], s.value[pos], yerr=[s.value[pos] - s.ci_low[pos], s.ci_high[pos] - s.value[pos]],
+                    fmt=mk, color=c, capsize=2, ms=4, label=f"measured, ε' = {ep:g}, β = {beta:g}")
+        ax.plot(x[~pos], s.ci_high[~pos], mk, mfc="white", color=c, ms=4)
+    for ib, beta in enumerate(betas):
+        ax.axhline(beta, color=f"C{ib}", ls="--", lw=1.5)
+    ax.plot([], [], "o", mfc="white", color="grey", label="zero count: CP upper limit")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("number of data sets T (|Y| = 2T)")
+    ax.set_ylabel("Pr[f(out) ≤ OPT − (2Δ/ε')(ln|Y| + ln 1/β)]")
+    ax.set_title("Theorem 0.1 (dashed: β) vs measured", fontsize=9)
+    ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    fig.suptitle(f"Lecture 18 Monitor: {frame.replicates.min()}-{frame.replicates.max()} runs per point, {frame.confidence.iloc[0]:.0%} "
+                 "intervals (means: normal; probabilities: Clopper-Pearson; bounds: at p_α's interval)", fontsize=9)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,38 @@
+"""Shared helpers: run the workflow in a temporary copy of the repository."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+TINY = ROOT / "tests" / "configs" / "tiny.yaml"
+
+
+def copy_workflow(dest: Path) -> Path:
+    """Copy what a run needs (Snakefile, config, workflow/, tests/configs) into ``dest``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "config.yaml"):
+        shutil.copy(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "workflow", dest / "workflow")
+    shutil.copytree(ROOT / "tests" / "configs", dest / "tests" / "configs")
+    return dest
+
+
+def snakemake(workdir: Path, *args: str, timeout: float = 600, **kwargs) -> subprocess.CompletedProcess:
+    """Run snakemake in ``workdir`` and return the completed process (output captured as text)."""
+    return subprocess.run([SNAKEMAKE, "--cores", "2", *args], cwd=workdir, capture_output=True, text=True,
+                          timeout=timeout, **kwargs)
+
+
+def tiny_config() -> dict:
+    return yaml.safe_load(TINY.read_text())
+
+
+@pytest.fixture
+def workflow_copy(tmp_path):
+    return copy_workflow(tmp_path / "repo")

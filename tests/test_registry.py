@@ -1,0 +1,32 @@
+"""The claims registry rendered into REPRODUCTION.md."""
+import pandas as pd
+import pytest
+
+from adaptive_repro.registry import Claim, read_claims, render_reproduction, verdict, write_claims
+
+
+def test_status_must_be_known():
+    with pytest.raises(ValueError, match="status"):
+        Claim("x", "c", "s", "claim", "e", "m", "maybe")
+
+
+def test_verdict_words():
+    assert verdict(True) == "reproduced" and verdict(False) == "differs"
+    assert verdict(True, "statement") == "holds" and verdict(False, "statement") == "does not hold"
+
+
+def test_roundtrip_and_render(tmp_path):
+    claims = [Claim("he-kl", "a", "He, Lemma 5", "A | B", "x", "y", "holds"),
+              Claim("he-kl", "b", "He, Lemma 5", "C", "x", "y", "does not hold", "eps = 3")]
+    write_claims(claims, tmp_path / "he-kl.csv")
+    frame = read_claims([tmp_path / "he-kl.csv"])
+    assert list(frame["status"]) == ["holds", "does not hold"]
+    text = render_reproduction(frame, {"he-kl": ["tables/he-kl.csv"], "other": []})
+    assert "A \\| B" in text and "eps = 3" in text and "1 holds, 1 does not hold" in text
+    assert "`other`" in text  # every output that exists gets a row
+
+
+def test_duplicate_claim_ids_rejected(tmp_path):
+    c = Claim("he-kl", "a", "s", "c", "e", "m", "holds")
+    with pytest.raises(ValueError, match="duplicate"):
+        write_claims([c, c], tmp_path / "x.csv")

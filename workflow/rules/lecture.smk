@@ -1,0 +1,33 @@
+# Lecture 18 notes (papers/004): Theorem 0.2 transfer bound and the Monitor argument (SPEC section 2, "Lecture").
+# Parameters: config theory.lecture (workflow/schemas/theory_lecture.schema.yaml; defaults filled by
+# adaptive_repro.lecture_outputs.theory_lecture_params because validate does not descend into $ref'd files).
+from adaptive_repro.lecture_outputs import theory_lecture_params
+
+register_output("lecture-transfer")
+register_output("lecture-monitor")
+
+
+rule lecture_transfer:
+    output:
+        **output_files("lecture-transfer"),
+    log:
+        log_file("lecture-transfer"),
+    params:
+        seed=config["seed"],
+        lecture=theory_lecture_params(config)["transfer"],
+        confidence=theory_lecture_params(config)["confidence"],
+    script:
+        "../scripts/lecture_transfer.py"
+
+
+rule lecture_monitor:
+    output:
+        **output_files("lecture-monitor"),
+    log:
+        log_file("lecture-monitor"),
+    params:
+        seed=config["seed"],
+        lecture=theory_lecture_params(config)["monitor"],
+        confidence=theory_lecture_params(config)["confidence"],
+    script:
+        "../scripts/lecture_monitor.py"

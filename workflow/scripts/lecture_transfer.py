@@ -1,0 +1,20 @@
+"""lecture-transfer: Lecture 18 Theorem 0.2 vs Monte Carlo (logic in adaptive_repro.lecture_outputs)."""
+import logging
+import sys
+
+from adaptive_repro import io, registry
+from adaptive_repro import lecture_outputs as lo
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+sys.stderr = open(snakemake.log[0], "a")
+p = snakemake.params.lecture
+logging.info("params %s", p)
+frame = lo.transfer_table(snakemake.params.seed, p["m_grid"], p["epsilons"], p["delta"], p["d"], p["replicates"],
+                          snakemake.params.confidence)
+io.write_csv(frame, snakemake.output.table)
+fig = lo.transfer_figure(frame)
+io.save_figure(fig, snakemake.output.pdf, snakemake.output.png)
+claims = lo.transfer_claims(frame)
+registry.write_claims(claims, snakemake.output.claims)
+for c in claims:
+    logging.info("%s: %s (%s) %s", c.claim_id, c.status, c.measured, c.counterexample)
