@@ -82,6 +82,11 @@ class SufficientDataset:
         n = self.pop.n
         return (self.pop.beta * self.r.sum() + self.pop.mu * n + np.sqrt(n) * self.g) / n
 
+    def label_orthogonal_noise(self, v: np.ndarray) -> np.ndarray:
+        """y_i [(I - yy^T/n) W c]_i = v_i - mean(v) on a set the analyst has seen (its y.z_j are fixed by g);
+        a fresh set is unconditioned, so its noise is v itself."""
+        return v - v.mean() if self.g is not None else v
+
     def accuracies(self, ranked, weights, sizes, rng: np.random.Generator) -> np.ndarray:
         """Accuracy of each nested classifier, drawing one N(0, |block|) vector per k-grid block from ``rng``."""
         if np.any(np.abs(weights) != 1):
@@ -101,8 +106,7 @@ class SufficientDataset:
             if size > start:
                 v = v + np.sqrt(size - start) * rng.standard_normal(n)
                 start = size
-            centred = v - v.mean() if self.g is not None else v
-            margin = b_k[i] * self.r + m_k[i] + cg_k[i] + centred
+            margin = b_k[i] * self.r + m_k[i] + cg_k[i] + self.label_orthogonal_noise(v)
             acc[i] = np.mean(margin > 0)
         return np.where(sizes == 0, analyst.EMPTY_CLASSIFIER_ACCURACY, acc)
 

@@ -34,7 +34,6 @@ DEFAULTS: dict[str, Any] = {
         "T_curve": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
         "laplace_pld": True,
         "pld_interval": 0.001,
-        "rtol": 1e-6,
     },
     "generalization": {
         "eps": [0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 1.5, 1.9, 2.0, 3.0, 5.0, 10.0],
@@ -754,7 +753,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     plt = _fig()
     p = params[which]
     curve = application_curve(params, which)
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.3))
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     lss = ["-", "--", ":", "-."]
     for i, N in enumerate(p["N"]):
@@ -766,9 +765,9 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
                 title=f"{'Theorem 7 (SGLD)' if which == 'sgld' else 'Theorem 8 (federated)'}: eps'")
     axes[0].legend(fontsize=7, ncol=2)
     axes[1].axhline(1, color="k", lw=1)
-    axes[1].axhspan(1e-3, 1, color="red", alpha=0.08)
+    axes[1].axhspan(0.5, 1, color="red", alpha=0.08)
     axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="delta' / floor 1-(1-q delta)^T",
-                title="delta' (additive delta~ = input) relative to the floor (shaded: impossible)")
+                title="delta' / floor (shaded: impossible)", ylim=(0.5, None))
     w = wang_direction_table(params, which)
     for i, eps in enumerate(sorted(w.eps_target.unique())):
         s = w[w.eps_target == eps]
@@ -777,11 +776,13 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
             axes[2].plot(ss.N, ss.he_max_T, color=colors[j % 10], ls=lss[i % 4], marker="o", ms=3,
                          label=f"{'Thm 7' if which == 'sgld' else 'Thm 8'}: largest T with eps' <= {eps:g}, "
                                f"sigma={sigma:g}")
-        ss = s[s.sigma == p["sigma"][0]]
-        axes[2].plot(ss.N, ss.wang_min_T, color="k", ls=lss[i % 4], lw=2,
-                     label=f"Wang et al. (as quoted): smallest T, eps={eps:g}")
+        if which == "sgld":
+            ss = s[s.sigma == p["sigma"][0]]
+            axes[2].plot(ss.N, ss.wang_min_T, color="k", ls=lss[i % 4], lw=2,
+                         label=f"Wang et al. (as quoted): smallest T, eps={eps:g}")
     axes[2].set(xscale="log", yscale="log", xlabel="sample size N", ylabel="iterations T",
-                title="He: T at most ...; Wang (as quoted): T more than ...")
+                title=("largest T within the privacy target" if which != "sgld"
+                       else "admissible T: He (at most), Wang (at least)"))
     axes[2].legend(fontsize=6)
     fig.suptitle(f"tau = {p['tau']}, delta = {p['delta']:g}, delta~ = {p['delta_tilde']:g}"
                  + (f", L = {p['L']}" if which == "sgld" else ""), fontsize=10)
@@ -835,3 +836,32 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                          ["N", "eps_target", "wang_min_T", "he_max_T"],
                          lambda: "as quoted, Wang's condition is a lower bound on T; Theorem 7's is an upper bound"))
     return cl
+
+
+# ===============================================================================================================
+# dispatcher used by workflow/scripts/he_output.py
+# ===============================================================================================================
+
+OUTPUT_IDS = ("he-kl", "he-composition-eps", "he-composition-delta", "he-generalization", "he-sgld", "he-federated")
+
+
+def build(output_id: str, he_config: dict | None):
+    """(table, figure, claims) of one He output from ``config["theory"]["he"]`` (merged over the defaults)."""
+    params = merged_params(he_config)
+    if output_id == "he-kl":
+        t = kl_table(params)
+        return t, kl_figure(t, params), kl_claims(t, params)
+    if output_id == "he-composition-eps":
+        t = composition_table(params)
+        return t, composition_eps_figure(t, composition_curve(params), params), composition_eps_claims(t, params)
+    if output_id == "he-composition-delta":
+        t = composition_delta_table(params)
+        return t, composition_delta_figure(t, params), composition_delta_claims(t, params)
+    if output_id == "he-generalization":
+        t = generalization_table(params)
+        return t, generalization_figure(t, params), generalization_claims(t, params)
+    if output_id in ("he-sgld", "he-federated"):
+        which = "sgld" if output_id == "he-sgld" else "federated"
+        t = application_table(params, which)
+        return t, application_figure(t, params, which), application_claims(t, params, which)
+    raise ValueError(f"unknown He output {output_id!r}; known: {OUTPUT_IDS}")

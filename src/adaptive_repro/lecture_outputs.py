@@ -132,10 +132,12 @@ def transfer_figure(frame: pd.DataFrame):
     ax.set_yscale("log")
     ax.set_xlabel("data set size m")
     ax.set_ylabel("probability")
+    positive = frame.mc_ci_low.to_numpy()[frame.mc_ci_low.to_numpy() > 0]
+    ax.set_ylim(min(floor, positive.min() if positive.size else 1e-3) / 3, 30)
     ax.set_title(f"Lecture 18, Theorem 0.2 vs Monte Carlo (d = {frame.d.iloc[0]}, "
                  f"{frame.replicates.iloc[0]} replicates, {frame.confidence.iloc[0]:.0%} CP bars)\n"
                  f"M: exponential mechanism over 2d marginals, or w.p. δ the leak query 1[x ∈ S]", fontsize=9)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     return fig
 
@@ -326,7 +328,7 @@ def monitor_figure(frame: pd.DataFrame):
         ax.set_ylim(-0.5, 1.5)
         ax.axhline(0, color="grey", lw=0.5)
         ax.set_xlabel("number of data sets T")
-        ax.set_ylabel("generalization error (symlog, linear in ±0.01)")
+        ax.set_ylabel("generalization error (symlog)")
         ax.set_title(f"Monitor, ε = {frame.epsilon.iloc[0]:g}, ε' = {ep:g}, m = {frame.m.iloc[0]}", fontsize=9)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=3, bbox_to_anchor=(0.35, -0.04))

@@ -3,6 +3,10 @@
 # adaptive_repro.lecture_outputs.theory_lecture_params because validate does not descend into $ref'd files).
 from adaptive_repro.lecture_outputs import theory_lecture_params
 
+_LECTURE_PARAMS = theory_lecture_params(
+    config, os.path.join(os.path.dirname(workflow.main_snakefile), "workflow/schemas/theory_lecture.schema.yaml")
+)
+
 register_output("lecture-transfer")
 register_output("lecture-monitor")
 
@@ -14,8 +18,8 @@ rule lecture_transfer:
         log_file("lecture-transfer"),
     params:
         seed=config["seed"],
-        lecture=theory_lecture_params(config)["transfer"],
-        confidence=theory_lecture_params(config)["confidence"],
+        lecture=_LECTURE_PARAMS["transfer"],
+        confidence=_LECTURE_PARAMS["confidence"],
     script:
         "../scripts/lecture_transfer.py"
 
@@ -27,7 +31,7 @@ rule lecture_monitor:
         log_file("lecture-monitor"),
     params:
         seed=config["seed"],
-        lecture=theory_lecture_params(config)["monitor"],
-        confidence=theory_lecture_params(config)["confidence"],
+        lecture=_LECTURE_PARAMS["monitor"],
+        confidence=_LECTURE_PARAMS["confidence"],
     script:
         "../scripts/lecture_monitor.py"

@@ -2,6 +2,10 @@
 # Parameters: config theory.lecture.zhao_lemma1 (workflow/schemas/theory_lecture.schema.yaml).
 from adaptive_repro.lecture_outputs import theory_lecture_params
 
+_LECTURE_PARAMS = theory_lecture_params(
+    config, os.path.join(os.path.dirname(workflow.main_snakefile), "workflow/schemas/theory_lecture.schema.yaml")
+)
+
 register_output("zhao-lemma1")
 
 
@@ -12,7 +16,7 @@ rule zhao_lemma1:
         log_file("zhao-lemma1"),
     params:
         seed=config["seed"],
-        lemma1=theory_lecture_params(config)["zhao_lemma1"],
-        confidence=theory_lecture_params(config)["confidence"],
+        lemma1=_LECTURE_PARAMS["zhao_lemma1"],
+        confidence=_LECTURE_PARAMS["confidence"],
     script:
         "../scripts/zhao_lemma1.py"

@@ -1,0 +1,71 @@
+"""Builders of the Zhao theory outputs (tables, figures, claims) and the theory.zhao config schema."""
+from pathlib import Path
+
+import jsonschema
+import matplotlib.pyplot as plt
+import pytest
+import yaml
+
+from adaptive_repro import zhao_theory_outputs as z
+from adaptive_repro.registry import claims_frame
+
+SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "theory_zhao.schema.yaml"
+
+
+def small_params():
+    return z.with_defaults({
+        "n": 2000, "tau": [0.05, 0.1], "binary_p": [0.6, 0.75], "data_model_chains": [{"p_s": 0.75, "p_y": 0.6}],
+        "lemma4_c": [0.05, 0.1], "figure_p": [0.5005, 0.6, 0.8], "claim_eps": [0.01, 0.1], "claim_n": [50, 2000],
+        "fig1": {"n_nodes": 9}, "sample_complexity": {"tau_points": 8, "p": [0.75], "data_model_chains": []},
+        "maxinfo": {"n": [10, 1000], "eps_points": 10},
+    })
+
+
+def test_schema_defaults_and_validation():
+    schema = yaml.safe_load(SCHEMA.read_text())
+    jsonschema.validate({}, schema)
+    full = z.with_defaults({})
+    jsonschema.validate(full, schema)
+    assert full["n"] == 10000 and full["fig1"]["a"] == 2 and full["sample_complexity"]["c"] == 0.5
+    assert small_params()["fig1"] == {"n_nodes": 9, "node": 6, "a": 2, "b": 3}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"unknown": 1}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"lemma4_c": [0.2]}, schema)
+
+
+@pytest.mark.parametrize("name", ["fig1", "conversion", "sample_complexity", "maxinfo"])
+def test_builders(name):
+    p = small_params()
+    table = getattr(z, f"{name}_table")(p)
+    claims = getattr(z, f"{name}_claims")(p, table)
+    frame = claims_frame(claims)
+    assert len(table) > 0 and len(frame) > 0
+    assert set(frame["status"]) <= {"holds", "does not hold"}
+    failing = frame[frame["status"] == "does not hold"]
+    assert (failing["counterexample"] != "").all()
+    fig = (z.fig1_figure(table) if name == "fig1" else z.conversion_figure(z.conversion_curves(p), p["n"])
+           if name == "conversion" else getattr(z, f"{name}_figure")(table))
+    plt.close(fig)
+
+
+def test_conversion_table_columns_and_infeasible_rows():
+    p = small_params()
+    t = z.conversion_table(p)
+    for col in ("chain", "eps_bdp", "method", "c", "eps_dp", "feasible", "quilt"):
+        assert col in t.columns
+    assert set(t["method"]) == {"lemma2", "lemma3", "lemma4"}
+    bad = t[~t["feasible"]]
+    assert bad["eps_dp"].isna().all()
+    assert (t[t["feasible"]]["eps_dp"] > 0).all()
+    assert t[t["method"] != "lemma4"]["c"].isna().all()
+    assert "binary(p=0.75)" in set(t["chain"]) and "data-model(p_s=0.75,p_y=0.6)" in set(t["chain"])
+
+
+def test_theorem2_smallest_tau():
+    from adaptive_repro.privacy import binary_chain
+    assert z.theorem2_smallest_tau(10_000, None, 10, 1000, 0.05, 0.5) is None
+    t = z.theorem2_smallest_tau(10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5)
+    assert 0 < t < 1
+    assert z.theorem2_required_n(t, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) <= 10**9
+    assert z.theorem2_required_n(t * 0.99, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) > 10**9
