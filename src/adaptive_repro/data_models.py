@@ -101,3 +101,31 @@ def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.nda
     safe = np.where(norm > 0, norm, 1.0)
     acc = 0.5 * (stats.norm.cdf((m + bc) / safe) + stats.norm.cdf((m - bc) / safe))
     return np.where(norm > 0, acc, 0.5)
+
+
+def clipped_statistic_queries(x: np.ndarray, y: np.ndarray, clip: float) -> np.ndarray:
+    """Statistical queries in [0, 1] for Algorithm 1 (SPEC section 4): q_j = 1/2 + mean_i clip(x_ij y_i, -C, C) / (2C).
+
+    Each record moves q_j by at most 1/n, so Delta_Q = 1/n as Zhao's Algorithm 1 assumes.
+    """
+    return 0.5 + np.clip(x * y[:, None], -clip, clip).mean(axis=0) / (2.0 * clip)
+
+
+def statistic_from_query(q: np.ndarray, clip: float) -> np.ndarray:
+    """Map a [0, 1] query answer back to the statistic's scale: (q - 1/2) 2C (NaN, a "bottom" answer, stays NaN)."""
+    return (np.asarray(q, dtype=float) - 0.5) * 2.0 * clip
+
+
+def clipped_query_population(pop: Population, clip: float) -> np.ndarray:
+    """Exact population value of each clipped query: x_j y = beta_j r + mu_j + N(0, 1), r = s y = +-1 fair.
+
+    For U ~ N(m, 1): E[clip(U, -C, C)] = C [1 - Phi(C - m)] - C Phi(-C - m) + m [Phi(C - m) - Phi(-C - m)]
+    - [phi(C - m) - phi(-C - m)] (truncated-normal first moment), averaged over r = +-1.
+    """
+    def clipped_mean(m):
+        hi, lo = clip - m, -clip - m
+        return (clip * stats.norm.sf(hi) - clip * stats.norm.cdf(lo) + m * (stats.norm.cdf(hi) - stats.norm.cdf(lo))
+                - (stats.norm.pdf(hi) - stats.norm.pdf(lo)))
+
+    mean = 0.5 * (clipped_mean(pop.mu + pop.beta) + clipped_mean(pop.mu - pop.beta))
+    return 0.5 + mean / (2.0 * clip)

@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from adaptive_repro import analyst, data_models, engines, mechanisms, seeds
+from adaptive_repro import analyst, data_models, engines, mechanisms, seeds, zhao_calibration
 
 DATASETS = ("train", "holdout", "fresh", "population")
 RECORD_COLUMNS = ("experiment", "replicate", "mechanism", "engine", "k", "n_selected", "n_kept", "dataset",
@@ -36,6 +36,11 @@ class ExperimentSpec:
     noise_scale: float = 1.0
     cut_scale: float = 1.0
     engine: str = "auto"
+    # chain data model (SPEC section 4); p_s = p_y = 0.5 and b = 0 is Dwork's i.i.d. model
+    p_s: float = 0.5
+    p_y: float = 0.5
+    b: float = 0.0
+    alg1: tuple = ()  # Algorithm 1 settings as sorted (key, value) pairs (zhao_calibration.DEFAULT_ALG1 keys)
 
     @classmethod
     def from_config(cls, name: str, block: dict, engine: str = "auto") -> "ExperimentSpec":
@@ -43,7 +48,18 @@ class ExperimentSpec:
         kwargs = {k: v for k, v in block.items() if k in fields}
         kwargs["k_grid"] = tuple(block["k_grid"])
         kwargs["mechanisms"] = tuple(block["mechanisms"])
+        kwargs.update(block.get("model") or {})
+        kwargs["alg1"] = tuple(sorted((block.get("alg1") or {}).items()))
         return cls(name=name, engine=engine, **kwargs)
+
+    @property
+    def alg1_block(self) -> dict:
+        return {"alg1": dict(self.alg1)}
+
+    def alg1_calibrations(self) -> dict[str, zhao_calibration.Alg1Calibration]:
+        """Algorithm 1's calibrated parameters for every zhao_alg1_* arm (deterministic, computed per call)."""
+        return {m: zhao_calibration.calibrate(m, self.n, self.d, self.k_grid, self.p_s, self.p_y, self.alg1_block)
+                for m in self.mechanisms if m.startswith("zhao_alg1_")}
 
     @property
     def cut(self) -> float:
@@ -56,12 +72,33 @@ class ExperimentSpec:
 
 
 def population_for(spec: ExperimentSpec, seed: int, replicate: int) -> data_models.Population:
-    """The replicate's population (the i.i.d. model has nothing random in it)."""
-    return data_models.iid_population(spec.n, spec.d, spec.signal_attributes, spec.signal_scale)
+    """The replicate's population: batch loadings beta ~ N(0, b^2) drawn once per replicate (chain model)."""
+    return data_models.chain_population(seeds.rng(seed, spec.name, replicate, "population"), spec.n, spec.d,
+                                        spec.p_s, spec.p_y, spec.b, spec.signal_attributes, spec.signal_scale)
 
 
-def run_replicate(spec: ExperimentSpec, seed: int, replicate: int) -> pd.DataFrame:
-    """All records of one replicate: per arm, per k, per data set (train, holdout as reported, fresh, population)."""
+DIAGNOSTIC_COLUMNS = ("experiment", "replicate", "mechanism", "queries", "over_events", "bottoms", "z_final",
+                      "max_error", "thm2_event")
+
+
+def theorem2_diagnostics(answers, q_train, q_pop, tau: float, c: float, budget: int) -> dict:
+    """Zhao 2017 Theorem 2's event over the query sequence: exists i with Z_i < B and |a_i - Q_i(P)| >= tau, where
+    Z_i = |{j <= i : |Q_j(D) - Q_j(P)| >= c tau}|. Bottom answers (NaN) are not errors (no estimate was given)."""
+    answers, q_train, q_pop = map(np.asarray, (answers, q_train, q_pop))
+    z = np.cumsum(np.abs(q_train - q_pop) >= c * tau)
+    error = np.abs(answers - q_pop)
+    answered = ~np.isnan(answers)
+    event = bool(np.any(answered & (z < budget) & (error >= tau)))
+    return {"queries": len(answers), "z_final": int(z[-1]) if len(z) else 0,
+            "max_error": float(np.max(error[answered])) if answered.any() else np.nan, "thm2_event": event}
+
+
+def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
+                  calibrations: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Records of one replicate (per arm, per k, per data set: train, holdout as reported, fresh, population) and
+    per-arm diagnostics of Algorithm 1 (budget spent, bottoms, Theorem 2's event)."""
+    calibrations = spec.alg1_calibrations() if calibrations is None else calibrations
+    alg1 = zhao_calibration.alg1_settings(spec.alg1_block)
     pop = population_for(spec, seed, replicate)
     k_grid = np.asarray(spec.k_grid)
     arm_engines = spec.arm_engines()
@@ -72,15 +109,27 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int) -> pd.DataFra
                                        observed=(name != "fresh"))
             for name in ("train", "holdout", "fresh")
         }
-    rows = []
+    rows, diagnostics = [], []
+    params = dataclasses.asdict(spec) | {"alg1_calibrated": {
+        arm: {"sigma": cal.sigma, "threshold": cal.threshold, "budget": cal.budget}
+        for arm, cal in calibrations.items()}}
     for mech_name in spec.mechanisms:
+        if mech_name in calibrations and not calibrations[mech_name].feasible:
+            continue  # no sigma gives the target: the arm is reported as infeasible by the theory table
         engine = arm_engines[mech_name]
         sets = datasets[engine]
         w_train, w_holdout = sets["train"].statistics(), sets["holdout"].statistics()
         mech = mechanisms.make_mechanism(mech_name, seeds.rng(seed, spec.name, replicate, "mechanism", mech_name),
-                                         spec.n, dataclasses.asdict(spec))
-        reported = mech.answer_statistics(w_train, w_holdout)
-        ranked = analyst.select_attributes(w_train, reported, spec.cut)
+                                         spec.n, params)
+        is_alg1 = isinstance(mech, mechanisms.ZhaoAlgorithm1)
+        if is_alg1:  # statistical queries in [0, 1] (SPEC section 4): clipped x*y, Delta_Q = 1/n
+            q_train = data_models.clipped_statistic_queries(sets["train"].x, sets["train"].y, alg1["clip"])
+            q_holdout = data_models.clipped_statistic_queries(sets["holdout"].x, sets["holdout"].y, alg1["clip"])
+            q_answers = mech.answer_statistics(q_train, q_holdout)
+            reported = data_models.statistic_from_query(q_answers, alg1["clip"])
+        else:
+            reported = mech.answer_statistics(w_train, w_holdout)
+        ranked = analyst.select_attributes(w_train, reported, spec.cut)  # NaN ("bottom") is never kept
         weights = analyst.classifier_signs(w_train, ranked)
         sizes = analyst.selected_sizes(len(ranked), k_grid)
         acc = {name: sets[name].accuracies(ranked, weights, sizes,
@@ -96,19 +145,37 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int) -> pd.DataFra
             for k, size, value in zip(k_grid, sizes, values[dataset]):
                 rows.append((spec.name, replicate, mech_name, engine, int(k), int(size), len(ranked), dataset,
                              float(value)))
-    return pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+        if is_alg1:
+            asked = sizes > 0
+            diag = theorem2_diagnostics(
+                np.concatenate([q_answers, reported_acc[asked]]),
+                np.concatenate([q_train, acc["train"][asked]]),
+                np.concatenate([data_models.clipped_query_population(pop, alg1["clip"]), acc["population"][asked]]),
+                alg1["tau"], alg1["c"], alg1["budget"])
+            diagnostics.append({"experiment": spec.name, "replicate": replicate, "mechanism": mech_name,
+                                "over_events": mech.over_events, "bottoms": mech.bottoms, **diag})
+    return (pd.DataFrame(rows, columns=list(RECORD_COLUMNS)),
+            pd.DataFrame(diagnostics, columns=list(DIAGNOSTIC_COLUMNS)))
 
 
 def run_replicates(spec: ExperimentSpec, seed: int, replicates: Iterable[int],
-                   progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """Records of several replicates; ``progress(done, total)`` is called after each one."""
+                   progress: Callable[[int, int], None] | None = None,
+                   with_diagnostics: bool = False):
+    """Records of several replicates (and Algorithm 1 diagnostics if asked); ``progress(done, total)`` is called
+    after each replicate."""
     replicates = list(replicates)
-    frames = []
+    calibrations = spec.alg1_calibrations()
+    frames, diags = [], []
     for i, rep in enumerate(replicates, start=1):
-        frames.append(run_replicate(spec, seed, rep))
+        records, diagnostics = run_replicate(spec, seed, rep, calibrations)
+        frames.append(records)
+        diags.append(diagnostics)
         if progress is not None:
             progress(i, len(replicates))
-    return pd.concat(frames, ignore_index=True)
+    records = pd.concat(frames, ignore_index=True)
+    if with_diagnostics:
+        return records, pd.concat(diags, ignore_index=True)
+    return records
 
 
 def chunk_replicates(replicates: int, per_job: int) -> list[range]:

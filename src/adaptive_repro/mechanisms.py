@@ -4,6 +4,8 @@
 - ``dwork_code``: Thresholdout as the Dwork et al. 2015 supplementary script implements it (SPEC section 3 step 4):
   Gaussian noise, no budget, no randomized threshold. (The papers' text describes a Laplace-and-budget variant;
   Zhao's Algorithm 1 is that one, see ``zhao_alg1``.)
+- ``zhao_alg1_<calibration>``: Zhao 2017 Algorithm 1 (Laplace noise, budget, refreshed threshold), answering
+  statistical queries with values in [0, 1]; calibrations in :mod:`adaptive_repro.zhao_calibration`.
 
 A mechanism is created once per (replicate, arm) with its own random stream and answers, in order, first the
 per-attribute statistics and then one accuracy query per k.
@@ -56,15 +58,79 @@ class DworkCodeThresholdout:
         return acc_holdout + self.rng.normal(0.0, self.noise_sd)
 
 
-MECHANISMS = ("standard", "dwork_code")
+BOTTOM = np.nan  # Algorithm 1's "bottom" answer once the budget is spent; the analyst reads it as "not validated"
+
+
+@dataclasses.dataclass
+class ZhaoAlgorithm1:
+    """Zhao 2017, Algorithm 1 (lines 1-15), for statistical queries (values in [0, 1]).
+
+    sigma_2 = 4 sigma, sigma_3 = 2 sigma (line 1); T_hat = T + Lap(sigma) (line 2); per query: if B < 1 output
+    bottom (lines 3-4); else gamma ~ Lap(sigma_3) (line 6); if |Q(X) - Q(D)| + gamma > T_hat (line 7) then
+    B <- B - 1, T_hat <- T + Lap(sigma) (line 8) and output Q(X) + Lap(sigma_2) (line 9); else output Q(D) (line 11).
+    X is the holdout, D the training set. The analyst's queries arrive in order; a batch of queries is processed
+    in that order with the per-query noise gamma drawn up front (same distribution, fewer Python steps).
+    """
+
+    rng: np.random.Generator
+    sigma: float
+    threshold: float
+    budget: int
+    name: str = "zhao_alg1"
+    over_events: int = 0  # times line 7 fired (budget spent)
+    bottoms: int = 0  # queries answered with bottom
+
+    def __post_init__(self):
+        self.sigma_2 = 4.0 * self.sigma  # line 1
+        self.sigma_3 = 2.0 * self.sigma  # line 1
+        self.remaining = self.budget
+        self.threshold_hat = self.threshold + self.rng.laplace(0.0, self.sigma)  # line 2
+
+    def answer_queries(self, q_train: np.ndarray, q_holdout: np.ndarray) -> np.ndarray:
+        """Answer queries Q_i in order; q_train = Q_i(D), q_holdout = Q_i(X)."""
+        q_train, q_holdout = np.atleast_1d(q_train), np.atleast_1d(q_holdout)
+        m = len(q_train)
+        out = q_train.astype(float).copy()  # line 11 unless line 7 fires
+        gamma = self.rng.laplace(0.0, self.sigma_3, m)  # line 6, one fresh draw per query
+        gap = np.abs(q_holdout - q_train) + gamma
+        i = 0
+        while i < m:
+            if self.remaining < 1:  # lines 3-4
+                out[i:] = BOTTOM
+                self.bottoms += m - i
+                break
+            over = np.flatnonzero(gap[i:] > self.threshold_hat)  # line 7 with the current T_hat
+            if len(over) == 0:
+                break
+            j = i + over[0]
+            self.remaining -= 1  # line 8
+            self.threshold_hat = self.threshold + self.rng.laplace(0.0, self.sigma)  # line 8
+            out[j] = q_holdout[j] + self.rng.laplace(0.0, self.sigma_2)  # line 9
+            self.over_events += 1
+            i = j + 1
+        return out
+
+    def answer_statistics(self, q_train: np.ndarray, q_holdout: np.ndarray) -> np.ndarray:
+        return self.answer_queries(q_train, q_holdout)
+
+    def answer_accuracy(self, acc_train: float, acc_holdout: float) -> float:
+        return float(self.answer_queries(np.array([acc_train]), np.array([acc_holdout]))[0])
+
+
+ZHAO_CALIBRATIONS = ("dp", "bdp", "theorem2")
+MECHANISMS = ("standard", "dwork_code") + tuple(f"zhao_alg1_{c}" for c in ZHAO_CALIBRATIONS)
 
 
 def make_mechanism(name: str, rng: np.random.Generator, n: int, params: dict):
-    """Create the mechanism ``name`` for holdout size n; params are the experiment's config block."""
+    """Create the mechanism ``name`` for holdout size n; params are the experiment's config block
+    (for ``zhao_alg1_*``: a calibrated ``alg1`` dict with sigma, threshold and budget)."""
     if name == "standard":
         return StandardHoldout(rng)
     if name == "dwork_code":
         root_n = np.sqrt(n)
         return DworkCodeThresholdout(rng, threshold=params.get("threshold_scale", 4.0) / root_n,
                                      noise_sd=params.get("noise_scale", 1.0) / root_n)
+    if name.startswith("zhao_alg1_"):
+        alg1 = params["alg1_calibrated"][name]
+        return ZhaoAlgorithm1(rng, sigma=alg1["sigma"], threshold=alg1["threshold"], budget=alg1["budget"], name=name)
     raise ValueError(f"unknown mechanism {name!r}; allowed: {MECHANISMS}")
