@@ -69,3 +69,12 @@ def test_theorem2_smallest_tau():
     assert 0 < t < 1
     assert z.theorem2_required_n(t, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) <= 10**9
     assert z.theorem2_required_n(t * 0.99, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) > 10**9
+
+
+def test_zhao_run_theory():
+    t = z.zhao_run_theory(10_000, 0.75, 0.75, tau=0.05, beta=0.05, B=10, m=1000)
+    assert t["eps_dp_lemma3"] is None and t["sigma_bdp_lemma3"] is None
+    assert t["eps_dp_lemma4"] < t["eps_dp_lemma2"] < t["eps_bdp_target"]
+    assert t["eps_star"] == pytest.approx(t["eps_dp_lemma2"])
+    assert t["bdp_achieved_lemma2"] <= t["eps_bdp_target"] * (1 + 1e-9)
+    assert t["n_star"] == float("inf") and t["theorem2_smallest_tau"] is None

@@ -60,3 +60,9 @@ def test_table_and_claims_small():
     assert claims["lemma1-correlated"].status == "does not hold"
     assert "p=0.99, n=400, tau=0.3" in claims["lemma1-correlated"].counterexample
     zl.build_figure(f)
+
+
+def test_markov_hoeffding_reduces_to_hoeffding_and_covers_mc():
+    assert zl.markov_hoeffding_bound(0.1, 100, 0.5) == pytest.approx(2 * np.exp(-2.0))
+    f = zl.build_table(1, [0.9, 0.99], [400], [0.1, 0.2], 2000, 0.99)
+    assert (f.mc_ci_low <= f.markov_hoeffding_bound).all()

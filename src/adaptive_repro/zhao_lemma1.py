@@ -52,6 +52,16 @@ def fraction_variance(n: int, p_stay: float) -> float:
     return (n + 2.0 * np.sum((n - k) * theta**k)) / (4.0 * n**2)
 
 
+def markov_hoeffding_bound(tau, n, p_stay):
+    """Reference only (not in Zhao): Hoeffding's inequality for stationary Markov chains with absolute spectral gap
+    1 - lambda (Fan, Jiang & Sun 2021, Theorem 1), two-sided, for a [0,1]-valued statistic:
+    P[|mean - mean_pi| >= tau] <= 2 exp(-2 n tau^2 (1 - lambda)/(1 + lambda)); here lambda = |2 p - 1|.
+    It is Hoeffding's 2 exp(-2 n tau^2) with n replaced by the effective size n (1 - lambda)/(1 + lambda)."""
+    lam = np.abs(2.0 * np.asarray(p_stay, dtype=float) - 1.0)
+    return np.minimum(1.0, 2.0 * np.exp(-2.0 * np.asarray(n, float) * np.asarray(tau, float) ** 2
+                                        * (1.0 - lam) / (1.0 + lam)))
+
+
 def clopper_pearson(k, n, confidence: float):
     """Two-sided Clopper-Pearson interval for k successes in n trials (vectorized)."""
     k = np.asarray(k, dtype=float)
@@ -65,7 +75,8 @@ def clopper_pearson(k, n, confidence: float):
 
 def build_table(seed: int, p_grid, n_grid, taus, replicates: int, confidence: float) -> pd.DataFrame:
     """One row per (p, n, tau): Monte-Carlo P[|q(X) - 1/2| >= tau] with its interval, Lemma 1's bound, the
-    proof's concentration step 2 exp(-tau^2 n / 2) and a normal approximation using the chain's exact variance."""
+    proof's concentration step 2 exp(-tau^2 n / 2), a normal approximation using the chain's exact variance, and
+    (reference) the Markov-chain Hoeffding bound of :func:`markov_hoeffding_bound`."""
     from adaptive_repro.seeds import rng as make_rng
 
     rows = []
@@ -85,6 +96,7 @@ def build_table(seed: int, p_grid, n_grid, taus, replicates: int, confidence: fl
                     bound=float(lemma1_tail_bound(tau, n)),
                     proof_concentration_bound=float(2 * np.exp(-(tau**2) * n / 2)),
                     normal_approximation=float(2 * stats.norm.sf(tau / sd)),
+                    markov_hoeffding_bound=float(markov_hoeffding_bound(tau, n, p)),
                     replicates=int(replicates), confidence=confidence, epsilon_bdp=0.0,
                     query="fraction of +1 labels (data-independent, 0-BDP)",
                 ))

@@ -402,7 +402,7 @@ def sample_complexity_figure(table: pd.DataFrame):
     ax.set_title("Theorem 2's requirement (n_* via Lemma 3 is infinite\nfor every correlated chain: not drawn)",
                  fontsize=9)
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=6)
+    ax.legend(fontsize=6, loc="upper right")
     ax = axes[1]
     for j, ch in enumerate(chains):
         sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem2 n_# (Lemma 2, exact quilts)")]
@@ -588,3 +588,34 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
         "Theorem 3 < eps n log e", ", ".join(f"tau={t:g}: {a:.3g} vs {b:.3g} bits" for t, a, b in zip(taus, t3, dw)),
         verdict(ok, "statement"), "" if ok else f"tau={taus[np.argmax(t3 >= dw)]:g}"))
     return claims
+
+
+# ============================================================== theory alongside a Zhao run (SPEC section 4)
+
+def zhao_run_theory(n: int, p_s: float, p_y: float, tau: float, beta: float, B: float, m: int,
+                    sigma: float | None = None, c_theorem2: float = 0.5) -> dict:
+    """The theory SPEC section 4 asks to report beside every Zhao experiment (data-model chain P_s (x) P_y).
+
+    eps = tau/3 (Lemma 1's BDP target); eps' by Lemmas 2, 3, 4 (None if infeasible); sigma_bdp = 9B/(4 n eps')
+    (Algorithm 1 is eps*-DP with eps* = 9B Delta_Q/(4 sigma), Delta_Q = 1/n); for the run's sigma (default: Lemma 2's
+    sigma_bdp): eps*, the BDP level Lemma 2 certifies for it, Theorem 1's n_* and n_# at (B, sigma, tau, beta), and the
+    smallest tau Theorem 2 guarantees at n with constant c (None: no tau <= 1).
+    """
+    from adaptive_repro.privacy import bdp_level_for_dp, dp_level_for_bdp
+
+    eps = tau / 3.0
+    P = data_model_chain(p_s, p_y)
+    out = {"n": n, "p_s": p_s, "p_y": p_y, "tau": tau, "beta": beta, "B": B, "m": m, "eps_bdp_target": eps}
+    for method in ("lemma2", "lemma3", "lemma4"):
+        r = dp_level_for_bdp(eps, n, p_s, p_y, method)
+        out[f"eps_dp_{method}"] = r.eps_dp
+        out[f"sigma_bdp_{method}"] = 9.0 * B / (4.0 * n * r.eps_dp) if r.feasible else None
+    if sigma is None:
+        sigma = out["sigma_bdp_lemma2"]
+    eps_star = 9.0 * B / (4.0 * sigma * n)
+    out.update(sigma=sigma, eps_star=eps_star,
+               bdp_achieved_lemma2=bdp_level_for_dp(eps_star, n, p_s, p_y, "lemma2"),
+               n_star=float(zb.theorem1_n_star(B, sigma, tau, beta, lemma3_blanket_influence(n, P))),
+               n_sharp=float(zb.theorem1_n_sharp(B, sigma, tau, beta, out["eps_dp_lemma2"])),
+               theorem2_smallest_tau=theorem2_smallest_tau(n, P, B, m, beta, c_theorem2))
+    return out

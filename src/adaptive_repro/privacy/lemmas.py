@@ -37,10 +37,12 @@ from adaptive_repro.privacy.quilts import ChainQuilt, chain_quilts
 METHODS = ("lemma2", "lemma3", "lemma4")
 #: chains up to this length are solved node by node over every quilt (exact, O(n^3 S^2)).
 SMALL_N = 120
+#: when the interior search does not settle, chains up to this length are still solved node by node (exact).
+FALLBACK_N = 400
 #: the interior search stops at this distance at the latest (then eps' is reported as a lower bound).
 MAX_SEARCH = 4000
 #: c grid searched for Lemma 4 when c is not given (the lemma holds for every c in (0, 1/6)).
-C_GRID = tuple(np.round(np.linspace(0.002, 0.166, 83), 6))
+C_GRID = tuple(float(x) for x in np.round(np.linspace(0.002, 0.166, 83), 6))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,24 +135,28 @@ def _describe_pair(a, b, n_size, infl):
     return f"{{X_{{i-{a}}}, X_{{i+{b}}}}} (two-sided, |N|={n_size - 1}, b_i={infl:.4g})"
 
 
+def _lemma2_node_by_node(eps, n, ci, score) -> ConversionResult:
+    worst, wq, wi, wb = np.inf, None, None, None
+    for i in range(n):
+        size, infl, left, right = _node_table(ci, n, i)
+        val = score(size, infl)
+        k = np.unravel_index(int(np.argmax(val)), val.shape)
+        if val[k] < worst:
+            worst = float(val[k])
+            wq = ChainQuilt(n=n, node=i, left=left[k[0]][2], right=right[k[1]][2])
+            wi, wb = i, float(infl[k])
+    return ConversionResult(eps_dp=worst, feasible=True, method="lemma2",
+                            quilt=f"node X_{wi + 1}: {wq.describe()}, b_i={wb:.4g}",
+                            detail=f"exact, all {n} nodes and all quilts")
+
+
 def lemma2_eps_dp(eps: float, n: int, P) -> ConversionResult:
     """Zhao Lemma 2 (eq. (10)) on a stationary chain, exact: min over nodes of max over quilts of (eps-4b)/(|N|+1)."""
     _check_eps(eps)
     ci = _chain_influence(P)
     score = lambda size, infl: (eps - 4.0 * infl) / size  # noqa: E731
     if n <= SMALL_N:
-        worst, wq, wi, wb = np.inf, None, None, None
-        for i in range(n):
-            size, infl, left, right = _node_table(ci, n, i)
-            val = score(size, infl)
-            k = np.unravel_index(int(np.argmax(val)), val.shape)
-            if val[k] < worst:
-                worst = float(val[k])
-                wq = ChainQuilt(n=n, node=i, left=left[k[0]][2], right=right[k[1]][2])
-                wi, wb = i, float(infl[k])
-        return ConversionResult(eps_dp=worst, feasible=True, method="lemma2",
-                                quilt=f"node X_{wi + 1}: {wq.describe()}, b_i={wb:.4g}",
-                                detail=f"exact, all {n} nodes and all quilts")
+        return _lemma2_node_by_node(eps, n, ci, score)
     kmax = min((n - 1) // 2, MAX_SEARCH)
     best, (a, b), K, stopped = _interior_search(ci, kmax, score, lambda best, k: best >= eps / (k + 1))
     infl = ci.influence(a, b)
@@ -158,6 +164,8 @@ def lemma2_eps_dp(eps: float, n: int, P) -> ConversionResult:
         return ConversionResult(eps_dp=best, feasible=True, method="lemma2",
                                 quilt=_describe_pair(a, b, a + b - 1, infl),
                                 detail=f"exact: interior nodes (>= {K} from both ends) are the worst nodes")
+    if n <= FALLBACK_N:
+        return _lemma2_node_by_node(eps, n, ci, score)
     lower = max(best, eps / n)
     q = _describe_pair(a, b, a + b - 1, infl) if lower == best else "{} (empty, |N|=n-1)"
     return ConversionResult(eps_dp=lower, feasible=True, method="lemma2", quilt=q, exact=False,
@@ -172,14 +180,20 @@ def lemma2_eps_bdp(eps_dp: float, n: int, P) -> float:
     _check_eps(eps_dp)
     ci = _chain_influence(P)
     score = lambda size, infl: -(size * eps_dp + 4.0 * infl)  # noqa: E731  (maximize minus the cost)
-    if n <= SMALL_N:
+
+    def node_by_node():
         worst = -np.inf
         for i in range(n):
             size, infl, _, _ = _node_table(ci, n, i)
             worst = max(worst, float(np.min(size * eps_dp + 4.0 * infl)))
         return worst
+
+    if n <= SMALL_N:
+        return node_by_node()
     kmax = min((n - 1) // 2, MAX_SEARCH)
     best, _, K, stopped = _interior_search(ci, kmax, score, lambda best, k: (k + 1) * eps_dp >= -best)
+    if not stopped and n <= FALLBACK_N:
+        return node_by_node()
     return min(-best, n * eps_dp)
 
 
@@ -241,7 +255,7 @@ def lemma4_h(eps: float, g: float, rho: float, c: float) -> Lemma4Terms:
     s = math.floor(math.log((e6 + 2.0) / (rho * e6)) / g)
     t = math.floor(math.log(1.0 / rho) / g)
     h = min((1.0 - 6.0 * c) * eps / (2 * d - 1), (1.0 / 3.0 - 2.0 * c) * eps / (d + s))
-    return Lemma4Terms(h=h, d=d, s=s, t=t, g=g, rho=rho, c=c)
+    return Lemma4Terms(h=float(h), d=int(d), s=int(s), t=int(t), g=float(g), rho=float(rho), c=float(c))
 
 
 def _chain_constants(P):
@@ -277,16 +291,38 @@ def lemma4_eps_dp(eps: float, n: int, P, c: float | None = None) -> ConversionRe
 
 
 def lemma4_eps_bdp(eps_dp: float, n: int, P, c: float | None = None) -> float | None:
-    """Inverse of Lemma 4: (approximately) the smallest eps on a fine grid with h(eps) >= eps_dp and n >= 2d(eps).
+    """Inverse of Lemma 4: the smallest eps (to relative precision 1e-3) with h(eps) >= eps_dp and n >= 2d(eps),
+    for the given c or the best c of C_GRID; None if there is none up to 1e6 eps_dp (e.g. n too short).
 
-    h is not monotone in eps (ceil/floor), so the grid point returned is checked; None if no eps up to 1e6 eps_dp.
+    h is not exactly monotone in eps (ceil/floor), so a log grid finds the first good point and bisection refines
+    it between that point and the previous grid point; the returned eps is checked to satisfy the condition.
     """
     _check_eps(eps_dp)
-    grid = np.geomspace(eps_dp, eps_dp * 1e6, 4001)
+    ci, g, rho, ok = _chain_constants(P)
+    if not ok or not ci.reversible:
+        return None
+    grid_c = [c] if c is not None else list(C_GRID)
+
+    def good(e):
+        for cc in grid_c:
+            t = lemma4_h(e, g, rho, cc)
+            if n >= 2 * t.d and t.h >= eps_dp:
+                return True
+        return False
+
+    grid = np.geomspace(eps_dp, eps_dp * 1e6, 601)
+    prev = None
     for e in grid:
-        r = lemma4_eps_dp(float(e), n, P, c)
-        if r.feasible and r.eps_dp >= eps_dp:
-            return float(e)
+        e = float(e)
+        if good(e):
+            if prev is None:
+                return e
+            lo, hi = prev, e
+            while hi / lo > 1 + 1e-3:
+                mid = math.sqrt(lo * hi)
+                lo, hi = (lo, mid) if good(mid) else (mid, hi)
+            return hi
+        prev = e
     return None
 
 
