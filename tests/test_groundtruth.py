@@ -91,20 +91,20 @@ def test_kov_matches_advanced_composition_scale():
 
 @pytest.mark.parametrize("eps,T", [(0.1, 1), (0.1, 50), (0.5, 20), (1.0, 100), (0.01, 1000)])
 def test_kov_agrees_with_pld_randomized_response(eps, T):
-    """dp_accounting's randomized-response PLD (losses exactly +-eps on an interval dividing eps) vs KOV, pure DP.
+    """dp_accounting's PLD composition of randomized response (losses exactly +-eps on a grid dividing eps) vs KOV.
     Tolerance: absolute 1e-9 + relative 1e-6 (PLD tail truncation and float rounding)."""
     grid = np.linspace(0.0, T * eps, 7)[:-1]
-    pld = gt.pure_dp_pld_delta(eps, T, grid, interval=eps / 10)
+    pld = gt.pure_dp_pld_delta(eps, T, grid)
     kov = gt.kov_delta(eps, 0.0, T, grid)
     np.testing.assert_allclose(pld, kov, rtol=1e-6, atol=1e-9)
 
 
 @pytest.mark.parametrize("eps,delta,T", [(0.5, 1e-4, 10), (0.1, 1e-6, 100), (1.0, 1e-3, 30)])
 def test_kov_agrees_with_pld_privacy_parameters(eps, delta, T):
-    """The worst-case (eps, delta)-DP PLD of dp_accounting (from_privacy_parameters) composed T times vs KOV
+    """The worst-case (eps, delta)-DP PLD composed T times by dp_accounting vs KOV
     Theorem 3.3 with delta > 0; same tolerance."""
     grid = np.linspace(0.0, T * eps, 6)[:-1]
-    pld = gt.approx_dp_pld_delta(eps, delta, T, grid, interval=eps / 10)
+    pld = gt.approx_dp_pld_delta(eps, delta, T, grid)
     kov = gt.kov_delta(eps, delta, T, grid)
     np.testing.assert_allclose(pld, kov, rtol=1e-6, atol=1e-9)
 
@@ -135,9 +135,9 @@ def test_pld_interval_divides_eps():
 @settings(deadline=None, max_examples=50)
 @given(eps=st.floats(1e-4, 50))
 def test_exact_kl_closed_forms(eps):
-    # randomized response: direct sum over the two outputs
-    p = special.expit(eps)
-    direct = p * math.log(p / (1 - p)) + (1 - p) * math.log((1 - p) / p)
+    # randomized response: direct sum over the two outputs, P = (p, 1-p), Q = (1-p, p), log(p/(1-p)) = eps
+    p, p1 = special.expit(eps), special.expit(-eps)
+    direct = p * eps + p1 * (-eps)
     assert gt.kl_randomized_response(eps) == pytest.approx(direct, rel=1e-9, abs=1e-15)
     assert 0 <= gt.kl_laplace(eps) <= gt.kl_randomized_response(eps) * (1 + 1e-12)
 

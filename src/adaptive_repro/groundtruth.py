@@ -33,6 +33,7 @@ __all__ = [
     "laplace_pld",
     "laplace_pld_eps",
     "laplace_pld_delta",
+    "dp_pld",
     "pure_dp_pld_delta",
     "approx_dp_pld_delta",
 ]
@@ -164,10 +165,10 @@ def kl_laplace(eps):
 # dp_accounting PLD wrappers
 # ---------------------------------------------------------------------------------------------------------------
 
-def pld_interval(eps: float, target: float = 1e-3) -> float:
-    """A PLD value-discretization interval that divides eps exactly (eps / k for an integer k) and is at most
-    ``target`` (SPEC section 6: the interval should divide eps exactly, so +-eps are grid points)."""
-    k = max(1, int(math.ceil(eps / target)))
+def pld_interval(eps: float, target: float = 1e-3, min_steps: int = 100) -> float:
+    """A PLD value-discretization interval that divides eps (eps / k for an integer k), at most ``target`` and at
+    most eps / min_steps (SPEC section 6: the interval should divide eps exactly, so +-eps are grid points)."""
+    k = max(int(min_steps), int(math.ceil(eps / target)))
     return eps / k
 
 
@@ -197,25 +198,32 @@ def laplace_pld_delta(eps: float, T: int, eps_prime, interval: float | None = No
     return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
 
 
-def pure_dp_pld_delta(eps: float, T: int, eps_prime, interval: float | None = None):
-    """delta'(eps') of T-fold binary randomized response (the dominating pair of eps-DP) by dp_accounting:
-    ``from_randomized_response(noise_parameter=2/(1+e^eps), num_buckets=2)``; its privacy losses are +-eps, exact
-    on a grid that divides eps. Independent cross-check of :func:`kov_delta` with delta = 0."""
+def dp_pld(eps: float, delta: float = 0.0, steps_per_eps: int = 10):
+    """The privacy-loss distribution of the worst-case (eps, delta)-DP pair (Kairouz-Oh-Viswanath 2015, Thm 2.1:
+    every (eps, delta)-DP mechanism is a post-processing of it): loss +eps with probability (1-delta) e^eps/(1+e^eps),
+    -eps with probability (1-delta)/(1+e^eps), +infinity with probability delta. Built as a dp_accounting
+    ``PrivacyLossDistribution`` on the grid eps/steps_per_eps, so +-eps are exactly grid points +-steps_per_eps.
+
+    (dp_accounting's ``from_randomized_response`` / ``from_privacy_parameters`` compute the loss log(p/q) in floating
+    point and round it up pessimistically; log(p/q)/interval = 10.000000000000002 then lands one grid step above
+    eps, a 10% error per step that compounds under composition. Placing the masses on the grid avoids that.)"""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
-    interval = pld_interval(eps) if interval is None else interval
-    p = 2.0 / (1.0 + math.exp(eps))
-    base = pld.from_randomized_response(p, 2, value_discretization_interval=interval)
-    return np.asarray(base.self_compose(int(T)).get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+    k = int(steps_per_eps)
+    p = float(special.expit(eps))
+    pmf = {k: (1.0 - delta) * p, -k: (1.0 - delta) * (1.0 - p)}
+    return pld.PrivacyLossDistribution.create_from_rounded_probability(pmf, float(delta), eps / k)
 
 
-def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, interval: float | None = None):
-    """delta'(eps') of the T-fold composition of the worst-case (eps, delta)-DP pair by dp_accounting's
-    ``from_privacy_parameters(DifferentialPrivacyParameters(eps, delta))``. Cross-check of :func:`kov_delta`."""
-    from dp_accounting.pld import common
-    from dp_accounting.pld import privacy_loss_distribution as pld
+def pure_dp_pld_delta(eps: float, T: int, eps_prime, steps_per_eps: int = 10):
+    """delta'(eps') of T-fold binary randomized response (the dominating pair of eps-DP) by dp_accounting's PLD
+    composition (:func:`dp_pld` with delta = 0). Independent cross-check of :func:`kov_delta` with delta = 0."""
+    p = dp_pld(eps, 0.0, steps_per_eps).self_compose(int(T))
+    return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
 
-    interval = pld_interval(eps) if interval is None else interval
-    base = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(eps, delta),
-                                       value_discretization_interval=interval)
-    return np.asarray(base.self_compose(int(T)).get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+
+def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, steps_per_eps: int = 10):
+    """delta'(eps') of the T-fold composition of the worst-case (eps, delta)-DP pair by dp_accounting's PLD
+    composition (:func:`dp_pld`). Cross-check of :func:`kov_delta` with delta > 0."""
+    p = dp_pld(eps, delta, steps_per_eps).self_compose(int(T))
+    return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)

@@ -480,7 +480,9 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                      "Kairouz's delta' exceeds He's by approximately delta (e^eps-1)/(e^eps+1) (T - ceil(eps'/eps)) "
                      "(checked within 10%, where ceil(eps'/eps) < T)", "relative error <= 0.1", h, rel <= 0.1,
                      ["eps", "delta", "T", "kairouz_minus_he", "he_gap_claim"],
-                     lambda: f"max relative error {np.nanmax(rel):.3g}"))
+                     lambda: f"max relative error {np.nanmax(rel):.3g}; to first order the exact difference is the "
+                             "claimed gap minus delta~ (1-(1-delta)^T), a term He's expansion drops "
+                             "(tests/test_bounds_he.py::test_he_minus_kairouz_first_order)"))
     rel2 = np.abs(h.he_approx / h.delta_prime - 1)
     cl.append(_claim(oid, "cor2-first-order", f"{HE}, Corollary 2 (second line)",
                      "Corollary 2's first-order form (T-m) 2 delta/(1+e^eps) + m delta + delta~ matches its exact "
@@ -819,10 +821,12 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                      f"the displayed delta~ (a function of eps') does not exceed the delta~ used inside eps' "
                      "(the circular definition is self-consistent)", "formula <= input delta~", table, cons,
                      ["N", "T", "sigma", "delta_tilde_formula", "delta_tilde"]))
+    td = table[dfd].reset_index(drop=True)
     cl.append(_claim(oid, "sound-formula-delta-tilde", f"{src} (ground truth KOV 2015 Thm 3.3)",
-                     f"with the displayed delta~ as additive term (Corollary 3 reading), {thm}'s delta' is valid",
-                     "delta' >= exact delta(eps')", table, table.sound_formula,
-                     ["N", "T", "sigma", "eps_prime", "delta_prime_formula", "exact_delta_at_eps_prime"]))
+                     f"with the displayed delta~ as additive term (Corollary 3 reading), {thm}'s delta' is valid "
+                     "(where the displayed delta~ is defined)", "delta' >= exact delta(eps')", td, td.sound_formula,
+                     ["N", "T", "sigma", "eps_prime", "delta_prime_formula", "exact_delta_at_eps_prime"],
+                     lambda: f"{int((~dfd).sum())} grid points where delta~ is undefined excluded"))
     if which == "sgld":
         # Wang et al. (as quoted): the condition is upward-closed in T (more iterations => privacy), while Theorem 7's
         # eps' increases with T. Agreement would need the condition to become harder to satisfy as T grows.
