@@ -32,12 +32,21 @@ def check_config(config: dict, implemented_outputs: Iterable[str]) -> None:
     for oid in config.get("outputs", []):
         if oid not in implemented:
             _fail("outputs", oid, f"outputs this pipeline builds: {sorted(implemented)}")
+    from adaptive_repro.engines import FAST_EXACT_MECHANISMS
+    from adaptive_repro.experiments import EXPERIMENT_OUTPUTS
+
     experiments = config.get("experiments", {})
     for oid in config.get("outputs", []):
-        if oid.startswith(("dwork-",)) and oid not in experiments:
+        if oid in EXPERIMENT_OUTPUTS and oid not in experiments:
             _fail("experiments", sorted(experiments), f"a block experiments.{oid} for every experiment in outputs")
     for name, exp in experiments.items():
         if "k_grid" in exp and "d" in exp:
             check_k_grid(f"experiments.{name}.k_grid", exp["k_grid"], exp["d"])
         if exp.get("signal_attributes", 0) > exp.get("d", 0):
             _fail(f"experiments.{name}.signal_attributes", exp["signal_attributes"], f"at most d = {exp['d']}")
+        if config.get("engine") == "fast":
+            inexact = [m for m in exp.get("mechanisms", []) if m not in FAST_EXACT_MECHANISMS]
+            if inexact:
+                _fail("engine", "fast", f"'auto' or 'direct': the sufficient-statistic engine is not exact for "
+                      f"experiments.{name}.mechanisms {inexact} (their clipped queries need the records); it is "
+                      f"exact for {list(FAST_EXACT_MECHANISMS)}")

@@ -181,3 +181,36 @@ def run_replicates(spec: ExperimentSpec, seed: int, replicates: Iterable[int],
 def chunk_replicates(replicates: int, per_job: int) -> list[range]:
     """Replicate indices split into jobs of ``per_job`` (the last one may be shorter)."""
     return [range(start, min(start + per_job, replicates)) for start in range(0, replicates, per_job)]
+
+
+#: Classifier experiments of the catalogue (SPEC section 2) and the kind of each.
+EXPERIMENT_OUTPUTS = ("dwork-null", "dwork-signal", "zhao-fig2", "zhao-fig3", "zhao-sweep", "zhao-thm2-check")
+SWEEP_SEPARATOR = "@"
+
+
+def sweep_point_name(output_id: str, p: float, n: int) -> str:
+    """Name (and random-stream key) of one sweep point, e.g. ``zhao-sweep@p=0.75,n=1000``."""
+    return f"{output_id}{SWEEP_SEPARATOR}p={p:g},n={n}"
+
+
+def expand_experiments(config: dict) -> dict[str, ExperimentSpec]:
+    """Every simulated experiment of the config, keyed by its name; a sweep becomes one experiment per (p, n)
+    point with p_s = p_y = p (Zhao sweep: correlation strength and n)."""
+    specs = {}
+    engine = config.get("engine", "auto")
+    for name, block in config.get("experiments", {}).items():
+        if "p_grid" in block:
+            base = {k: v for k, v in block.items() if k not in ("p_grid", "n_grid")}
+            for p in block["p_grid"]:
+                for n in block["n_grid"]:
+                    point = base | {"n": n, "model": dict(block.get("model") or {}) | {"p_s": p, "p_y": p}}
+                    specs[sweep_point_name(name, p, n)] = ExperimentSpec.from_config(
+                        sweep_point_name(name, p, n), point, engine)
+        else:
+            specs[name] = ExperimentSpec.from_config(name, block, engine)
+    return specs
+
+
+def output_of(experiment_name: str) -> str:
+    """The catalogue output an experiment (or sweep point) belongs to."""
+    return experiment_name.split(SWEEP_SEPARATOR)[0]

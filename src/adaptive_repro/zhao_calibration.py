@@ -84,43 +84,22 @@ def eps_star(budget: int, sigma: float, n: int) -> float:
     return 9.0 * budget / (4.0 * sigma * n)
 
 
-def smallest_guaranteed_tau(n: int, budget: int, m: int, beta: float, c: float, p_s: float, p_y: float,
-                            taus=np.geomspace(1e-3, 1.0, 61)) -> float:
-    """The smallest tau on a grid with n >= Theorem 2's requirement n_#(B, sigma, (1-c)tau/4, beta/(2m)) at the
-    data model's chain (eps' by Lemma 2 at eps = (1-c)tau/12); nan ("none") if no tau < 1 is guaranteed."""
-    for tau in taus[taus < 1.0]:
-        conv = privacy.dp_level_for_bdp(float(zb.theorem2_bdp_target(tau, c)), n, p_s, p_y, "lemma2")
-        if not conv.feasible:
-            continue
-        if n >= float(zb.theorem2_n_required(budget, tau, m, beta, c, conv.eps_dp)):
-            return float(tau)
-    return float("nan")
-
-
 def theory_alongside(cal: Alg1Calibration, n: int, d: int, k_grid, p_s: float, p_y: float, block: dict) -> dict:
-    """SPEC section 4, "Theory alongside": eps' by each lemma, sigma, eps*, the BDP level achieved, n_* and n_#
-    for the run's (tau, beta), and the smallest tau Theorem 2 guarantees at the run's n."""
+    """SPEC section 4, "Theory alongside", for one Algorithm 1 arm: eps' by each lemma, sigma, eps*, the BDP level
+    achieved, n_* and n_# for the run's (tau, beta), Theorem 2's requirement at tau and the smallest tau it
+    guarantees at the run's n (nan: none). Computed by :func:`zhao_theory_outputs.zhao_run_theory`."""
+    from adaptive_repro.zhao_theory_outputs import theorem2_required_n, zhao_run_theory
+
     s = alg1_settings(block)
     tau, beta, c, budget = s["tau"], s["beta"], s["c"], s["budget"]
     m = number_of_queries(d, k_grid)
-    out = {"arm": cal.arm, "feasible": cal.feasible, "sigma": cal.sigma, "threshold": cal.threshold,
-           "budget": budget, "tau": tau, "beta": beta, "c": c, "m": m, "eps_target": cal.eps_target,
-           "eps_star": eps_star(budget, cal.sigma, n) if cal.feasible else np.nan, "calibration_note": cal.note}
-    for method in ("lemma2", "lemma3", "lemma4"):
-        conv = privacy.dp_level_for_bdp(s["epsilon"], n, p_s, p_y, method)
-        out[f"eps_prime_{method}"] = conv.eps_dp if conv.feasible else np.nan
-    achieved = privacy.bdp_level_for_dp(out["eps_star"], n, p_s, p_y, "lemma2") if cal.feasible else None
-    out["bdp_achieved_lemma2"] = np.nan if achieved is None else float(achieved)
-    a_max = privacy.lemma3_blanket_influence(n, privacy.data_model_chain(p_s, p_y))
-    eps_prime_tau3 = privacy.dp_level_for_bdp(tau / 3.0, n, p_s, p_y, "lemma2")
-    if cal.feasible:
-        out["n_star"] = float(zb.theorem1_n_star(budget, cal.sigma, tau, beta, a_max))
-        out["n_sharp"] = float(zb.theorem1_n_sharp(budget, cal.sigma, tau, beta,
-                                                   eps_prime_tau3.eps_dp if eps_prime_tau3.feasible else None))
-    else:
-        out["n_star"] = out["n_sharp"] = np.nan
-    out["theorem2_n_required"] = float(zb.theorem2_n_required(
-        budget, tau, m, beta, c,
-        privacy.dp_level_for_bdp(float(zb.theorem2_bdp_target(tau, c)), n, p_s, p_y, "lemma2").eps_dp))
-    out["smallest_guaranteed_tau"] = smallest_guaranteed_tau(n, budget, m, beta, c, p_s, p_y)
-    return out
+    base = {"arm": cal.arm, "feasible": cal.feasible, "threshold": cal.threshold, "budget": budget, "c": c,
+            "eps_target": cal.eps_target, "calibration_note": cal.note}
+    theory = zhao_run_theory(n, p_s, p_y, tau, beta, budget, m, sigma=cal.sigma if cal.feasible else None,
+                             c_theorem2=c)
+    base |= {key: (np.nan if value is None else value) for key, value in theory.items() if key not in base}
+    if not cal.feasible:
+        base.update(sigma=np.nan, eps_star=np.nan, bdp_achieved_lemma2=np.nan, n_star=np.nan, n_sharp=np.nan)
+    base["theorem2_n_required"] = theorem2_required_n(tau, n, privacy.data_model_chain(p_s, p_y), budget, m, beta, c)
+    base["smallest_guaranteed_tau"] = base.pop("theorem2_smallest_tau")
+    return base
