@@ -29,7 +29,7 @@ def summarize(records: pd.DataFrame) -> pd.DataFrame:
 def paired_gap(records: pd.DataFrame, mechanism: str, k: int, a: str = "holdout", b: str = "fresh"):
     """Mean and standard error over replicates of accuracy[a] - accuracy[b] at one (mechanism, k)."""
     sub = records[(records["mechanism"] == mechanism) & (records["k"] == k)]
-    wide = sub.pivot_table(index="replicate", columns="dataset", values="accuracy")
+    wide = sub.pivot(index="replicate", columns="dataset", values="accuracy")  # keeps all-NaN ("bottom") columns
     diff = (wide[a] - wide[b]).dropna()
     if len(diff) < 2:
         return float(diff.mean()) if len(diff) else np.nan, np.nan, len(diff)

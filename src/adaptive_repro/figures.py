@@ -22,13 +22,17 @@ MECHANISM_TITLES = {
 }
 
 
-def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=(0.45, 0.8)):
+def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
     """One panel per mechanism arm: mean accuracy vs k with +-SD bands for train / holdout / fresh.
 
     ``table`` is :func:`adaptive_repro.aggregate.summarize` output for one experiment; arms are the distinct
     values of its ``arm`` column if present, else of ``mechanism``.
     """
     arm_col = "arm" if "arm" in table.columns else "mechanism"
+    if ylim is None:  # the Dwork2015 range 0.45-0.75, widened to show every band
+        shown = table[table["dataset"] != "population"]
+        ylim = (min(0.45, float((shown["mean"] - shown["sd"]).min()) - 0.02),
+                max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
     arms = list(dict.fromkeys(table[arm_col]))
     fig, axes = plt.subplots(1, len(arms), figsize=(5.2 * len(arms), 4.2), sharey=True, squeeze=False)
     for ax, arm in zip(axes[0], arms):
