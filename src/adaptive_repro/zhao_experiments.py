@@ -199,14 +199,20 @@ def sweep(records_by_point: dict[str, pd.DataFrame], specs: dict) -> tuple[pd.Da
     claims = []
     if "standard" in mechs:
         sub = table[table["mechanism"] == "standard"]
-        n_max = sub["n"].max()
-        at = sub[sub["n"] == n_max].set_index("p")["gap_mean"]
-        ok = bool(at.iloc[-1] > at.iloc[0])
+        p_lo, p_hi = sub["p"].min(), sub["p"].max()
+        diffs = []
+        for n, grp in sub.groupby("n"):
+            lo, hi = grp.set_index("p").loc[p_lo], grp.set_index("p").loc[p_hi]
+            diffs.append((n, hi["gap_mean"] - lo["gap_mean"], float(np.hypot(hi["gap_se"], lo["gap_se"]))))
+        up = [d for d in diffs if d[1] > Z * d[2]]
+        down = [d for d in diffs if d[1] < -Z * d[2]]
+        ok = bool(up) and not down
         claims.append(Claim("zhao-sweep", "standard-gap-grows-with-correlation", "Zhao 2017 §1, §4 (motivation)",
                             "Correlated records make overfitting of the reused holdout worse.",
-                            "holdout − fresh gap larger at the strongest correlation than at p = 0.5",
-                            f"n = {n_max}: gap {at.iloc[0]:+.4f} at p = {at.index[0]:g}, {at.iloc[-1]:+.4f} at "
-                            f"p = {at.index[-1]:g}", verdict(ok)))
+                            f"holdout − fresh gap significantly larger (> {Z:g} SE) at p = {p_hi:g} than at "
+                            f"p = {p_lo:g}, at some n and smaller at none",
+                            "; ".join(f"n = {n}: {d:+.4f} ± {se:.4f}" for n, d, se in diffs),
+                            verdict(ok), "" if ok else f"n = {(down or diffs)[0][0]}"))
     if not th.empty:
         guaranteed = th.dropna(subset=["smallest_guaranteed_tau"])
         ok = not guaranteed.empty
