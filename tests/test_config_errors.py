@@ -27,6 +27,8 @@ def set_key(path, value):
     return mutate
 
 
+ZHAO = {"n": 100, "d": 50, "replicates": 2, "k_grid": [0, 5], "mechanisms": ["standard", "zhao_alg1_bdp"]}
+
 CASES = [  # (id, mutation, fragments the message must contain: key, value, what is allowed)
     ("unknown-top-key", set_key(["sead"], 3), ["sead", "was unexpected"]),
     ("unknown-experiment-key", set_key(["experiments", "dwork-null", "replicate"], 3), ["replicate", "unexpected"]),
@@ -49,6 +51,16 @@ CASES = [  # (id, mutation, fragments the message must contain: key, value, what
     ("unknown-output", set_key(["outputs"], ["dwork-null", "dwork-figure-9"]), ["'dwork-figure-9' is not one of"]),
     ("unknown-engine", set_key(["engine"], "quick"), ["'quick' is not one of", "auto"]),
     ("negative-seed", set_key(["seed"], -1), ["-1 is less than the minimum of 0"]),
+    ("probability-above-1", lambda cfg: cfg["experiments"].__setitem__("zhao-fig2", ZHAO | {"model": {"p_s": 1.5}}),
+     ["1.5 is greater than the maximum of 1", "['p_s']"]),
+    ("probability-below-0", lambda cfg: cfg["experiments"].__setitem__("zhao-fig2", ZHAO | {"model": {"p_y": -0.1}}),
+     ["-0.1 is less than the minimum of 0", "['p_y']"]),
+    ("alg1-beta-outside", lambda cfg: cfg["experiments"].__setitem__("zhao-fig2", ZHAO | {"alg1": {"beta": 1.0}}),
+     ["1.0 is greater than or equal to the maximum of 1", "['beta']"]),
+    ("fast-engine-not-exact", lambda cfg: cfg.update(engine="fast", experiments=cfg["experiments"] | {"zhao-fig2": ZHAO}),
+     ["config key 'engine'", "'fast'", "zhao_alg1_bdp", "'auto' or 'direct'"]),
+    ("unknown-bdp-method", lambda cfg: cfg["experiments"].__setitem__("zhao-fig2", ZHAO | {"alg1": {"bdp_method": "lemma9"}}),
+     ["'lemma9' is not one of", "lemma2"]),
     ("output-without-experiment", lambda cfg: cfg["experiments"].pop("dwork-signal"),
      ["config key 'experiments'", "experiments.dwork-signal"]),
 ]

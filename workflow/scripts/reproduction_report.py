@@ -14,8 +14,8 @@ cfg = snakemake.params.config
 outputs = {oid: [os.path.relpath(f, results_dir) for f in files.values() if os.path.exists(f)]
            for oid, files in snakemake.params.outputs.items()}
 experiments = "; ".join(
-    f"`{name}`: n = {b['n']}, d = {b['d']}, {b['replicates']} replicates" for name, b in cfg["experiments"].items()
-    if name in outputs)
+    f"`{name}`: n = {b['n'] if 'n' in b else b['n_grid']}, d = {b['d']}, {b['replicates']} replicates"
+    for name, b in cfg["experiments"].items() if name in outputs)
 header = (f"Config: seed = {cfg['seed']}, engine = {cfg['engine']}. Experiments: {experiments or 'none'}.\n\n"
           "The correlated-records data model (\"chain\") used by the Zhao experiments is this project's design "
           "(SPEC section 4); Zhao 2017 does not specify one.")
