@@ -13,8 +13,8 @@ from adaptive_repro.aggregate import paired_gap
 from adaptive_repro.registry import Claim, verdict
 
 Z = 3.0  # standard errors for "significantly different"
-SOURCE_FIG = {"dwork-null": "Dwork et al. 2015, Fig. 1 (Zhao 2017 §6)",
-              "dwork-signal": "Dwork et al. 2015, Fig. 2 (Zhao 2017 §6)"}
+SOURCE_FIG = {"dwork-null": "Dwork et al. 2015, Fig. 1 (restated in Zhao 2017 §4)",
+              "dwork-signal": "Dwork et al. 2015, Fig. 2 (restated in Zhao 2017 §4)"}
 
 
 def _fmt(mean, se):

@@ -33,7 +33,8 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
         shown = table[table["dataset"] != "population"]
         ylim = (min(0.45, float((shown["mean"] - shown["sd"]).min()) - 0.02),
                 max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
-    arms = list(dict.fromkeys(table[arm_col]))
+    order = list(MECHANISM_TITLES) + ["zhao_alg1_dp", "zhao_alg1_bdp", "zhao_alg1_theorem2"]
+    arms = sorted(dict.fromkeys(table[arm_col]), key=lambda a: order.index(a) if a in order else len(order))
     fig, axes = plt.subplots(1, len(arms), figsize=(5.2 * len(arms), 4.2), sharey=True, squeeze=False)
     for ax, arm in zip(axes[0], arms):
         sub = table[table[arm_col] == arm]
