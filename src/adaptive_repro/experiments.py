@@ -123,10 +123,16 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
                                          spec.n, params)
         is_alg1 = isinstance(mech, mechanisms.ZhaoAlgorithm1)
         if is_alg1:  # statistical queries in [0, 1] (SPEC section 4): clipped x*y, Delta_Q = 1/n
-            q_train = data_models.clipped_statistic_queries(sets["train"].x, sets["train"].y, alg1["clip"])
-            q_holdout = data_models.clipped_statistic_queries(sets["holdout"].x, sets["holdout"].y, alg1["clip"])
-            q_answers = mech.answer_statistics(q_train, q_holdout)
-            reported = data_models.statistic_from_query(q_answers, alg1["clip"])
+            # Algorithm 1 answers queries in order and stops after B over-threshold answers, so the order matters:
+            # the analyst asks about the most promising attributes (largest |w_train|) first. (In index order the
+            # budget would run out after the first attributes, which in the signal model are the informative ones.)
+            asked = np.argsort(-np.abs(w_train), kind="stable")
+            q_train = data_models.clipped_statistic_queries(sets["train"].x, sets["train"].y, alg1["clip"])[asked]
+            q_holdout = data_models.clipped_statistic_queries(sets["holdout"].x, sets["holdout"].y,
+                                                              alg1["clip"])[asked]
+            q_answers = mech.answer_statistics(q_train, q_holdout)  # in the order asked
+            reported = np.empty(spec.d)
+            reported[asked] = data_models.statistic_from_query(q_answers, alg1["clip"])
         else:
             reported = mech.answer_statistics(w_train, w_holdout)
         ranked = analyst.select_attributes(w_train, reported, spec.cut)  # NaN ("bottom") is never kept
@@ -146,11 +152,12 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
                 rows.append((spec.name, replicate, mech_name, engine, int(k), int(size), len(ranked), dataset,
                              float(value)))
         if is_alg1:
-            asked = sizes > 0
+            answered_k = sizes > 0  # accuracy queries are asked only for non-empty classifiers
             diag = theorem2_diagnostics(
-                np.concatenate([q_answers, reported_acc[asked]]),
-                np.concatenate([q_train, acc["train"][asked]]),
-                np.concatenate([data_models.clipped_query_population(pop, alg1["clip"]), acc["population"][asked]]),
+                np.concatenate([q_answers, reported_acc[answered_k]]),
+                np.concatenate([q_train, acc["train"][answered_k]]),
+                np.concatenate([data_models.clipped_query_population(pop, alg1["clip"])[asked],
+                                acc["population"][answered_k]]),
                 alg1["tau"], alg1["c"], alg1["budget"])
             diagnostics.append({"experiment": spec.name, "replicate": replicate, "mechanism": mech_name,
                                 "over_events": mech.over_events, "bottoms": mech.bottoms, **diag})
