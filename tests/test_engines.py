@@ -26,6 +26,8 @@ SPECS = {
                                mechanisms=("standard", "dwork_code")),
     "iid-signal": ExperimentSpec(name="dwork-signal", n=200, d=200, replicates=REPLICATES, k_grid=(0, 5, 10, 20, 40),
                                  mechanisms=("standard", "dwork_code"), signal_attributes=10),
+    "chain": ExperimentSpec(name="zhao-fig2", n=200, d=200, replicates=REPLICATES, k_grid=(0, 5, 10, 20, 40),
+                            mechanisms=("standard", "dwork_code"), signal_attributes=10, p_s=0.8, p_y=0.8, b=0.7),
 }
 
 
