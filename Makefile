@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine with Python 3.11, pip and make:
 #   make reproduce   creates .venv from the pinned requirements, then runs the default pipeline on all cores
 #   make test        same environment, whole test suite
+# SMK_ARGS passes extra Snakemake options, e.g. make reproduce SMK_ARGS="--configfile my.yaml"
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,11 +19,13 @@ $(STAMP): requirements.txt pyproject.toml
 
 venv: $(STAMP)
 
+PROFILE := --workflow-profile workflow/profiles/default
+
 reproduce: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(SMK_ARGS)
 
 paper-scale: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) --configfile config/paper-scale.yaml
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile config/paper-scale.yaml $(SMK_ARGS)
 
 test: $(STAMP)
 	$(BIN)/pytest
@@ -34,7 +37,7 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/engines.py --output results/benchmarks/engines.csv
 
 report: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) --report results/report.html
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --report results/report.html $(SMK_ARGS)
 
 clean:
 	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md

@@ -1,10 +1,14 @@
 """A real single-node SLURM cluster for tests (see /work/shared/cluster/SLURM-LOCAL.md and docs/CLUSTER.md).
 
 ``SlurmCluster.start()`` uses a cluster that already answers ``sinfo`` as it is. Otherwise (root and apt-get
-needed) it installs Debian's SLURM and munge when they are missing, writes a slurm.conf for this host into its own
-directory (nothing under /etc/slurm is touched: clients find it through ``SLURM_CONF``), and starts munged (unless
-one already answers), slurmctld and slurmd in the foreground as child processes. ``stop()`` cancels the jobs on a
-cluster it started and stops exactly the daemons it started, by their PIDs; it never touches anything else.
+needed) it installs Debian's SLURM and munge when they are missing, writes /etc/slurm/slurm.conf for this host
+(state, spool and logs in its own directory), and starts munged (unless one already answers), slurmctld and slurmd
+in the foreground as child processes. ``stop()`` cancels the jobs on a cluster it started, stops exactly the daemons
+it started, by their PIDs, and removes the slurm.conf it wrote; it never touches anything else.
+
+The configuration has to be at the default path: the slurm executor plugin removes SLURM_* variables (SLURM_CONF
+too) from the environment of the `srun` it runs inside each job. A slurm.conf that this module did not write is
+never overwritten (the test is skipped instead).
 """
 from __future__ import annotations
 
@@ -19,9 +23,10 @@ from pathlib import Path
 PACKAGES = ["slurm-wlm", "slurmctld", "slurmd", "munge", "slurm-client"]
 DAEMONS = {name: f"/usr/sbin/{name}" for name in ("munged", "slurmctld", "slurmd")}
 PARTITION = "main"
+SYSTEM_CONF = Path("/etc/slurm/slurm.conf")
+MARKER = "# Written by tests/slurm_cluster.py"
 
-SLURM_CONF = """\
-# Written by tests/slurm_cluster.py for a throw-away single-node test cluster.
+SLURM_CONF = MARKER + """ for a throw-away single-node test cluster (removed when it stops).
 ClusterName=pytest
 SlurmctldHost={host}
 SlurmUser=root
@@ -59,7 +64,8 @@ def _run(cmd, timeout=60, **kwargs):
 class SlurmCluster:
     def __init__(self, workdir: Path):
         self.dir = Path(workdir)
-        self.env = dict(os.environ)  # environment for clients (sinfo, sbatch, snakemake): SLURM_CONF if ours
+        self.env = dict(os.environ)  # environment for clients (sinfo, sbatch, snakemake)
+        self.wrote_conf = False
         self.partition = PARTITION
         self.started: dict[str, subprocess.Popen] = {}  # daemon name -> the process this object started
         self.log: list[str] = []
@@ -143,9 +149,13 @@ class SlurmCluster:
         node = " ".join(f"{k}={v}" for k, v in fields.items()) + " State=UNKNOWN"
         for sub in ("state", "spool"):
             (self.dir / sub).mkdir(parents=True, exist_ok=True)
-        conf = self.dir / "slurm.conf"
-        conf.write_text(SLURM_CONF.format(host=host, dir=self.dir, node=node, partition=self.partition))
-        return conf
+        if SYSTEM_CONF.exists() and MARKER not in SYSTEM_CONF.read_text(errors="replace"):
+            raise ClusterUnavailable(f"{SYSTEM_CONF} exists (not written by this test) but no SLURM cluster answers "
+                                     "sinfo: start that cluster, then run the test again")
+        SYSTEM_CONF.parent.mkdir(parents=True, exist_ok=True)
+        SYSTEM_CONF.write_text(SLURM_CONF.format(host=host, dir=self.dir, node=node, partition=self.partition))
+        self.wrote_conf = True
+        return SYSTEM_CONF
 
     def _wait(self, ok, seconds, message):
         deadline = time.monotonic() + seconds
@@ -171,7 +181,6 @@ class SlurmCluster:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.dir.chmod(0o755)
         conf = self._write_conf()
-        self.env = dict(os.environ, SLURM_CONF=str(conf))
         self._start_munge()
         self._spawn("slurmctld", ["-D", "-i", "-f", str(conf)], env=self.env)
         self._spawn("slurmd", ["-D", "-f", str(conf)], env=self.env)
@@ -179,7 +188,7 @@ class SlurmCluster:
         return self
 
     def stop(self):
-        """Cancel the jobs of a cluster this object started, then stop the daemons it started (by PID)."""
+        """Cancel the jobs of a cluster this object started, stop the daemons it started (by PID), remove its conf."""
         if "slurmctld" in self.started and self.started["slurmctld"].poll() is None:
             try:
                 _run(["scancel", "--partition", self.partition], timeout=20, env=self.env)
@@ -195,6 +204,9 @@ class SlurmCluster:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
+        if self.wrote_conf and SYSTEM_CONF.exists() and MARKER in SYSTEM_CONF.read_text(errors="replace"):
+            SYSTEM_CONF.unlink()
+            self.wrote_conf = False
 
     def diagnostics(self):
         """Tail of the daemons' logs, for failure messages."""

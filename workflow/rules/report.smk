@@ -6,8 +6,12 @@ rule reproduction_report:
         claims=[output_files(oid)["claims"] for oid in config["outputs"]],
         tables=[output_files(oid)["table"] for oid in config["outputs"]],
     output:
-        markdown=f"{RESULTS}/REPRODUCTION.md",
-        claims=f"{RESULTS}/tables/claims.csv",
+        markdown=report(f"{RESULTS}/REPRODUCTION.md", caption="../report/claims.rst",
+                        category="Claims", subcategory="registry",
+                        labels={"output": "claims", "file": "REPRODUCTION.md"}),
+        claims=report(f"{RESULTS}/tables/claims.csv", caption="../report/claims.rst",
+                      category="Claims", subcategory="registry",
+                      labels={"output": "claims", "file": "table (CSV)"}),
     log:
         log_file("reproduction_report"),
     params:
