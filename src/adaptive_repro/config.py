@@ -7,7 +7,13 @@ have rules). Every error names the config key, the value and what is allowed.
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
 from typing import Iterable
+
+import yaml
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "workflow" / "schemas"
 
 
 class ConfigError(ValueError):
@@ -50,3 +56,32 @@ def check_config(config: dict, implemented_outputs: Iterable[str]) -> None:
                 _fail("engine", "fast", f"'auto' or 'direct': the sufficient-statistic engine is not exact for "
                       f"experiments.{name}.mechanisms {inexact} (their clipped queries need the records); it is "
                       f"exact for {list(FAST_EXACT_MECHANISMS)}")
+
+
+def fill_schema_defaults(block: dict | None, schema: dict | str | Path) -> dict:
+    """``block`` with every missing key, at any depth, set to the JSON schema's ``default``.
+
+    Snakemake's ``validate`` fills defaults of the main schema but not inside ``$ref``'d files such as
+    ``theory_*.schema.yaml``, so the theory outputs fill theirs here; the schema stays the single source.
+    """
+    if not isinstance(schema, dict):
+        schema = yaml.safe_load(Path(schema).read_text())
+
+    def fill(sub: dict, value):
+        if sub.get("type") != "object" or not isinstance(value, dict):
+            return value
+        out = dict(value)
+        for key, prop in sub.get("properties", {}).items():
+            if key not in out and "default" in prop:
+                out[key] = copy.deepcopy(prop["default"])
+            if key in out:
+                out[key] = fill(prop, out[key])
+        return out
+
+    return fill(schema, dict(block or {}))
+
+
+def theory_params(config: dict, name: str) -> dict:
+    """``config["theory"][name]`` with the defaults of ``workflow/schemas/theory_<name>.schema.yaml`` filled in."""
+    block = (config.get("theory") or {}).get(name) or {}
+    return fill_schema_defaults(block, SCHEMA_DIR / f"theory_{name}.schema.yaml")

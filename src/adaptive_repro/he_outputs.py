@@ -2,7 +2,7 @@
 
 Pure functions: ``<output>_table(params) -> DataFrame``, ``<output>_figure(table, params) -> Figure``,
 ``<output>_claims(table, params) -> list[Claim]``. The workflow scripts (workflow/scripts/he_*.py) only wire
-config and files to these. Parameters come from ``config["theory"]["he"]`` merged over :data:`DEFAULTS`
+config and files to these. Parameters come from ``config["theory"]["he"]`` with the schema's defaults (:data:`DEFAULTS`)
 (the same defaults as workflow/schemas/theory_he.schema.yaml; a test checks they agree).
 
 Every claim is evaluated on the output's grid by code; a claim of the paper that fails is reported as
@@ -11,8 +11,8 @@ Every claim is evaluated on the output's grid by code; a claim of the paper that
 
 from __future__ import annotations
 
-import copy
 import math
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -20,59 +20,19 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
+from adaptive_repro.config import fill_schema_defaults
 from adaptive_repro.registry import Claim, verdict
 
 HE = "He, Wang, Tao (papers/003)"
 
-DEFAULTS: dict[str, Any] = {
-    "kl": {"eps_min": 0.001, "eps_max": 10.0, "points": 121},
-    "composition": {
-        "eps": [0.01, 0.1, 0.5, 1.0],
-        "delta": [0.0, 1e-6],
-        "T": [10, 100, 1000, 10000],
-        "delta_tilde": 1e-5,
-        "T_curve": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
-        "laplace_pld": True,
-        "pld_interval": 0.001,
-    },
-    "generalization": {
-        "eps": [0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 1.5, 1.9, 2.0, 3.0, 5.0, 10.0],
-        "delta": [1e-9, 1e-6, 1e-3],
-        "k": [1, 10, 100, 1000],
-        "N": [1000, 100000, 10000000],
-        "oneto_empirical_risk": [0.0, 0.1],
-    },
-    "sgld": {
-        "N": [10000, 100000, 1000000],
-        "tau": 100,
-        "T": [10, 100, 1000, 10000],
-        "sigma": [0.5, 1.0, 4.0],
-        "L": 1.0,
-        "delta": 1e-5,
-        "delta_tilde": 1e-5,
-        "wang_eps": [0.1, 1.0],
-    },
-    "federated": {
-        "N": [10000, 100000, 1000000],
-        "tau": 100,
-        "T": [10, 100, 1000, 10000],
-        "sigma": [0.5, 1.0, 4.0],
-        "delta": 1e-5,
-        "delta_tilde": 1e-5,
-        "wang_eps": [0.1, 1.0],
-    },
-}
+SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "theory_he.schema.yaml"
+#: The defaults of ``theory.he``, read from its schema (the single source of every default).
+DEFAULTS: dict[str, Any] = fill_schema_defaults({}, SCHEMA)
 
 
 def merged_params(he_config: dict | None) -> dict:
-    """``config["theory"]["he"]`` (possibly empty or partial) merged over :data:`DEFAULTS`, one level deep."""
-    out = copy.deepcopy(DEFAULTS)
-    for key, block in (he_config or {}).items():
-        if isinstance(block, dict) and key in out:
-            out[key].update(block)
-        else:
-            out[key] = block
-    return out
+    """``config["theory"]["he"]`` (possibly empty or partial) with the schema's defaults filled in, at any depth."""
+    return fill_schema_defaults(he_config, SCHEMA)
 
 
 def _fmt(row: dict | pd.Series, keys) -> str:

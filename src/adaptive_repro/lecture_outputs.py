@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 from scipy import stats
 
 from adaptive_repro import lecture as sim
 from adaptive_repro.bounds import lecture as bounds
+from adaptive_repro.config import fill_schema_defaults
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.seeds import rng as make_rng
 from adaptive_repro.zhao_lemma1 import clopper_pearson
@@ -29,24 +29,9 @@ from adaptive_repro.zhao_lemma1 import clopper_pearson
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "theory_lecture.schema.yaml"
 
 
-def fill_defaults(block, schema: dict):
-    """Recursively fill JSON-schema ``default`` values of object properties into ``block`` (a new dict)."""
-    if schema.get("type") != "object":
-        return block
-    out = dict(block or {})
-    for key, sub in schema.get("properties", {}).items():
-        if key not in out and "default" in sub:
-            out[key] = sub["default"]
-        if key in out and sub.get("type") == "object":
-            out[key] = fill_defaults(out[key], sub)
-    return out
-
-
 def theory_lecture_params(config: dict, schema_path: str | os.PathLike = SCHEMA) -> dict:
     """config["theory"]["lecture"] with every default of the theory_lecture schema filled in."""
-    with open(schema_path) as fh:
-        schema = yaml.safe_load(fh)
-    return fill_defaults((config.get("theory") or {}).get("lecture") or {}, schema)
+    return fill_schema_defaults((config.get("theory") or {}).get("lecture") or {}, schema_path)
 
 
 def _z(confidence: float) -> float:

@@ -7,7 +7,6 @@ Parameters come from config key ``theory.zhao`` (workflow/schemas/theory_zhao.sc
 
 from __future__ import annotations
 
-import copy
 import math
 from pathlib import Path
 
@@ -18,12 +17,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-import yaml  # noqa: E402
 
 from adaptive_repro.bounds import zhao as zb  # noqa: E402
 from adaptive_repro.privacy import (binary_chain, chain_quilts, convert_chain, data_model_chain,  # noqa: E402
                                     lemma2_eps_bdp, lemma3_blanket_influence, markov_blanket, markov_chain_graph,
                                     quilt_from_set, is_markov_quilt)
+from adaptive_repro.config import fill_schema_defaults  # noqa: E402
 from adaptive_repro.registry import Claim, verdict  # noqa: E402
 
 SOURCE = "Zhao 2017"
@@ -32,22 +31,9 @@ SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "theory_
 
 # ------------------------------------------------------------------------------------------------ config
 
-def _fill(schema: dict, value):
-    if schema.get("type") == "object" and isinstance(value, dict):
-        out = dict(value)
-        for key, sub in schema.get("properties", {}).items():
-            if key not in out and "default" in sub:
-                out[key] = copy.deepcopy(sub["default"])
-            if key in out:
-                out[key] = _fill(sub, out[key])
-        return out
-    return value
-
-
 def with_defaults(block: dict | None, schema_path: str | Path = SCHEMA) -> dict:
     """``theory.zhao`` with every missing key (at any depth) set to the schema's default."""
-    schema = yaml.safe_load(Path(schema_path).read_text())
-    return _fill(schema, dict(block or {}))
+    return fill_schema_defaults(block, schema_path)
 
 
 # ------------------------------------------------------------------------------------------------ helpers
