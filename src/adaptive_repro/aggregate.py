@@ -34,3 +34,11 @@ def paired_gap(records: pd.DataFrame, mechanism: str, k: int, a: str = "holdout"
     if len(diff) < 2:
         return float(diff.mean()) if len(diff) else np.nan, np.nan, len(diff)
     return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(len(diff))), len(diff)
+
+
+def mean_and_se(records: pd.DataFrame, mechanism: str, k: int, dataset: str):
+    """Mean and standard error over replicates of one data set's accuracy at one (mechanism, k)."""
+    acc = records.loc[(records["mechanism"] == mechanism) & (records["k"] == k) & (records["dataset"] == dataset),
+                      "accuracy"].dropna()
+    se = float(acc.std(ddof=1) / np.sqrt(len(acc))) if len(acc) > 1 else np.nan
+    return float(acc.mean()) if len(acc) else np.nan, se, len(acc)

@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from adaptive_repro import analyst
-from adaptive_repro.data_models import Population, sample_dataset, sample_labels_and_states
+from adaptive_repro.data_models import (Population, clipped_statistic_queries, sample_dataset,
+                                         sample_labels_and_states)
 
 ENGINES = ("direct", "fast")
 #: Mechanisms whose queries are functions of the sufficient statistics (the fast engine is exact for them).
@@ -54,9 +55,17 @@ class DirectDataset:
     def __init__(self, rng: np.random.Generator, pop: Population):
         self.pop = pop
         self.x, self.y, self.s = sample_dataset(rng, pop)
+        self._clipped: dict[float, np.ndarray] = {}
 
     def statistics(self) -> np.ndarray:
         return analyst.attribute_statistics(self.x, self.y)
+
+    def clipped_queries(self, clip: float) -> np.ndarray:
+        """Algorithm 1's [0, 1] statistical queries (data_models.clipped_statistic_queries), computed once per
+        clip level and shared by every Algorithm 1 arm (each costs a pass over the n x d data)."""
+        if clip not in self._clipped:
+            self._clipped[clip] = clipped_statistic_queries(self.x, self.y, clip)
+        return self._clipped[clip]
 
     def accuracies(self, ranked, weights, sizes, rng=None) -> np.ndarray:
         """Accuracy of each nested classifier; ``rng`` is unused (the data are fixed)."""

@@ -127,9 +127,8 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
             # the analyst asks about the most promising attributes (largest |w_train|) first. (In index order the
             # budget would run out after the first attributes, which in the signal model are the informative ones.)
             asked = np.argsort(-np.abs(w_train), kind="stable")
-            q_train = data_models.clipped_statistic_queries(sets["train"].x, sets["train"].y, alg1["clip"])[asked]
-            q_holdout = data_models.clipped_statistic_queries(sets["holdout"].x, sets["holdout"].y,
-                                                              alg1["clip"])[asked]
+            q_train = sets["train"].clipped_queries(alg1["clip"])[asked]
+            q_holdout = sets["holdout"].clipped_queries(alg1["clip"])[asked]
             q_answers = mech.answer_statistics(q_train, q_holdout)  # in the order asked
             reported = np.empty(spec.d)
             reported[asked] = data_models.statistic_from_query(q_answers, alg1["clip"])

@@ -285,7 +285,7 @@ def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dic
                 ax.set_xlabel("number of steps T")
             if j == 0:
                 ax.set_ylabel("eps' / exact optimal eps'")
-    handles, labels = {}, {}
+    handles = {}
     for ax in axes.flat:
         for h, l in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(l, h)

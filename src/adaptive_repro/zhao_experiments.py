@@ -18,7 +18,7 @@ from scipy import stats  # noqa: E402
 
 from adaptive_repro import zhao_calibration  # noqa: E402
 from adaptive_repro.aggregate import paired_gap, summarize  # noqa: E402
-from adaptive_repro.experiment_claims import Z, dwork_claims  # noqa: E402
+from adaptive_repro.experiment_claims import Z, standard_overfits_claim  # noqa: E402
 from adaptive_repro.figures import accuracy_panels  # noqa: E402
 from adaptive_repro.registry import Claim, verdict  # noqa: E402
 
@@ -94,11 +94,11 @@ def figure_experiment(output_id: str, records: pd.DataFrame, spec, theory: pd.Da
     fig = accuracy_panels(table, f"{output_id}: {'standard holdout reuse' if output_id == 'zhao-fig2' else 'Algorithm 1'}"
                           " on correlated records", model_subtitle(spec, replicates))
     annotate_theory(fig, theory, spec.n)
-    claims = [c for c in dwork_claims(output_id, records, spec.n, spec.threshold_scale)
-              if c.claim_id == "standard-overfits"]
-    claims = [Claim(c.output_id, c.claim_id, "Zhao 2017, Fig. 2", "On correlated records, reusing the holdout in "
-                    "the common way overfits: holdout accuracy above fresh accuracy at large k.", c.expected,
-                    c.measured, c.status) for c in claims]
+    claims = []
+    if "standard" in set(records["mechanism"]):
+        claims.append(standard_overfits_claim(
+            output_id, records, "Zhao 2017, Fig. 2", "On correlated records, reusing the holdout in the common way "
+            "overfits: holdout accuracy above fresh accuracy at large k."))
     settings = zhao_calibration.alg1_settings(spec.alg1_block)
     claims += alg1_claims(output_id, records, theory, settings["tau"])
     return table, fig, claims
