@@ -4,14 +4,14 @@ import glob
 
 from snakemake.utils import min_version, validate
 
-from adaptive_repro.config import check_config
+from adaptive_repro.config import SCHEMA_DIR, check_config
 
 min_version("9.0")
 
 configfile: "config.yaml"
 
 # 1. JSON schema: unknown keys, wrong types, out-of-range values, unknown names.
-validate(config, "workflow/schemas/config.schema.yaml")
+validate(config, str(SCHEMA_DIR / "config.schema.yaml"))
 
 # 2. Rules: common.smk first, then every rules file (each registers the outputs it builds).
 include: "workflow/rules/common.smk"

@@ -1,7 +1,7 @@
 """The Dwork2015 analyst (SPEC section 3): selection rule, classifier, k = 0."""
 import numpy as np
 
-from adaptive_repro import analyst
+from adaptive_repro.simulation import analyst
 
 
 def test_selection_uses_strict_thresholds_and_sign_agreement():

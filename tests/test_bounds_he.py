@@ -1,4 +1,4 @@
-"""He et al. bounds (adaptive_repro.bounds.he) and the he-* output builders (adaptive_repro.he_outputs).
+"""He et al. bounds (adaptive_repro.bounds.he) and the he-* output builders (adaptive_repro.outputs.he).
 
 Tests check the CODE: formulas as written in the paper, numerics, monotonicity, and the mathematical facts that
 must hold. Claims of the paper that are false are not forced to pass: the test checks that the code computes the
@@ -15,8 +15,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adaptive_repro.config import SCHEMA_DIR
 from adaptive_repro import groundtruth as gt
-from adaptive_repro import he_outputs as ho
+from adaptive_repro.outputs import he as ho
 from adaptive_repro.bounds import he
 from adaptive_repro.registry import STATUSES
 
@@ -312,7 +313,7 @@ def _small_params():
 
 
 def test_schema_gives_every_key_a_default_and_a_description():
-    schema = yaml.safe_load((Path(__file__).parents[1] / "workflow/schemas/theory_he.schema.yaml").read_text())
+    schema = yaml.safe_load((SCHEMA_DIR / "theory_he.schema.yaml").read_text())
     assert schema["additionalProperties"] is False
     for block, props in schema["properties"].items():
         assert props["additionalProperties"] is False

@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from adaptive_repro import engines, experiments
-from adaptive_repro.experiments import ExperimentSpec, run_replicates
+from adaptive_repro.simulation import engines
+from adaptive_repro.simulation import experiments
+from adaptive_repro.simulation.experiments import ExperimentSpec, run_replicates
 
 ALPHA = 1e-4
 REPLICATES = 1500

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adaptive_repro import lecture as sim
+from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.bounds import lecture as B
 
 probs = st.floats(0.0, 1.0)

@@ -1,4 +1,4 @@
-"""Simulations of the Lecture 18 notes (adaptive_repro.lecture) and the output builders (adaptive_repro.lecture_outputs).
+"""Simulations of the Lecture 18 notes (adaptive_repro.simulation.lecture_mechanisms) and the output builders (adaptive_repro.outputs.lecture).
 
 Statistical tests use fixed seeds, so they are deterministic; the stated false-failure rate is the chance that a
 correct implementation fails for a random seed (here 1e-4 per test).
@@ -10,8 +10,8 @@ import pytest
 import yaml
 from scipy import stats
 
-from adaptive_repro import lecture as sim
-from adaptive_repro import lecture_outputs as lo
+from adaptive_repro.simulation import lecture_mechanisms as sim
+from adaptive_repro.outputs import lecture as lo
 from adaptive_repro import registry
 from adaptive_repro.seeds import rng
 

@@ -6,7 +6,7 @@ probability below 1e-5; the seeds are fixed, so a run is reproducible.
 import numpy as np
 from scipy import stats
 
-from adaptive_repro.mechanisms import DworkCodeThresholdout, StandardHoldout, make_mechanism
+from adaptive_repro.simulation.mechanisms import DworkCodeThresholdout, StandardHoldout, make_mechanism
 
 ALPHA = 1e-6
 

@@ -6,10 +6,13 @@ import matplotlib.pyplot as plt
 import pytest
 import yaml
 
-from adaptive_repro import zhao_theory_outputs as z
+from adaptive_repro.config import SCHEMA_DIR
+from adaptive_repro.outputs import zhao_theory as z
+from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.registry import claims_frame
 
-SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "theory_zhao.schema.yaml"
+SCHEMA = SCHEMA_DIR / "theory_zhao.schema.yaml"
 
 
 def small_params():
@@ -64,15 +67,15 @@ def test_conversion_table_columns_and_infeasible_rows():
 
 def test_theorem2_smallest_tau():
     from adaptive_repro.privacy import binary_chain
-    assert z.theorem2_smallest_tau(10_000, None, 10, 1000, 0.05, 0.5) is None
-    t = z.theorem2_smallest_tau(10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5)
+    assert zb.theorem2_smallest_tau(10_000, None, 10, 1000, 0.05, 0.5) is None
+    t = zb.theorem2_smallest_tau(10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5)
     assert 0 < t < 1
-    assert z.theorem2_required_n(t, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) <= 10**9
-    assert z.theorem2_required_n(t * 0.99, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) > 10**9
+    assert zb.theorem2_required_n(t, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) <= 10**9
+    assert zb.theorem2_required_n(t * 0.99, 10**9, binary_chain(0.75), 10, 1000, 0.05, 0.5) > 10**9
 
 
 def test_zhao_run_theory():
-    t = z.zhao_run_theory(10_000, 0.75, 0.75, tau=0.05, beta=0.05, B=10, m=1000)
+    t = zhao_calibration.run_theory(10_000, 0.75, 0.75, tau=0.05, beta=0.05, B=10, m=1000)
     assert t["eps_dp_lemma3"] is None and t["sigma_bdp_lemma3"] is None
     assert t["eps_dp_lemma4"] < t["eps_dp_lemma2"] < t["eps_bdp_target"]
     assert t["eps_star"] == pytest.approx(t["eps_dp_lemma2"])

@@ -12,13 +12,14 @@ import pytest
 import yaml
 
 from conftest import ROOT, copy_workflow, snakemake, tiny_config
+from adaptive_repro.config import SCHEMA_DIR
 
 REPORT_DIR = ROOT / "workflow" / "report"
 PAPERS = {"dwork": "Dwork2015", "zhao": "Zhao", "he": "He", "lecture": "Lecture"}
 
 
 def catalogue_ids():
-    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    schema = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text())
     return schema["properties"]["outputs"]["items"]["enum"]
 
 

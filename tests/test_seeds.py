@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import seeds
-from adaptive_repro.experiments import ExperimentSpec, chunk_replicates, run_replicates
+from adaptive_repro.simulation.experiments import ExperimentSpec, chunk_replicates, run_replicates
 
 
 def spec(engine):

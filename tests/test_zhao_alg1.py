@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from adaptive_repro import zhao_calibration
-from adaptive_repro.mechanisms import ZhaoAlgorithm1
+from adaptive_repro.simulation import zhao_calibration
+from adaptive_repro.simulation.mechanisms import ZhaoAlgorithm1
 
 ALPHA = 1e-6
 

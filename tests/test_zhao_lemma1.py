@@ -4,8 +4,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from adaptive_repro import data_models, registry
-from adaptive_repro import zhao_lemma1 as zl
+from adaptive_repro import registry
+from adaptive_repro.simulation import data_models
+from adaptive_repro.outputs import zhao_lemma1 as zl
 from adaptive_repro.seeds import rng
 
 ALPHA = 1e-4  # false-failure rate of each statistical test

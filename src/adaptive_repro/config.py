@@ -1,6 +1,6 @@
 """Config checks that JSON schema cannot express; run at parse time, before any job.
 
-The schema (workflow/schemas/config.schema.yaml) catches unknown keys, wrong types, out-of-range values and
+The schema (src/adaptive_repro/schemas/config.schema.yaml) catches unknown keys, wrong types, out-of-range values and
 unknown names; this module adds relations between values (k grid strictly increasing and at most d, outputs that
 have rules). Every error names the config key, the value and what is allowed.
 """
@@ -13,7 +13,8 @@ from typing import Iterable
 
 import yaml
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "workflow" / "schemas"
+#: The JSON schemas of the config, shipped with the package (package data), so it works installed anywhere.
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 
 
 class ConfigError(ValueError):
@@ -38,8 +39,8 @@ def check_config(config: dict, implemented_outputs: Iterable[str]) -> None:
     for oid in config.get("outputs", []):
         if oid not in implemented:
             _fail("outputs", oid, f"outputs this pipeline builds: {sorted(implemented)}")
-    from adaptive_repro.engines import FAST_EXACT_MECHANISMS
-    from adaptive_repro.experiments import EXPERIMENT_OUTPUTS
+    from adaptive_repro.simulation.engines import FAST_EXACT_MECHANISMS
+    from adaptive_repro.simulation.experiments import EXPERIMENT_OUTPUTS
 
     experiments = config.get("experiments", {})
     for oid in config.get("outputs", []):
@@ -82,6 +83,6 @@ def fill_schema_defaults(block: dict | None, schema: dict | str | Path) -> dict:
 
 
 def theory_params(config: dict, name: str) -> dict:
-    """``config["theory"][name]`` with the defaults of ``workflow/schemas/theory_<name>.schema.yaml`` filled in."""
+    """``config["theory"][name]`` with the defaults of ``src/adaptive_repro/schemas/theory_<name>.schema.yaml`` filled in."""
     block = (config.get("theory") or {}).get(name) or {}
     return fill_schema_defaults(block, SCHEMA_DIR / f"theory_{name}.schema.yaml")

@@ -3,41 +3,54 @@
 Each output ID writes its own ``results/claims/<ID>.csv`` (one row per checked claim) through
 :func:`write_claims`; the report rule gathers them all into ``results/tables/claims.csv`` and
 ``results/REPRODUCTION.md`` with :func:`render_reproduction`. Statuses are computed by code, never typed.
+
+A row is either a ``paper`` claim (the paper asserts it; ``quote`` holds the paper's own words and ``source`` the
+theorem, section or equation) or a ``project`` question (a limitation, a precondition at the chosen settings, a
+comparison the paper does not make). ``code`` names the function that computes the measured value.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from adaptive_repro.io import write_csv
 
-#: Allowed statuses. Experiments that re-run a paper's figure are "reproduced" or "differs";
-#: mathematical statements checked on a grid "holds" or "does not hold" (with the first counter-example).
-STATUSES = ("reproduced", "differs", "holds", "does not hold")
+#: Allowed statuses. Experiments that re-run a paper's figure are "reproduced" or "differs"; mathematical
+#: statements checked on a grid "holds" or "does not hold" (with the first counter-example); "not applicable" when
+#: the statement's hypotheses are not met where it was evaluated; "not checked" when no grid point was in range.
+STATUSES = ("reproduced", "differs", "holds", "does not hold", "not applicable", "not checked")
+KINDS = ("paper", "project")
 
-COLUMNS = ("output_id", "claim_id", "source", "claim", "expected", "measured", "status", "counterexample")
+COLUMNS = ("output_id", "claim_id", "kind", "source", "quote", "claim", "expected", "measured", "status",
+           "counterexample", "code")
 
 
 @dataclasses.dataclass(frozen=True)
 class Claim:
-    """One checkable statement of a paper and this run's verdict on it."""
+    """One checkable statement (of a paper, or a question of this project) and this run's verdict on it."""
 
-    output_id: str  # catalogue ID of SPEC section 2, e.g. "dwork-null"
+    output_id: str  # catalogue ID, e.g. "dwork-null"
     claim_id: str  # stable short name, unique within the output, e.g. "standard-overfits"
     source: str  # where the paper says it, e.g. "Zhao 2017, Lemma 4"
-    claim: str  # the statement in words
+    claim: str  # the statement in words (for a paper claim: which reading is checked)
     expected: str  # the paper's value or direction
     measured: str  # what this run measured
     status: str  # one of STATUSES
     counterexample: str = ""  # first grid point where it fails, if it does
+    kind: str = ""  # "paper" or "project" (KINDS)
+    quote: str = ""  # the paper's own words, verbatim (every "paper" row)
+    code: str = ""  # the function that computes the measured value, e.g. "adaptive_repro.bounds.he.delta_prime"
 
     def __post_init__(self):
         if self.status not in STATUSES:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: status {self.status!r} not in {STATUSES}")
+        if self.kind and self.kind not in KINDS:
+            raise ValueError(f"claim {self.output_id}/{self.claim_id}: kind {self.kind!r} not in {KINDS}")
 
 
 def verdict(ok: bool, kind: str = "experiment") -> str:
@@ -47,6 +60,45 @@ def verdict(ok: bool, kind: str = "experiment") -> str:
     if kind == "statement":
         return "holds" if ok else "does not hold"
     raise ValueError(f"unknown claim kind {kind!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class GridCheck:
+    """The verdict of a statement evaluated point by point on a grid."""
+
+    status: str  # "holds", "does not hold" or "not checked" (no point in range)
+    n_points: int
+    n_fail: int
+    counterexample: str  # the first failing point, formatted
+
+    @property
+    def measured(self) -> str:
+        if self.n_points == 0:
+            return "no grid point in range"
+        return f"holds at {self.n_points - self.n_fail}/{self.n_points} grid points"
+
+
+def format_point(row, keys: Sequence[str]) -> str:
+    """``k1=v1, k2=v2`` of a table row, floats with 6 significant digits."""
+    return ", ".join(f"{k}={row[k]:.6g}" if isinstance(row[k], (float, np.floating)) else f"{k}={row[k]}"
+                     for k in keys)
+
+
+def check_grid(ok, points: pd.DataFrame | None = None, keys: Sequence[str] = (),
+               describe: Callable[[int], str] | None = None) -> GridCheck:
+    """Evaluate a boolean per grid point: every point true -> "holds"; a false one -> "does not hold" with the
+    first false point as counter-example (``describe(i)`` or the ``keys`` of row ``i`` of ``points``); no point at
+    all -> "not checked" (a statement checked nowhere is never reported as holding)."""
+    ok = np.asarray(ok, dtype=bool).ravel()
+    bad = np.flatnonzero(~ok)
+    if len(ok) == 0:
+        return GridCheck("not checked", 0, 0, "")
+    ce = ""
+    if len(bad):
+        i = int(bad[0])
+        ce = describe(i) if describe is not None else (format_point(points.iloc[i], keys) if points is not None
+                                                        else f"point {i}")
+    return GridCheck(verdict(len(bad) == 0, "statement"), len(ok), len(bad), ce)
 
 
 def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
@@ -69,23 +121,32 @@ def read_claims(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     frames = [pd.read_csv(p, dtype=str, keep_default_na=False) for p in paths]
     if not frames:
         return pd.DataFrame(columns=list(COLUMNS))
-    return pd.concat(frames, ignore_index=True)[list(COLUMNS)]
+    return pd.concat(frames, ignore_index=True).reindex(columns=list(COLUMNS), fill_value="")
 
 
 def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _counts(statuses: pd.Series) -> str:
+    counts = statuses.value_counts().reindex(list(STATUSES), fill_value=0)
+    return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
+
+
 def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], header: str = "") -> str:
-    """Render ``results/REPRODUCTION.md``: a summary per output and one row per claim.
+    """Render ``results/REPRODUCTION.md``: a summary per output and one row per claim, the paper's words beside
+    the verdict; paper claims and project questions are counted separately.
 
     ``outputs`` maps each output ID that exists in this run to its files (relative to ``results/``).
     """
     lines = ["# Reproduction report", "", "Generated by the pipeline; every status below is computed by code.", ""]
     if header:
         lines += [header, ""]
-    counts = claims["status"].value_counts().reindex(list(STATUSES), fill_value=0)
-    lines += ["Summary: " + ", ".join(f"{n} {s}" for s, n in counts.items()), ""]
+    paper = claims[claims["kind"] == "paper"]
+    project = claims[claims["kind"] != "paper"]
+    lines += [f"Paper claims ({len(paper)}): {_counts(paper['status'])}.", "",
+              f"Project questions ({len(project)}; limitations, preconditions at the chosen settings, comparisons "
+              f"the papers do not make): {_counts(project['status'])}.", ""]
     lines += ["| output | files | claims | status |", "|---|---|---|---|"]
     for oid in outputs:
         sub = claims[claims["output_id"] == oid]
@@ -97,10 +158,14 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
         sub = claims[claims["output_id"] == oid]
         if sub.empty:
             continue
-        lines += [f"## `{oid}`", "", "| claim | source | paper says | this run | status | counter-example |",
-                  "|---|---|---|---|---|---|"]
+        lines += [f"## `{oid}`", "",
+                  "| claim | kind | source | the paper's words | checked reading | expected | this run | status "
+                  "| counter-example |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for r in sub.itertuples():
+            quote = f"“{r.quote}”" if r.quote else ""
             lines.append("| " + " | ".join(_cell(x) for x in (
-                r.claim, r.source, r.expected, r.measured, f"**{r.status}**", r.counterexample)) + " |")
+                f"`{r.claim_id}`", r.kind, r.source, quote, r.claim, r.expected, r.measured, f"**{r.status}**",
+                r.counterexample)) + " |")
         lines.append("")
     return "\n".join(lines)

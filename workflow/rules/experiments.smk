@@ -3,7 +3,7 @@
 # keyed by (experiment, replicate), so the numbers do not depend on the chunking or the number of cores.
 import re
 
-from adaptive_repro.experiments import EXPERIMENT_OUTPUTS, chunk_replicates, expand_experiments, output_of
+from adaptive_repro.simulation.experiments import EXPERIMENT_OUTPUTS, chunk_replicates, expand_experiments, output_of
 
 for _oid in EXPERIMENT_OUTPUTS:
     register_output(_oid)

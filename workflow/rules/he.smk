@@ -1,6 +1,6 @@
 # He, Wang, Tao (papers/003), theory outputs (SPEC section 2, "He, theory"): closed-form bounds against ground
 # truth (exact optimal composition, PLD accountant, exact KL). One rule per output ID; all logic in
-# src/adaptive_repro/he_outputs.py; parameters from config["theory"]["he"] (workflow/schemas/theory_he.schema.yaml).
+# src/adaptive_repro/outputs/he.py; parameters from config["theory"]["he"] (src/adaptive_repro/schemas/theory_he.schema.yaml).
 
 HE_OUTPUT_IDS = ["he-kl", "he-composition-eps", "he-composition-delta", "he-generalization", "he-sgld", "he-federated"]
 for _oid in HE_OUTPUT_IDS:

@@ -1,10 +1,10 @@
 # Lecture 18 notes (papers/004): Theorem 0.2 transfer bound and the Monitor argument (SPEC section 2, "Lecture").
-# Parameters: config theory.lecture (workflow/schemas/theory_lecture.schema.yaml; defaults filled by
-# adaptive_repro.lecture_outputs.theory_lecture_params because validate does not descend into $ref'd files).
-from adaptive_repro.lecture_outputs import theory_lecture_params
+# Parameters: config theory.lecture (src/adaptive_repro/schemas/theory_lecture.schema.yaml; defaults filled by
+# adaptive_repro.outputs.lecture.theory_lecture_params because validate does not descend into $ref'd files).
+from adaptive_repro.outputs.lecture import theory_lecture_params
 
 _LECTURE_PARAMS = theory_lecture_params(
-    config, os.path.join(os.path.dirname(workflow.main_snakefile), "workflow/schemas/theory_lecture.schema.yaml")
+    config, SCHEMA_DIR / "theory_lecture.schema.yaml"
 )
 
 register_output("lecture-transfer")

@@ -1,9 +1,9 @@
 # Zhao 2017, Lemma 1 tail bound vs Monte Carlo on Markov-chain labels (SPEC section 2, "zhao-lemma1").
-# Parameters: config theory.lecture.zhao_lemma1 (workflow/schemas/theory_lecture.schema.yaml).
-from adaptive_repro.lecture_outputs import theory_lecture_params
+# Parameters: config theory.lecture.zhao_lemma1 (src/adaptive_repro/schemas/theory_lecture.schema.yaml).
+from adaptive_repro.outputs.lecture import theory_lecture_params
 
 _LECTURE_PARAMS = theory_lecture_params(
-    config, os.path.join(os.path.dirname(workflow.main_snakefile), "workflow/schemas/theory_lecture.schema.yaml")
+    config, SCHEMA_DIR / "theory_lecture.schema.yaml"
 )
 
 register_output("zhao-lemma1")

@@ -1,4 +1,4 @@
-"""One He et al. theory output (table, figure, claims); all logic in adaptive_repro.he_outputs."""
+"""One He et al. theory output (table, figure, claims); all logic in adaptive_repro.outputs.he."""
 import logging
 import time
 
@@ -6,7 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from adaptive_repro.he_outputs import build  # noqa: E402
+from adaptive_repro.outputs.he import build  # noqa: E402
 from adaptive_repro.io import save_figure, write_csv  # noqa: E402
 from adaptive_repro.registry import write_claims  # noqa: E402
 

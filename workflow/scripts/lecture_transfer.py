@@ -1,9 +1,9 @@
-"""lecture-transfer: Lecture 18 Theorem 0.2 vs Monte Carlo (logic in adaptive_repro.lecture_outputs)."""
+"""lecture-transfer: Lecture 18 Theorem 0.2 vs Monte Carlo (logic in adaptive_repro.outputs.lecture)."""
 import logging
 import sys
 
 from adaptive_repro import io, registry
-from adaptive_repro import lecture_outputs as lo
+from adaptive_repro.outputs import lecture as lo
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
 sys.stderr = open(snakemake.log[0], "a")

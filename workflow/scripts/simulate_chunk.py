@@ -2,7 +2,7 @@
 import logging
 import time
 
-from adaptive_repro.experiments import run_replicates
+from adaptive_repro.simulation.experiments import run_replicates
 from adaptive_repro.io import write_csv
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

@@ -3,10 +3,10 @@ import logging
 
 import pandas as pd
 
-from adaptive_repro import zhao_experiments
-from adaptive_repro.aggregate import summarize
-from adaptive_repro.experiment_claims import dwork_claims
-from adaptive_repro.figures import accuracy_panels
+from adaptive_repro.outputs import zhao_experiments
+from adaptive_repro.stats import summarize
+from adaptive_repro.outputs.dwork import dwork_claims
+from adaptive_repro.plotting import accuracy_panels
 from adaptive_repro.io import save_figure, write_csv
 from adaptive_repro.registry import write_claims
 

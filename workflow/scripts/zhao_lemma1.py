@@ -1,9 +1,9 @@
-"""zhao-lemma1: Zhao 2017 Lemma 1 vs Monte Carlo on Markov-chain labels (logic in adaptive_repro.zhao_lemma1)."""
+"""zhao-lemma1: Zhao 2017 Lemma 1 vs Monte Carlo on Markov-chain labels (logic in adaptive_repro.outputs.zhao_lemma1)."""
 import logging
 import sys
 
 from adaptive_repro import io, registry
-from adaptive_repro import zhao_lemma1 as zl
+from adaptive_repro.outputs import zhao_lemma1 as zl
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
 sys.stderr = open(snakemake.log[0], "a")

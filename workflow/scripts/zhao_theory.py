@@ -1,11 +1,11 @@
 """Zhao theory outputs: table, figure (PDF + PNG) and claims of one catalogue ID (zhao-fig1, zhao-bdp-conversion,
-zhao-sample-complexity, zhao-maxinfo). All logic is in adaptive_repro.zhao_theory_outputs."""
+zhao-sample-complexity, zhao-maxinfo). All logic is in adaptive_repro.outputs.zhao_theory."""
 import logging
 import time
 
 import matplotlib.pyplot as plt
 
-from adaptive_repro import zhao_theory_outputs as z
+from adaptive_repro.outputs import zhao_theory as z
 from adaptive_repro.io import save_figure, write_csv
 from adaptive_repro.registry import write_claims
 

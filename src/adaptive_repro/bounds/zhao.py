@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from adaptive_repro.privacy import convert_chain
 
 
 def lemma1_tail_bound(tau, n):
@@ -107,3 +111,51 @@ def theorem3_tighter_region(eps, n, beta):
     """Theorem 3's bound < eps n log e  <=>  2 eps + sqrt(2 ln(2/beta) / n) < 1 (divide both sides by eps n log e)."""
     eps, n = np.asarray(eps, dtype=float), np.asarray(n, dtype=float)
     return 2.0 * eps + np.sqrt(2.0 * np.log(2.0 / np.asarray(beta, dtype=float)) / n) < 1.0
+
+
+# Theorem 2 at a given holdout size (needs eps' from the privacy layer: Lemma 2 on the data model's chain)
+
+def theorem2_required_n(tau: float, n: int, P, B: float, m: int, beta: float, c: float,
+                        method: str = "lemma2") -> float:
+    """Zhao Theorem 2's requirement n_#(B, sigma, (1-c)tau/4, beta/(2m)) with eps' of ``method`` on a chain of
+    length n with transition matrix P (None = independent records, eps' = eps); +inf if the lemma is infeasible."""
+    eps = float(theorem2_bdp_target(tau, c))
+    if P is None:
+        ep = eps
+    else:
+        r = convert_chain(eps, n, P, method)
+        ep = r.eps_dp if r.feasible else None
+    return float(theorem2_n_required(B, tau, m, beta, c, ep))
+
+
+def theorem2_smallest_tau(n: int, P, B: float, m: int, beta: float, c: float, method: str = "lemma2",
+                          tau_max: float = 1.0) -> float | None:
+    """The smallest tau in (0, tau_max] whose Theorem 2 requirement n_# is met by the holdout size n, else None.
+
+    n_# decreases in tau (every term of (8) does), so the set of guaranteed tau is an interval [tau_min, tau_max];
+    found by bisection on a log scale (relative precision 1e-6)."""
+    if theorem2_required_n(tau_max, n, P, B, m, beta, c, method) > n:
+        return None
+    lo, hi = tau_max * 1e-9, tau_max
+    if theorem2_required_n(lo, n, P, B, m, beta, c, method) <= n:
+        return lo
+    while hi / lo > 1 + 1e-6:
+        mid = math.sqrt(lo * hi)
+        if theorem2_required_n(mid, n, P, B, m, beta, c, method) <= n:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+# Algorithm 1's privacy level (Zhao 2017 §3, the paragraph after Algorithm 1)
+
+def alg1_eps_star(budget, sigma, n):
+    """Zhao 2017 §3: Algorithm 1 is eps*-DP with eps* = B Delta_Q (1/sigma + 1/sigma_2 + 2/sigma_3) = 9 B Delta_Q /
+    (4 sigma) (sigma_2 = 4 sigma, sigma_3 = 2 sigma); Delta_Q = 1/n for statistical queries on n records."""
+    return 9.0 * np.asarray(budget, dtype=float) / (4.0 * np.asarray(sigma, dtype=float) * np.asarray(n, dtype=float))
+
+
+def alg1_sigma_for_dp(budget, n, eps):
+    """:func:`alg1_eps_star` solved for sigma: the noise scale that makes Algorithm 1 eps-DP."""
+    return 9.0 * np.asarray(budget, dtype=float) / (4.0 * np.asarray(n, dtype=float) * np.asarray(eps, dtype=float))

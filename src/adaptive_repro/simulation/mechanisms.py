@@ -5,7 +5,7 @@
   Gaussian noise, no budget, no randomized threshold. (The papers' text describes a Laplace-and-budget variant;
   Zhao's Algorithm 1 is that one, see ``zhao_alg1``.)
 - ``zhao_alg1_<calibration>``: Zhao 2017 Algorithm 1 (Laplace noise, budget, refreshed threshold), answering
-  statistical queries with values in [0, 1]; calibrations in :mod:`adaptive_repro.zhao_calibration`.
+  statistical queries with values in [0, 1]; calibrations in :mod:`adaptive_repro.simulation.zhao_calibration`.
 
 A mechanism is created once per (replicate, arm) with its own random stream and answers, in order, first the
 per-attribute statistics and then one accuracy query per k.

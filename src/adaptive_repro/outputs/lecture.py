@@ -1,12 +1,12 @@
 """Tables, figures and claims of the lecture outputs (Lecture 18 notes, papers/004):
 
 - ``lecture-transfer``: Theorem 0.2 (Bassily et al. 2016) vs Monte Carlo of the (eps, delta)-DP query-selection
-  mechanism M of :mod:`adaptive_repro.lecture`, over m.
+  mechanism M of :mod:`adaptive_repro.simulation.lecture_mechanisms`, over m.
 - ``lecture-monitor``: the Monitor algorithm (Algorithm 2) run with M; Claim 0.3's lower bound, the notes' Step 4
   lower bound (and a rigorous version), Lemma 0.4's upper bound, against the measured E[q(S_t) - q(D)]; Theorem 0.1
   against the Monitor's exponential mechanism.
 
-Also :func:`theory_lecture_params`, which fills the defaults of ``workflow/schemas/theory_lecture.schema.yaml`` into
+Also :func:`theory_lecture_params`, which fills the defaults of ``src/adaptive_repro/schemas/theory_lecture.schema.yaml`` into
 config["theory"]["lecture"] (Snakemake's ``validate`` does not descend into $ref'd schema files to set defaults).
 """
 
@@ -19,14 +19,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from adaptive_repro import lecture as sim
+from adaptive_repro.config import SCHEMA_DIR
+from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.bounds import lecture as bounds
 from adaptive_repro.config import fill_schema_defaults
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.seeds import rng as make_rng
-from adaptive_repro.zhao_lemma1 import clopper_pearson
+from adaptive_repro.outputs.zhao_lemma1 import clopper_pearson
 
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "theory_lecture.schema.yaml"
+SCHEMA = SCHEMA_DIR / "theory_lecture.schema.yaml"
 
 
 def theory_lecture_params(config: dict, schema_path: str | os.PathLike = SCHEMA) -> dict:

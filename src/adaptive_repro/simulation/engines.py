@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from adaptive_repro import analyst
-from adaptive_repro.data_models import (Population, clipped_statistic_queries, sample_dataset,
+from adaptive_repro.simulation import analyst
+from adaptive_repro.simulation.data_models import (Population, clipped_statistic_queries, sample_dataset,
                                          sample_labels_and_states)
 
 ENGINES = ("direct", "fast")

@@ -17,6 +17,8 @@ import dataclasses
 import numpy as np
 
 from adaptive_repro import privacy
+from adaptive_repro.privacy import (bdp_level_for_dp, data_model_chain, dp_level_for_bdp,
+                                    lemma3_blanket_influence)
 from adaptive_repro.bounds import zhao as zb
 
 DEFAULT_ALG1 = {"tau": 0.1, "beta": 0.05, "c": 0.5, "budget": 20, "epsilon": None, "bdp_method": "lemma2",
@@ -75,31 +77,56 @@ def calibrate(arm: str, n: int, d: int, k_grid, p_s: float, p_y: float, block: d
 
 
 def sigma_for_dp(budget: int, n: int, eps: float) -> float:
-    """Zhao 2017 §3: Algorithm 1 is eps*-DP with eps* = 9 B Delta_Q / (4 sigma); solved for sigma, Delta_Q = 1/n."""
-    return 9.0 * budget / (4.0 * n * eps)
+    """Zhao 2017 §3 (:func:`bounds.zhao.alg1_sigma_for_dp`): sigma = 9 B / (4 n eps) makes Algorithm 1 eps-DP."""
+    return float(zb.alg1_sigma_for_dp(budget, n, eps))
 
 
 def eps_star(budget: int, sigma: float, n: int) -> float:
-    """Zhao 2017 §3: eps* = B Delta_Q (1/sigma + 1/sigma_2 + 2/sigma_3) = 9 B Delta_Q / (4 sigma), Delta_Q = 1/n."""
-    return 9.0 * budget / (4.0 * sigma * n)
+    """Zhao 2017 §3 (:func:`bounds.zhao.alg1_eps_star`): eps* = 9 B / (4 sigma n)."""
+    return float(zb.alg1_eps_star(budget, sigma, n))
 
 
 def theory_alongside(cal: Alg1Calibration, n: int, d: int, k_grid, p_s: float, p_y: float, block: dict) -> dict:
     """SPEC section 4, "Theory alongside", for one Algorithm 1 arm: eps' by each lemma, sigma, eps*, the BDP level
     achieved, n_* and n_# for the run's (tau, beta), Theorem 2's requirement at tau and the smallest tau it
-    guarantees at the run's n (nan: none). Computed by :func:`zhao_theory_outputs.zhao_run_theory`."""
-    from adaptive_repro.zhao_theory_outputs import theorem2_required_n, zhao_run_theory
-
+    guarantees at the run's n (nan: none). Computed by :func:`run_theory`."""
     s = alg1_settings(block)
     tau, beta, c, budget = s["tau"], s["beta"], s["c"], s["budget"]
     m = number_of_queries(d, k_grid)
     base = {"arm": cal.arm, "feasible": cal.feasible, "threshold": cal.threshold, "budget": budget, "c": c,
             "eps_target": cal.eps_target, "calibration_note": cal.note}
-    theory = zhao_run_theory(n, p_s, p_y, tau, beta, budget, m, sigma=cal.sigma if cal.feasible else None,
+    theory = run_theory(n, p_s, p_y, tau, beta, budget, m, sigma=cal.sigma if cal.feasible else None,
                              c_theorem2=c)
     base |= {key: (np.nan if value is None else value) for key, value in theory.items() if key not in base}
     if not cal.feasible:
         base.update(sigma=np.nan, eps_star=np.nan, bdp_achieved_lemma2=np.nan, n_star=np.nan, n_sharp=np.nan)
-    base["theorem2_n_required"] = theorem2_required_n(tau, n, privacy.data_model_chain(p_s, p_y), budget, m, beta, c)
+    base["theorem2_n_required"] = zb.theorem2_required_n(tau, n, privacy.data_model_chain(p_s, p_y), budget, m, beta, c)
     base["smallest_guaranteed_tau"] = base.pop("theorem2_smallest_tau")
     return base
+
+
+def run_theory(n: int, p_s: float, p_y: float, tau: float, beta: float, B: float, m: int,
+               sigma: float | None = None, c_theorem2: float = 0.5) -> dict:
+    """The theory SPEC section 4 asks to report beside every Zhao experiment (data-model chain P_s (x) P_y).
+
+    eps = tau/3 (Lemma 1's BDP target); eps' by Lemmas 2, 3, 4 (None if infeasible); sigma_bdp = 9B/(4 n eps')
+    (Algorithm 1 is eps*-DP with eps* = 9B Delta_Q/(4 sigma), Delta_Q = 1/n); for the run's sigma (default: Lemma 2's
+    sigma_bdp): eps*, the BDP level Lemma 2 certifies for it, Theorem 1's n_* and n_# at (B, sigma, tau, beta), and the
+    smallest tau Theorem 2 guarantees at n with constant c (None: no tau <= 1).
+    """
+    eps = tau / 3.0
+    P = data_model_chain(p_s, p_y)
+    out = {"n": n, "p_s": p_s, "p_y": p_y, "tau": tau, "beta": beta, "B": B, "m": m, "eps_bdp_target": eps}
+    for method in ("lemma2", "lemma3", "lemma4"):
+        r = dp_level_for_bdp(eps, n, p_s, p_y, method)
+        out[f"eps_dp_{method}"] = r.eps_dp
+        out[f"sigma_bdp_{method}"] = sigma_for_dp(B, n, r.eps_dp) if r.feasible else None
+    if sigma is None:
+        sigma = out["sigma_bdp_lemma2"]
+    eps_star_value = eps_star(B, sigma, n)
+    out.update(sigma=sigma, eps_star=eps_star_value,
+               bdp_achieved_lemma2=bdp_level_for_dp(eps_star_value, n, p_s, p_y, "lemma2"),
+               n_star=float(zb.theorem1_n_star(B, sigma, tau, beta, lemma3_blanket_influence(n, P))),
+               n_sharp=float(zb.theorem1_n_sharp(B, sigma, tau, beta, out["eps_dp_lemma2"])),
+               theorem2_smallest_tau=zb.theorem2_smallest_tau(n, P, B, m, beta, c_theorem2))
+    return out

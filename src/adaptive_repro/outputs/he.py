@@ -3,7 +3,7 @@
 Pure functions: ``<output>_table(params) -> DataFrame``, ``<output>_figure(table, params) -> Figure``,
 ``<output>_claims(table, params) -> list[Claim]``. The workflow scripts (workflow/scripts/he_*.py) only wire
 config and files to these. Parameters come from ``config["theory"]["he"]`` with the schema's defaults (:data:`DEFAULTS`)
-(the same defaults as workflow/schemas/theory_he.schema.yaml; a test checks they agree).
+(the same defaults as src/adaptive_repro/schemas/theory_he.schema.yaml; a test checks they agree).
 
 Every claim is evaluated on the output's grid by code; a claim of the paper that fails is reported as
 "does not hold" with its first counter-example, never hidden.
@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.config import SCHEMA_DIR
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.config import fill_schema_defaults
@@ -25,7 +26,7 @@ from adaptive_repro.registry import Claim, verdict
 
 HE = "He, Wang, Tao (papers/003)"
 
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "theory_he.schema.yaml"
+SCHEMA = SCHEMA_DIR / "theory_he.schema.yaml"
 #: The defaults of ``theory.he``, read from its schema (the single source of every default).
 DEFAULTS: dict[str, Any] = fill_schema_defaults({}, SCHEMA)
 

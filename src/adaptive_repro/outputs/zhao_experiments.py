@@ -16,10 +16,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from adaptive_repro import zhao_calibration  # noqa: E402
-from adaptive_repro.aggregate import paired_gap, summarize  # noqa: E402
-from adaptive_repro.experiment_claims import Z, standard_overfits_claim  # noqa: E402
-from adaptive_repro.figures import accuracy_panels  # noqa: E402
+from adaptive_repro.simulation import zhao_calibration  # noqa: E402
+from adaptive_repro.stats import paired_gap, summarize  # noqa: E402
+from adaptive_repro.outputs.dwork import Z, standard_overfits_claim  # noqa: E402
+from adaptive_repro.plotting import accuracy_panels  # noqa: E402
 from adaptive_repro.registry import Claim, verdict  # noqa: E402
 
 MODEL_NOTE = "data model 'chain' (this project's design, SPEC §4)"

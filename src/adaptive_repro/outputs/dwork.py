@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.aggregate import mean_and_se, paired_gap
+from adaptive_repro.stats import mean_and_se, paired_gap
 from adaptive_repro.registry import Claim, verdict
 
 Z = 3.0  # standard errors for "significantly different"

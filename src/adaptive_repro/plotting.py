@@ -25,7 +25,7 @@ MECHANISM_TITLES = {
 def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
     """One panel per mechanism arm: mean accuracy vs k with +-SD bands for train / holdout / fresh.
 
-    ``table`` is :func:`adaptive_repro.aggregate.summarize` output for one experiment; arms are the distinct
+    ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; arms are the distinct
     values of its ``arm`` column if present, else of ``mechanism``.
     """
     arm_col = "arm" if "arm" in table.columns else "mechanism"

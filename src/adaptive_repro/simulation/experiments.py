@@ -13,7 +13,12 @@ from typing import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from adaptive_repro import analyst, data_models, engines, mechanisms, seeds, zhao_calibration
+from adaptive_repro import seeds
+from adaptive_repro.simulation import analyst
+from adaptive_repro.simulation import data_models
+from adaptive_repro.simulation import engines
+from adaptive_repro.simulation import mechanisms
+from adaptive_repro.simulation import zhao_calibration
 
 DATASETS = ("train", "holdout", "fresh", "population")
 RECORD_COLUMNS = ("experiment", "replicate", "mechanism", "engine", "k", "n_selected", "n_kept", "dataset",

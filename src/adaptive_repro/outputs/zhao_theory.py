@@ -1,7 +1,7 @@
 """Tables, figures and claims of the Zhao theory outputs: zhao-fig1, zhao-bdp-conversion, zhao-sample-complexity,
 zhao-maxinfo (SPEC section 2, "Zhao, theory"). Pure builders: parameters in, DataFrame / Figure / Claims out.
 
-Parameters come from config key ``theory.zhao`` (workflow/schemas/theory_zhao.schema.yaml, which holds every default;
+Parameters come from config key ``theory.zhao`` (src/adaptive_repro/schemas/theory_zhao.schema.yaml, which holds every default;
 ``with_defaults`` fills them in from the schema so that an empty block works).
 """
 
@@ -18,6 +18,7 @@ import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from adaptive_repro.config import SCHEMA_DIR
 from adaptive_repro.bounds import zhao as zb  # noqa: E402
 from adaptive_repro.privacy import (binary_chain, chain_quilts, convert_chain, data_model_chain,  # noqa: E402
                                     lemma2_eps_bdp, lemma3_blanket_influence, markov_blanket, markov_chain_graph,
@@ -26,7 +27,7 @@ from adaptive_repro.config import fill_schema_defaults  # noqa: E402
 from adaptive_repro.registry import Claim, verdict  # noqa: E402
 
 SOURCE = "Zhao 2017"
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "theory_zhao.schema.yaml"
+SCHEMA = SCHEMA_DIR / "theory_zhao.schema.yaml"
 
 
 # ------------------------------------------------------------------------------------------------ config
@@ -336,39 +337,6 @@ def sample_complexity_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def theorem2_required_n(tau: float, n: int, P, B: float, m: int, beta: float, c: float,
-                        method: str = "lemma2") -> float:
-    """Zhao Theorem 2's requirement n_#(B, sigma, (1-c)tau/4, beta/(2m)) with eps' of ``method`` on a chain of
-    length n with transition matrix P (None = independent records, eps' = eps); +inf if the lemma is infeasible."""
-    eps = float(zb.theorem2_bdp_target(tau, c))
-    if P is None:
-        ep = eps
-    else:
-        r = convert_chain(eps, n, P, method)
-        ep = r.eps_dp if r.feasible else None
-    return float(zb.theorem2_n_required(B, tau, m, beta, c, ep))
-
-
-def theorem2_smallest_tau(n: int, P, B: float, m: int, beta: float, c: float, method: str = "lemma2",
-                          tau_max: float = 1.0) -> float | None:
-    """The smallest tau in (0, tau_max] whose Theorem 2 requirement n_# is met by the holdout size n, else None.
-
-    n_# decreases in tau (every term of (8) does), so the set of guaranteed tau is an interval [tau_min, tau_max];
-    found by bisection on a log scale (relative precision 1e-6)."""
-    if theorem2_required_n(tau_max, n, P, B, m, beta, c, method) > n:
-        return None
-    lo, hi = tau_max * 1e-9, tau_max
-    if theorem2_required_n(lo, n, P, B, m, beta, c, method) <= n:
-        return lo
-    while hi / lo > 1 + 1e-6:
-        mid = math.sqrt(lo * hi)
-        if theorem2_required_n(mid, n, P, B, m, beta, c, method) <= n:
-            hi = mid
-        else:
-            lo = mid
-    return hi
-
-
 def sample_complexity_figure(table: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     ax = axes[0]
@@ -471,7 +439,7 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     n_run = params["n"]
     res = {}
     for label, P in [("iid", None)] + [(chain_label("binary", p=p), binary_chain(p)) for p in sc["p"]]:
-        res[label] = theorem2_smallest_tau(n_run, P, sc["B"], sc["m"], sc["beta"], sc["c"])
+        res[label] = zb.theorem2_smallest_tau(n_run, P, sc["B"], sc["m"], sc["beta"], sc["c"])
     ok = all(v is not None for v in res.values())
     first_bad = next((k for k, v in res.items() if v is None), None)
     guarantee = Claim(
@@ -481,7 +449,7 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
         "; ".join(f"{k}: {'none' if v is None else f'{v:.3g}'}" for k, v in res.items()),
         verdict(ok, "statement"),
         "" if ok else f"{first_bad}: n_#(tau=1) = "
-                      f"{theorem2_required_n(1.0, n_run, None if first_bad == 'iid' else binary_chain(float(first_bad.split('=')[1].rstrip(')'))), sc['B'], sc['m'], sc['beta'], sc['c']):.3g} > n")
+                      f"{zb.theorem2_required_n(1.0, n_run, None if first_bad == 'iid' else binary_chain(float(first_bad.split('=')[1].rstrip(')'))), sc['B'], sc['m'], sc['beta'], sc['c']):.3g} > n")
     # 5. Theorem 2's statement: ln(m/beta) (extractions 000 and 002); extraction 001 prints ln(m/B)
     B, m, c = sc["B"], sc["m"], sc["c"]
     tau = 0.05
@@ -576,32 +544,3 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
     return claims
 
 
-# ============================================================== theory alongside a Zhao run (SPEC section 4)
-
-def zhao_run_theory(n: int, p_s: float, p_y: float, tau: float, beta: float, B: float, m: int,
-                    sigma: float | None = None, c_theorem2: float = 0.5) -> dict:
-    """The theory SPEC section 4 asks to report beside every Zhao experiment (data-model chain P_s (x) P_y).
-
-    eps = tau/3 (Lemma 1's BDP target); eps' by Lemmas 2, 3, 4 (None if infeasible); sigma_bdp = 9B/(4 n eps')
-    (Algorithm 1 is eps*-DP with eps* = 9B Delta_Q/(4 sigma), Delta_Q = 1/n); for the run's sigma (default: Lemma 2's
-    sigma_bdp): eps*, the BDP level Lemma 2 certifies for it, Theorem 1's n_* and n_# at (B, sigma, tau, beta), and the
-    smallest tau Theorem 2 guarantees at n with constant c (None: no tau <= 1).
-    """
-    from adaptive_repro.privacy import bdp_level_for_dp, dp_level_for_bdp
-
-    eps = tau / 3.0
-    P = data_model_chain(p_s, p_y)
-    out = {"n": n, "p_s": p_s, "p_y": p_y, "tau": tau, "beta": beta, "B": B, "m": m, "eps_bdp_target": eps}
-    for method in ("lemma2", "lemma3", "lemma4"):
-        r = dp_level_for_bdp(eps, n, p_s, p_y, method)
-        out[f"eps_dp_{method}"] = r.eps_dp
-        out[f"sigma_bdp_{method}"] = 9.0 * B / (4.0 * n * r.eps_dp) if r.feasible else None
-    if sigma is None:
-        sigma = out["sigma_bdp_lemma2"]
-    eps_star = 9.0 * B / (4.0 * sigma * n)
-    out.update(sigma=sigma, eps_star=eps_star,
-               bdp_achieved_lemma2=bdp_level_for_dp(eps_star, n, p_s, p_y, "lemma2"),
-               n_star=float(zb.theorem1_n_star(B, sigma, tau, beta, lemma3_blanket_influence(n, P))),
-               n_sharp=float(zb.theorem1_n_sharp(B, sigma, tau, beta, out["eps_dp_lemma2"])),
-               theorem2_smallest_tau=theorem2_smallest_tau(n, P, B, m, beta, c_theorem2))
-    return out

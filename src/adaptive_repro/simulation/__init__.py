@@ -1,0 +1,1 @@
+"""Simulation layer: data models, the analyst, holdout mechanisms, engines and the replicate runner."""
