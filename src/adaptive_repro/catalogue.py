@@ -1,0 +1,93 @@
+"""The catalogue of outputs: the one place that lists every output ID.
+
+Each entry says which paper the output reproduces, whether it is simulated (``experiment``: replicate chunks ->
+records -> aggregation) or computed (``theory``), the module whose ``build`` makes it, the config block that
+parametrizes it and its category in the HTML report. The config schema's ``outputs`` enum, the Snakemake rules,
+the report categories and the dispatch of ``build`` are derived from this table (tests check the schema).
+
+The output contract: every builder module has
+
+    build(output_id: str, params: dict, inputs: dict) -> (table: DataFrame, figure: Figure, claims: list[Claim])
+
+``params`` is the output's resolved config block (schema defaults filled in) plus the run's ``seed``;
+``inputs`` is ``{}`` for theory outputs and ``{"records": DataFrame, "diagnostics": DataFrame, "specs": {...}}``
+for experiments (the aggregated replicate records of every chunk).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+
+PAPERS = {
+    "dwork": "Dwork et al. 2015",
+    "zhao": "Zhao 2017",
+    "he": "He, Wang, Tao",
+    "lecture": "Lecture 18 notes",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Output:
+    """One catalogue output."""
+
+    id: str
+    paper: str  # key of PAPERS
+    kind: str  # "experiment" or "theory"
+    module: str  # builder module under adaptive_repro.outputs
+    config_block: tuple[str, ...]  # where its parameters live in the config, e.g. ("theory", "he")
+    category: str  # section of the HTML report
+
+    @property
+    def builder(self):
+        """The module whose ``build(output_id, params, inputs)`` makes this output."""
+        return importlib.import_module(f"adaptive_repro.outputs.{self.module}")
+
+
+def _experiment(oid: str, paper: str, module: str) -> Output:
+    return Output(oid, paper, "experiment", module, ("experiments", oid), PAPERS[paper])
+
+
+def _theory(oid: str, paper: str, module: str, block: tuple[str, ...]) -> Output:
+    return Output(oid, paper, "theory", module, block, PAPERS[paper])
+
+
+CATALOGUE: tuple[Output, ...] = (
+    _experiment("dwork-null", "dwork", "dwork"),
+    _experiment("dwork-signal", "dwork", "dwork"),
+    _experiment("zhao-fig2", "zhao", "zhao_experiments"),
+    _experiment("zhao-fig3", "zhao", "zhao_experiments"),
+    _experiment("zhao-sweep", "zhao", "zhao_experiments"),
+    _experiment("zhao-thm2-check", "zhao", "zhao_experiments"),
+    _theory("zhao-fig1", "zhao", "zhao_theory", ("theory", "zhao")),
+    _theory("zhao-bdp-conversion", "zhao", "zhao_theory", ("theory", "zhao")),
+    _theory("zhao-sample-complexity", "zhao", "zhao_theory", ("theory", "zhao")),
+    _theory("zhao-maxinfo", "zhao", "zhao_theory", ("theory", "zhao")),
+    _theory("zhao-lemma1", "zhao", "zhao_lemma1", ("theory", "lecture", "zhao_lemma1")),
+    _theory("he-kl", "he", "he", ("theory", "he")),
+    _theory("he-composition-eps", "he", "he", ("theory", "he")),
+    _theory("he-composition-delta", "he", "he", ("theory", "he")),
+    _theory("he-generalization", "he", "he", ("theory", "he")),
+    _theory("he-sgld", "he", "he", ("theory", "he")),
+    _theory("he-federated", "he", "he", ("theory", "he")),
+    _theory("lecture-transfer", "lecture", "lecture", ("theory", "lecture")),
+    _theory("lecture-monitor", "lecture", "lecture", ("theory", "lecture")),
+)
+
+BY_ID: dict[str, Output] = {o.id: o for o in CATALOGUE}
+OUTPUT_IDS: tuple[str, ...] = tuple(BY_ID)
+EXPERIMENT_OUTPUTS: tuple[str, ...] = tuple(o.id for o in CATALOGUE if o.kind == "experiment")
+THEORY_OUTPUTS: tuple[str, ...] = tuple(o.id for o in CATALOGUE if o.kind == "theory")
+
+
+def get(output_id: str) -> Output:
+    """The catalogue entry of ``output_id`` (KeyError names the known IDs)."""
+    try:
+        return BY_ID[output_id]
+    except KeyError:
+        raise KeyError(f"unknown output {output_id!r}; the catalogue has {list(OUTPUT_IDS)}") from None
+
+
+def build(output_id: str, params: dict, inputs: dict | None = None):
+    """(table, figure, claims) of one output, by its builder module."""
+    return get(output_id).builder.build(output_id, params, inputs or {})
