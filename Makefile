@@ -1,7 +1,8 @@
 # Two commands set everything up on a fresh machine with Python 3.11, pip and make:
 #   make reproduce   creates .venv from the pinned requirements, then runs the default pipeline on all cores
 #   make test        same environment, whole test suite
-# SMK_ARGS passes extra Snakemake options, e.g. make reproduce SMK_ARGS="--configfile my.yaml"
+# CONFIG=my.yaml runs with your config file on top of config.yaml (checked first: one line names any error);
+# SMK_ARGS passes extra Snakemake options, e.g. make reproduce SMK_ARGS="--dry-run"
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -20,12 +21,15 @@ $(STAMP): requirements.txt pyproject.toml
 venv: $(STAMP)
 
 PROFILE := --workflow-profile workflow/profiles/default
+CONFIG ?=
+CONFIG_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 
 reproduce: $(STAMP)
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(SMK_ARGS)
+	$(BIN)/python -m adaptive_repro.validation $(CONFIG)
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(CONFIG_ARGS) $(SMK_ARGS)
 
 paper-scale: $(STAMP)
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile config/paper-scale.yaml $(SMK_ARGS)
+	$(MAKE) reproduce CONFIG=config/paper-scale.yaml
 
 test: $(STAMP)
 	$(BIN)/pytest
@@ -36,8 +40,11 @@ test-fast: $(STAMP)
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/engines.py --output results/benchmarks/engines.csv
 
+# The HTML report of the last run, captioned from the config that run recorded (results/run-config.yaml).
 report: $(STAMP)
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --report results/report.html $(SMK_ARGS)
+	@test -f results/run-config.yaml || { echo "No run to report on yet: run 'make reproduce' first."; exit 1; }
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml $(SMK_ARGS)
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml --report results/report.html $(SMK_ARGS)
 
 clean:
 	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md

@@ -1,31 +1,60 @@
 # Reproduction pipeline for adaptive data analysis under (Bayesian) differential privacy.
-# Layout and conventions: docs/ARCHITECTURE.md. Config: config.yaml, validated before any job runs.
-import glob
+# The DAG: simulate (chunks of replicates) -> aggregate (records per output) -> output (table, figure, claims by the
+# output's builder) -> report (claims registry, REPRODUCTION.md). Layout and layers: docs/ARCHITECTURE.md.
+import sys
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
-from adaptive_repro.config import SCHEMA_DIR, check_config
+from adaptive_repro.config import ConfigError
+from adaptive_repro import resources, validation
 
 min_version("9.0")
 
 configfile: "config.yaml"
 
-# 1. JSON schema: unknown keys, wrong types, out-of-range values, unknown names.
-validate(config, str(SCHEMA_DIR / "config.schema.yaml"))
 
-# 2. Rules: common.smk first, then every rules file (each registers the outputs it builds).
+def stop(message):
+    """Refuse the run before any job: one line naming the key, the value and what is allowed."""
+    print(f"Config error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+# 1. Every check of the config, before any job: files (YAML errors with file and line, duplicate keys), finite
+#    numbers, the JSON schema, relations; then every default filled in, once (the rules read only this `config`).
+try:
+    validation.check_config_files(workflow.configfiles)
+    config = validation.validated(config)
+except ConfigError as err:
+    stop(err)
+
 include: "workflow/rules/common.smk"
-for _rules_file in sorted(glob.glob(os.path.join(workflow.basedir, "workflow/rules/*.smk"))):
-    if not _rules_file.endswith("common.smk"):
-        include: _rules_file
+include: "workflow/rules/simulate.smk"
+include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/outputs.smk"
+include: "workflow/rules/report.smk"
 
-# 3. Checks JSON schema cannot express (k grid ordering, k <= d, outputs that exist), before any job runs.
-check_config(config, implemented_outputs=IMPLEMENTED_OUTPUTS)
+# 2. Cost of every simulation before it runs: jobs that cannot fit are refused; local runs share the machine's
+#    available memory unless --resources mem_mb is given; the estimate per output is printed (also on a dry run).
+if workflow.is_main_process:  # jobs re-read this file: check and print once, in the process that plans the run
+    try:
+        _memory_cap = getattr(workflow.global_resources.get("mem_mb"), "value", None)
+        if _memory_cap is None and workflow.local_exec:
+            from snakemake.resources import Resource
 
+            _memory_cap = resources.available_memory_mb()  # on a cluster each node has its own: no cap here
+            workflow.global_resources["mem_mb"] = Resource("mem_mb", _memory_cap)
+        _estimates = resources.check_and_estimate(EXPERIMENT_SPECS, chunks, replicate_cost, output_of, _memory_cap)
+    except ConfigError as err:
+        stop(err)
+    if _estimates:
+        print("Estimated cost per experiment output (before any job):", file=sys.stderr)
+        for _line in _estimates:
+            print("  " + _line, file=sys.stderr)
 
 rule all:
     input:
-        [f for oid in config["outputs"] for f in output_files(oid).values()],
+        [f for oid in OUTPUTS for f in output_files(oid).values()],
         f"{RESULTS}/REPRODUCTION.md",
         f"{RESULTS}/tables/claims.csv",
+        f"{RESULTS}/run-config.yaml",
     default_target: True

@@ -1,15 +1,16 @@
-"""Config checks that JSON schema cannot express; run at parse time, before any job.
+"""The config: its schemas (shipped with the package), defaults filled in once, and each output's parameters.
 
-The schema (src/adaptive_repro/schemas/config.schema.yaml) catches unknown keys, wrong types, out-of-range values and
-unknown names; this module adds relations between values (k grid strictly increasing and at most d, outputs that
-have rules). Every error names the config key, the value and what is allowed.
+The checks of a config (types, ranges, relations, duplicate keys) are in :mod:`adaptive_repro.validation`.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import hashlib
+import json
 from pathlib import Path
-from typing import Iterable
+from typing import Any
 
 import yaml
 
@@ -21,68 +22,90 @@ class ConfigError(ValueError):
     """A config value is not allowed; the message names key, value and what is allowed."""
 
 
-def _fail(key: str, value, allowed: str):
+def fail(key: str, value, allowed: str):
     raise ConfigError(f"config key '{key}': value {value!r} is not allowed; allowed: {allowed}")
 
 
-def check_k_grid(key: str, k_grid: list[int], d: int) -> None:
-    """k grid: strictly increasing non-negative integers, none above d."""
-    if any(b <= a for a, b in zip(k_grid, k_grid[1:])):
-        _fail(key, k_grid, "a strictly increasing list of integers")
-    if k_grid and k_grid[-1] > d:
-        _fail(key, k_grid, f"values between 0 and d = {d}")
+@functools.lru_cache(maxsize=None)
+def _schema_file(name: str) -> dict:
+    return yaml.safe_load((SCHEMA_DIR / f"{name}.schema.yaml").read_text())
 
 
-def check_config(config: dict, implemented_outputs: Iterable[str]) -> None:
-    """Raise ConfigError for the first relation between config values that is not allowed."""
-    implemented = list(implemented_outputs)
-    for oid in config.get("outputs", []):
-        if oid not in implemented:
-            _fail("outputs", oid, f"outputs this pipeline builds: {sorted(implemented)}")
-    from adaptive_repro.simulation.engines import FAST_EXACT_MECHANISMS
-    from adaptive_repro.simulation.experiments import EXPERIMENT_OUTPUTS
+def load_schema(name: str) -> dict:
+    """The schema ``schemas/<name>.schema.yaml``; for ``config`` the ``outputs`` enum is the catalogue's IDs."""
+    schema = copy.deepcopy(_schema_file(name))
+    if name == "config":
+        from adaptive_repro.catalogue import OUTPUT_IDS
 
-    experiments = config.get("experiments", {})
-    for oid in config.get("outputs", []):
-        if oid in EXPERIMENT_OUTPUTS and oid not in experiments:
-            _fail("experiments", sorted(experiments), f"a block experiments.{oid} for every experiment in outputs")
-    for name, exp in experiments.items():
-        if "k_grid" in exp and "d" in exp:
-            check_k_grid(f"experiments.{name}.k_grid", exp["k_grid"], exp["d"])
-        if exp.get("signal_attributes", 0) > exp.get("d", 0):
-            _fail(f"experiments.{name}.signal_attributes", exp["signal_attributes"], f"at most d = {exp['d']}")
-        if config.get("engine") == "fast":
-            inexact = [m for m in exp.get("mechanisms", []) if m not in FAST_EXACT_MECHANISMS]
-            if inexact:
-                _fail("engine", "fast", f"'auto' or 'direct': the sufficient-statistic engine is not exact for "
-                      f"experiments.{name}.mechanisms {inexact} (their clipped queries need the records); it is "
-                      f"exact for {list(FAST_EXACT_MECHANISMS)}")
+        schema["properties"]["outputs"]["items"]["enum"] = list(OUTPUT_IDS)
+    return schema
 
 
-def fill_schema_defaults(block: dict | None, schema: dict | str | Path) -> dict:
-    """``block`` with every missing key, at any depth, set to the JSON schema's ``default``.
+def _resolve_ref(ref: str, root: dict) -> tuple[dict, dict]:
+    """(sub-schema, its root) of a ``$ref``: ``#/$defs/x`` within ``root`` or ``theory_he.schema.yaml`` (a file)."""
+    file, _, pointer = ref.partition("#")
+    if file:
+        root = _schema_file(file.removesuffix(".schema.yaml"))
+    node = root
+    for part in filter(None, pointer.split("/")):
+        node = node[part]
+    return node, root
 
-    Snakemake's ``validate`` fills defaults of the main schema but not inside ``$ref``'d files such as
-    ``theory_*.schema.yaml``, so the theory outputs fill theirs here; the schema stays the single source.
-    """
+
+def fill_schema_defaults(block: Any, schema: dict | str | Path, root: dict | None = None) -> Any:
+    """``block`` with every missing key, at any depth, set to the JSON schema's ``default``, following ``$ref``s
+    (Snakemake's ``validate`` stops at references, so the pipeline fills defaults here, once, for the whole config)."""
     if not isinstance(schema, dict):
         schema = yaml.safe_load(Path(schema).read_text())
-
-    def fill(sub: dict, value):
-        if sub.get("type") != "object" or not isinstance(value, dict):
-            return value
-        out = dict(value)
-        for key, prop in sub.get("properties", {}).items():
-            if key not in out and "default" in prop:
-                out[key] = copy.deepcopy(prop["default"])
-            if key in out:
-                out[key] = fill(prop, out[key])
-        return out
-
-    return fill(schema, dict(block or {}))
+    root = schema if root is None else root
+    while "$ref" in schema:
+        ref = schema["$ref"]
+        extra = {k: v for k, v in schema.items() if k != "$ref"}
+        schema, root = _resolve_ref(ref, root)
+        schema = {**schema, **extra}
+    if not isinstance(block, dict) or schema.get("type") != "object":
+        return block
+    out = dict(block)
+    for key, prop in schema.get("properties", {}).items():
+        sub, sub_root = prop, root
+        while "$ref" in sub:
+            extra = {k: v for k, v in sub.items() if k != "$ref"}
+            target, sub_root = _resolve_ref(sub["$ref"], sub_root)
+            sub = {**target, **extra}
+        if key not in out and "default" in sub:
+            out[key] = copy.deepcopy(sub["default"])
+        if key in out:
+            out[key] = fill_schema_defaults(out[key], sub, sub_root)
+    return out
 
 
 def theory_params(config: dict, name: str) -> dict:
-    """``config["theory"][name]`` with the defaults of ``src/adaptive_repro/schemas/theory_<name>.schema.yaml`` filled in."""
+    """``config["theory"][name]`` with the defaults of ``schemas/theory_<name>.schema.yaml`` filled in."""
     block = (config.get("theory") or {}).get(name) or {}
-    return fill_schema_defaults(block, SCHEMA_DIR / f"theory_{name}.schema.yaml")
+    return fill_schema_defaults(block, _schema_file(f"theory_{name}"))
+
+
+def block_at(config: dict, path: tuple[str, ...]) -> dict:
+    """The config block at ``path`` (e.g. ("theory", "he")), with its schema's defaults filled in."""
+    if path[:1] == ("theory",):
+        node = theory_params(config, path[1])
+        for key in path[2:]:
+            node = node.get(key) or {}
+        return node
+    node = config
+    for key in path:
+        node = (node or {}).get(key) or {}
+    return dict(node)
+
+
+def output_params(config: dict, output_id: str) -> dict:
+    """The parameters of one output: its resolved config block plus the run's ``seed`` (the output contract)."""
+    from adaptive_repro.catalogue import get
+
+    return block_at(config, get(output_id).config_block) | {"seed": config["seed"]}
+
+
+def digest(value: Any) -> str:
+    """A short, stable digest of a JSON-able value (dict keys sorted): names what a result was computed from."""
+    text = json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

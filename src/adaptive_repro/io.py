@@ -1,4 +1,5 @@
-"""Atomic file output: nothing half-written survives a failure or an interruption."""
+"""Atomic file output: nothing half-written survives a failure or an interruption, and every file gets the
+permissions of an ordinary new file under the user's umask (readable by collaborators where the umask allows)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ from pathlib import Path
 import pandas as pd
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike):
     """Yield a temporary path next to ``path``; move it into place only if the block succeeds."""
@@ -19,6 +26,7 @@ def atomic_path(path: str | os.PathLike):
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; a plain open() would give 0666 & ~umask
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -133,6 +133,23 @@ def _counts(statuses: pd.Series) -> str:
     return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
 
 
+def run_header(cfg: dict, outputs: list[str]) -> str:
+    """The lines of REPRODUCTION.md that describe the run: seed, engine, each experiment's size, from the run's own
+    recorded config."""
+    experiments = cfg.get("experiments") or {}
+    sizes = []
+    for name in outputs:
+        block = experiments.get(name)
+        if block is None:
+            continue
+        n = block["n"] if "n" in block else block.get("n_grid")
+        d = block.get("d", "—")
+        sizes.append(f"`{name}`: n = {n}, d = {d}, {block.get('replicates')} replicates")
+    return (f"Run: seed = {cfg['seed']}, engine = {cfg['engine']}. Experiments: {'; '.join(sizes) or 'none'}.\n\n"
+            "The correlated-records data model (\"chain\") of the Zhao experiments is this project's design "
+            "(docs/METHODS.md); Zhao 2017 does not specify one.")
+
+
 def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], header: str = "") -> str:
     """Render ``results/REPRODUCTION.md``: a summary per output and one row per claim, the paper's words beside
     the verdict; paper claims and project questions are counted separately.

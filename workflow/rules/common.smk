@@ -1,48 +1,41 @@
-# Shared helpers for all rules files. Included first (the name sorts before the others).
+# What every rules file uses: where results go, the four files of an output (marked for the HTML report), logs,
+# each output's parameters and digest, and the source files whose edits must rerun a job.
+import hashlib
+import re
+
+from adaptive_repro import catalogue
+from adaptive_repro.config import digest, output_params
+from adaptive_repro.sources import module_sources
 
 RESULTS = "results"
-# Output IDs whose rules are defined (filled by register_output in each rules file).
-IMPLEMENTED_OUTPUTS = []
-
-
-def register_output(output_id):
-    """Declare that a rules file builds the catalogue output ``output_id``."""
-    IMPLEMENTED_OUTPUTS.append(output_id)
-
-
-# Report (snakemake --report): each catalogue output's figure and table, with the caption
-# workflow/report/<ID>.rst, in the category of its paper (from the ID prefix) and a subcategory per ID.
 REPORT_DIR = os.path.join(workflow.basedir, "workflow", "report")
-REPORT_CATEGORIES = {"dwork": "Dwork2015", "zhao": "Zhao", "he": "He", "lecture": "Lecture"}
+OUTPUTS = list(config["outputs"])  # the catalogue IDs this run builds (validated)
 
 
-def report_category(output_id):
-    """The report category (paper) of a catalogue ID, from its prefix: dwork-null -> Dwork2015."""
-    return REPORT_CATEGORIES.get(output_id.split("-", 1)[0], "Other")
+def log_file(name):
+    return f"{RESULTS}/logs/{name}.log"
 
 
 def report_caption(output_id):
-    """Caption file of an output: workflow/report/<ID>.rst (tests/test_report.py checks that it exists)."""
+    """Caption file of an output: workflow/report/<ID>.rst (tests/workflow/test_report.py checks it exists)."""
     return os.path.join(REPORT_DIR, f"{output_id}.rst")
 
 
 def _wildcard_caption(pattern):
-    """A caption for an output pattern with wildcards, e.g. "{experiment}".
+    """A caption for an output pattern with wildcards ("{output}").
 
-    Snakemake does not expand wildcards in caption paths (snakemake issue #235), so this writes a caption
-    whose Jinja template picks the text of workflow/report/<ID>.rst by the job's wildcards. Written into
-    .snakemake/report-captions/ (atomic replace) each time the workflow is parsed, so it follows the captions.
+    Snakemake does not expand wildcards in caption paths, so this writes a caption whose Jinja template picks the
+    text of workflow/report/<ID>.rst by the job's wildcards, into .snakemake/report-captions/ (atomic replace).
     """
-    import glob, hashlib, re, tempfile
+    import glob, tempfile
 
     parts = re.split(r"\{(\w+)(?:,[^}]*)?\}", pattern)
-    # parts alternates literal, wildcard name, literal, ...: build the Jinja expression of the ID
     expr = " ~ ".join(repr(p) if i % 2 == 0 else f"snakemake.wildcards[{p!r}]"
                       for i, p in enumerate(parts) if p or i % 2)
     branches = []
     for caption in sorted(glob.glob(os.path.join(REPORT_DIR, "*.rst"))):
         oid = os.path.basename(caption)[:-len(".rst")]
-        if oid == "workflow":
+        if oid in ("workflow", "claims"):
             continue
         with open(caption) as f:
             branches.append(f"{{% {'if' if not branches else 'elif'} output_id == {oid!r} %}}\n{f.read().rstrip()}\n")
@@ -62,20 +55,16 @@ def _wildcard_caption(pattern):
 
 
 def output_files(output_id):
-    """The four files every catalogue output produces (docs/ARCHITECTURE.md).
-
-    ``output_id`` is a catalogue ID or a pattern with wildcards ("{experiment}"). All four are
-    marked for the HTML report (``report(...)``: caption, category = paper, subcategory = ID); the values are
-    still plain path strings for ``output:``, ``input:`` and ``params:``.
-    """
+    """The four files of a catalogue output (table, figure as PDF and PNG, claims), marked for the HTML report
+    (caption workflow/report/<ID>.rst, category = the paper). ``output_id`` may be the pattern "{output}"."""
     if "{" in output_id:
         from snakemake.io import apply_wildcards
 
         caption = _wildcard_caption(output_id)
-        category = lambda wildcards: report_category(apply_wildcards(output_id, wildcards))
-        subcategory = output_id
+        category = lambda wildcards: catalogue.get(apply_wildcards(output_id, wildcards)).category
+        subcategory = lambda wildcards: apply_wildcards(output_id, wildcards)
     else:
-        caption, category, subcategory = report_caption(output_id), report_category(output_id), output_id
+        caption, category, subcategory = report_caption(output_id), catalogue.get(output_id).category, output_id
 
     def for_report(path, kind):
         return report(path, caption=caption, category=category, subcategory=subcategory,
@@ -89,5 +78,7 @@ def output_files(output_id):
     }
 
 
-def log_file(name):
-    return f"{RESULTS}/logs/{name}.log"
+def code_of(*modules):
+    """Input function: the package source files of ``modules`` and of everything they import (edits rerun)."""
+    files = sorted({path for module in modules for path in module_sources(module)})
+    return lambda wildcards: files

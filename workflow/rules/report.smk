@@ -1,10 +1,29 @@
-# The claims registry of every output of this run -> results/tables/claims.csv and results/REPRODUCTION.md.
+# 4. report: the claims of every output -> results/tables/claims.csv and results/REPRODUCTION.md; the run's resolved
+# config -> results/run-config.yaml (what `make report` captions the HTML report with).
+
+report: "../report/workflow.rst"
+
+
+rule run_config:
+    output:
+        f"{RESULTS}/run-config.yaml",
+    log:
+        log_file("run_config"),
+    params:
+        config=config,
+        config_digest=digest(config),
+    group:
+        "post"
+    script:
+        "../scripts/run_config.py"
 
 
 rule reproduction_report:
     input:
-        claims=[output_files(oid)["claims"] for oid in config["outputs"]],
-        tables=[output_files(oid)["table"] for oid in config["outputs"]],
+        claims=[output_files(oid)["claims"] for oid in OUTPUTS],
+        tables=[output_files(oid)["table"] for oid in OUTPUTS],
+        run_config=f"{RESULTS}/run-config.yaml",
+        code=code_of("adaptive_repro.registry"),
     output:
         markdown=report(f"{RESULTS}/REPRODUCTION.md", caption="../report/claims.rst",
                         category="Claims", subcategory="registry",
@@ -15,7 +34,8 @@ rule reproduction_report:
     log:
         log_file("reproduction_report"),
     params:
-        outputs={oid: output_files(oid) for oid in config["outputs"]},
-        config=config,
+        outputs={oid: output_files(oid) for oid in OUTPUTS},
+    group:
+        "post"
     script:
         "../scripts/reproduction_report.py"

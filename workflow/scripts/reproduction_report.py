@@ -1,23 +1,20 @@
-"""Gather every output's claims into results/tables/claims.csv and render results/REPRODUCTION.md."""
-import logging
+"""Gather every output's claims into results/tables/claims.csv and render results/REPRODUCTION.md, describing the
+run from its recorded config (results/run-config.yaml)."""
 import os
 
-from adaptive_repro.io import write_csv, write_text
-from adaptive_repro.registry import read_claims, render_reproduction
+import yaml
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+from adaptive_repro.io import write_csv, write_text
+from adaptive_repro.joblog import job_logger
+from adaptive_repro.registry import read_claims, render_reproduction, run_header
+
+log = job_logger(snakemake.log[0], "reproduction_report")
 results_dir = os.path.dirname(snakemake.output.markdown)
 claims = read_claims(snakemake.input.claims)
 write_csv(claims, snakemake.output.claims)
-
-cfg = snakemake.params.config
+with open(snakemake.input.run_config) as f:
+    cfg = yaml.safe_load(f)
 outputs = {oid: [os.path.relpath(f, results_dir) for f in files.values() if os.path.exists(f)]
            for oid, files in snakemake.params.outputs.items()}
-experiments = "; ".join(
-    f"`{name}`: n = {b['n'] if 'n' in b else b['n_grid']}, d = {b['d']}, {b['replicates']} replicates"
-    for name, b in cfg["experiments"].items() if name in outputs)
-header = (f"Config: seed = {cfg['seed']}, engine = {cfg['engine']}. Experiments: {experiments or 'none'}.\n\n"
-          "The correlated-records data model (\"chain\") used by the Zhao experiments is this project's design "
-          "(SPEC section 4); Zhao 2017 does not specify one.")
-write_text(render_reproduction(claims, outputs, header=header), snakemake.output.markdown)
-logging.info("%d claims from %d outputs", len(claims), len(outputs))
+write_text(render_reproduction(claims, outputs, header=run_header(cfg, list(outputs))), snakemake.output.markdown)
+log.info("%d claims from %d outputs", len(claims), len(outputs))

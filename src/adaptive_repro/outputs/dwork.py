@@ -21,7 +21,7 @@ def _fmt(mean, se):
     return f"{mean:+.4f} ± {se:.4f} (SE)"
 
 
-def dwork_claims(output_id: str, records: pd.DataFrame, n: int, threshold_scale: float = 4.0) -> list[Claim]:
+def dwork_claims(output_id: str, records: pd.DataFrame, n: int, threshold_scale: float) -> list[Claim]:
     """Overfitting of the standard holdout, Thresholdout tracking fresh data, and (signal) real signal found."""
     source = SOURCE_FIG.get(output_id, output_id)
     mechanisms = set(records["mechanism"])
@@ -79,3 +79,20 @@ def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, 
     gap, se, reps = paired_gap(records, "standard", k_max)
     return Claim(output_id, "standard-overfits", source, statement, "holdout − fresh > 0 at the largest k",
                  f"holdout − fresh at k = {k_max}: {_fmt(gap, se)}, {reps} replicates", verdict(bool(gap > Z * se)))
+
+
+def build(output_id: str, params: dict, inputs: dict):
+    """(table, figure, claims) of dwork-null / dwork-signal from the aggregated replicate records (the contract of
+    catalogue.py): means, SDs and SEs per mechanism, k and data set; one panel per mechanism; the claims above."""
+    from adaptive_repro.plotting import accuracy_panels
+    from adaptive_repro.stats import summarize
+
+    records = inputs["records"]
+    (spec,) = inputs["specs"].values()
+    table = summarize(records)
+    table.insert(1, "n", spec.n)
+    table.insert(2, "d", spec.d)
+    replicates = records["replicate"].nunique()
+    fig = accuracy_panels(table, output_id, f"n = {spec.n}, d = {spec.d}, {replicates} replicates, "
+                                            f"{spec.signal_attributes} signal attributes")
+    return table, fig, dwork_claims(output_id, records, spec.n, spec.threshold_scale)

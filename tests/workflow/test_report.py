@@ -12,15 +12,14 @@ import pytest
 import yaml
 
 from conftest import ROOT, copy_workflow, snakemake, tiny_config
-from adaptive_repro.config import SCHEMA_DIR
+from adaptive_repro import catalogue
 
 REPORT_DIR = ROOT / "workflow" / "report"
-PAPERS = {"dwork": "Dwork2015", "zhao": "Zhao", "he": "He", "lecture": "Lecture"}
+PAPERS = catalogue.PAPERS
 
 
 def catalogue_ids():
-    schema = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text())
-    return schema["properties"]["outputs"]["items"]["enum"]
+    return list(catalogue.OUTPUT_IDS)
 
 
 def shipped_outputs():
@@ -37,8 +36,9 @@ def test_every_output_of_a_shipped_config_has_a_caption():
     assert (REPORT_DIR / "workflow.rst").is_file()
 
 
-def test_every_catalogue_id_has_a_paper_category():
-    assert {oid.split("-", 1)[0] for oid in catalogue_ids()} <= set(PAPERS)
+def test_every_catalogue_id_has_a_paper_category_and_a_caption():
+    for entry in catalogue.CATALOGUE:
+        assert entry.category in PAPERS.values() and (REPORT_DIR / f"{entry.id}.rst").is_file(), entry
 
 
 def render_caption(path: Path, config: dict) -> tuple[str, str]:
@@ -85,7 +85,8 @@ def test_report_has_every_figure_and_table_with_its_caption(tmp_path):
     workdir = copy_workflow(tmp_path / "repo")
     proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml")
     assert proc.returncode == 0, proc.stderr[-5000:]
-    proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml", "--report", "results/report.html")
+    # as `make report` does: captioned from the config the run recorded, whatever config.yaml says now
+    proc = snakemake(workdir, "--configfile", "results/run-config.yaml", "--report", "results/report.html")
     assert proc.returncode == 0, proc.stderr[-5000:]
     assert "(ERROR/" not in proc.stderr and "(SEVERE/" not in proc.stderr, \
         f"a caption does not render as reStructuredText:\n{proc.stderr[-5000:]}"
@@ -107,11 +108,13 @@ def test_report_has_every_figure_and_table_with_its_caption(tmp_path):
 
     # grouped by paper; each output's files (table, figures, claims) in its own subcategory
     for oid in tiny_config()["outputs"]:
-        category = PAPERS[oid.split("-", 1)[0]]
+        category = catalogue.get(oid).category
         assert set(categories[category][oid]) >= {f"results/tables/{oid}.csv", f"results/figures/{oid}.pdf",
                                                    f"results/figures/{oid}.png"}
     # the captions show this run's parameters (Jinja on snakemake.config)
     cfg = tiny_config()["experiments"]["dwork-null"]
     caption = results["results/figures/dwork-null.png"]["caption"]
     assert f"n = {cfg['n']} records" in caption and f"{cfg['replicates']} replicates" in caption
+    default_n = yaml.safe_load((ROOT / "config.yaml").read_text())["experiments"]["dwork-null"]["n"]
+    assert f"n = {default_n} records" not in caption  # never the current config.yaml's numbers
     assert "Figure 1" in caption and "Figure 2" in results["results/figures/dwork-signal.png"]["caption"]

@@ -1,0 +1,114 @@
+"""Cost of a simulation job before it runs: memory and time per replicate, chunk sizes, and a refusal for jobs that
+cannot fit on the machine. Used by the workflow at parse time (resources of every job, dry-run estimate).
+
+Per-replicate costs come from ``make benchmark`` on a 2-core machine (results/benchmarks/engines.csv): the direct
+engine materializes three n x d float64 matrices (about 9.4e-8 CPU-s and 32 bytes per entry), the
+sufficient-statistic engine draws O(d + n |k grid|) numbers (about 1e-7 CPU-s and 24 bytes per n |k grid|), the
+exact sign-query engine O(d) per query phase and O(n) per selected column. The constants are deliberately rounded
+up: an estimate that is too high only makes jobs smaller.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+
+#: Job length the automatic chunking aims at (seconds): long enough that start-up costs do not dominate,
+#: short enough that a lost job costs little and many cores stay busy.
+MIN_JOB_SECONDS, MAX_JOB_SECONDS = 5.0, 120.0
+#: Automatic chunking splits an experiment into at least this many jobs (when it has that many replicates), so a
+#: cluster or a many-core machine has work for every core; independent of --cores so results never rerun.
+MIN_CHUNKS = 16
+#: More jobs than this per experiment make the DAG itself expensive (about 100 kB each): refused.
+MAX_CHUNKS = 5000
+
+
+@dataclasses.dataclass(frozen=True)
+class ReplicateCost:
+    """Estimated CPU seconds and peak memory (MB) of one replicate of an experiment."""
+
+    seconds: float
+    mem_mb: float
+
+
+def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str]) -> ReplicateCost:
+    """CPU seconds and memory of one replicate, by the engines its arms run on (module docstring)."""
+    engines = set(arm_engines.values())
+    k_len, k_max = len(k_grid), max(k_grid, default=0)
+    seconds, mem = 0.05, 150.0
+    if "direct" in engines or engines - {"fast", "exact"}:
+        seconds += 1.2e-7 * n * d * max(1, sum(e == "direct" for e in arm_engines.values())) / 2
+        mem += 40.0 * n * d / 1e6
+    if "fast" in engines:
+        seconds += 1.5e-7 * (d + n * k_len) * sum(e == "fast" for e in arm_engines.values())
+        mem += 32.0 * n * k_len / 1e6 + 24.0 * d / 1e6
+    if "exact" in engines:
+        arms = sum(e == "exact" for e in arm_engines.values())
+        seconds += 2e-7 * d * arms + 3e-8 * n * min(k_max, d) * arms * 2
+        mem += 48.0 * n / 1e6 + 64.0 * d / 1e6
+    return ReplicateCost(seconds, mem)
+
+
+def replicates_per_job(setting: int | str, replicates: int, cost: ReplicateCost) -> int:
+    """The chunk size: ``setting`` if it is a number, else ("auto") jobs of MIN_JOB_SECONDS to MAX_JOB_SECONDS,
+    split into at least MIN_CHUNKS jobs where the replicates allow. Depends only on the config (never on --cores),
+    and never changes numbers: every replicate has its own random streams."""
+    if setting != "auto":
+        return int(setting)
+    at_least = math.ceil(MIN_JOB_SECONDS / cost.seconds)
+    at_most = max(1, math.floor(MAX_JOB_SECONDS / cost.seconds))
+    even = math.ceil(replicates / MIN_CHUNKS)
+    return max(1, min(max(even, at_least), at_most, replicates))
+
+
+def job_resources(cost: ReplicateCost, replicates_in_job: int) -> dict[str, int]:
+    """Snakemake resources of one job: ``mem_mb`` and ``runtime`` (minutes, twice the estimate plus a minute)."""
+    return {"mem_mb": int(math.ceil(cost.mem_mb)),
+            "runtime": int(math.ceil(2 * cost.seconds * replicates_in_job / 60.0)) + 1}
+
+
+def available_memory_mb() -> int:
+    """Memory this machine can give a job now (MemAvailable of /proc/meminfo; total physical memory elsewhere)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20)
+
+
+def format_mb(mb: float) -> str:
+    return f"{mb / 1024:.1f} GB" if mb >= 1024 else f"{mb:.0f} MB"
+
+
+def format_seconds(s: float) -> str:
+    return f"{s / 3600:.1f} h" if s >= 3600 else (f"{s / 60:.1f} min" if s >= 60 else f"{s:.1f} s")
+
+
+def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: float | None) -> list[str]:
+    """Refuse (ConfigError naming the experiment's keys) a job that cannot fit in ``memory_cap_mb`` or an experiment
+    split into more than MAX_CHUNKS jobs; return one line per output: jobs, memory per job, CPU time."""
+    from adaptive_repro.config import ConfigError
+
+    per_output: dict[str, list[float]] = {}
+    for name, spec in specs.items():
+        cost = cost_of(name)
+        block = f"experiments.{output_of(name)}"
+        if memory_cap_mb is not None and cost.mem_mb > memory_cap_mb:
+            raise ConfigError(f"config keys '{block}.n' and '{block}.d': n = {spec.n}, d = {spec.d} need about "
+                              f"{format_mb(cost.mem_mb)} per job ({name}); allowed: what fits in the "
+                              f"{format_mb(memory_cap_mb)} this run may use (--resources mem_mb=...)")
+        jobs = chunks(name)
+        if len(jobs) > MAX_CHUNKS:
+            raise ConfigError(f"config key 'replicates_per_job': {len(jobs)} jobs for {name} "
+                              f"({spec.replicates} replicates); allowed: at most {MAX_CHUNKS} jobs per experiment "
+                              "(raise replicates_per_job or use 'auto')")
+        acc = per_output.setdefault(output_of(name), [0, 0.0, 0.0])
+        acc[0] += len(jobs)
+        acc[1] = max(acc[1], cost.mem_mb)
+        acc[2] += cost.seconds * spec.replicates
+    return [f"{oid}: {jobs} jobs, up to {format_mb(mem)} each, about {format_seconds(cpu)} of CPU in all"
+            for oid, (jobs, mem, cpu) in per_output.items()]

@@ -1,0 +1,239 @@
+"""Every check of a config before any job runs; each error is one line naming the key, the value and what is allowed.
+
+Order (the Snakefile calls :func:`check_config_files` then :func:`validated`):
+1. the config files themselves: readable, YAML without syntax errors (file and line named), no duplicate keys;
+2. finite numbers everywhere (no NaN, no ±inf);
+3. the JSON schema (``schemas/config.schema.yaml`` with the theory schemas it references), with integers strict
+   (``10000.0`` is not an integer) and the ``outputs`` enum taken from the catalogue;
+4. relations the schema cannot express, only for the outputs this run builds: k grids, ``*_min <= *_max``,
+   experiment blocks present, engine exact for the mechanisms.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+import jsonschema
+import referencing
+import yaml
+
+from adaptive_repro import catalogue
+from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema
+
+
+# ---------------------------------------------------------------------------------------------- 1. config files
+
+class _StrictLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a key given twice in one mapping (PyYAML silently keeps the last)."""
+
+
+def _no_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False):
+    seen = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise ConfigError(f"{loader.name}, line {key_node.start_mark.line + 1}: key {key!r} is given twice "
+                              f"(first on line {seen[key] + 1}); allowed: each key once per mapping")
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
+
+
+def load_config_file(path: str | os.PathLike) -> dict:
+    """Read a config file strictly: a clear ConfigError for a missing file, a directory, a YAML syntax error (with
+    file and line), a duplicate key, or a top level that is not a mapping."""
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"config file '{path}' does not exist; allowed: a path to a YAML file")
+    if path.is_dir():
+        raise ConfigError(f"config file '{path}' is a directory; allowed: a path to a YAML file")
+    text = path.read_text()
+    try:
+        loader = _StrictLoader(text)
+        loader.name = str(path)
+        try:
+            data = loader.get_single_data()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ConfigError(f"config file '{path}'{where}: YAML error: {err.problem or err}") from None
+    if data is not None and not isinstance(data, dict):
+        raise ConfigError(f"config file '{path}': the top level is a {type(data).__name__}; allowed: a mapping of "
+                          "config keys")
+    return data or {}
+
+
+def check_config_files(paths: Iterable[str | os.PathLike]) -> None:
+    """:func:`load_config_file` for every config file of the run (``workflow.configfiles``)."""
+    for path in paths:
+        load_config_file(path)
+
+
+# --------------------------------------------------------------------------------------------- 2. finite numbers
+
+def _walk(value: Any, key: str = ""):
+    """(dotted key, value) of every leaf of a nested config."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk(v, f"{key}.{k}" if key else str(k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _walk(v, f"{key}[{i}]")
+    else:
+        yield key, value
+
+
+def check_finite(config: dict) -> None:
+    """No NaN or infinity anywhere (YAML's ``.nan`` / ``.inf`` would otherwise pass a ``number`` schema)."""
+    for key, value in _walk(config):
+        if isinstance(value, float) and not math.isfinite(value):
+            fail(key, value, "a finite number")
+
+
+# -------------------------------------------------------------------------------------------------- 3. schema
+
+def _strict_integer(checker, instance) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
+
+
+@functools.lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    return _Validator(load_schema("config"), registry=_registry())
+
+
+def _registry() -> referencing.Registry:
+    resources = [(p.name, referencing.Resource.from_contents(
+        yaml.safe_load(p.read_text()), default_specification=referencing.jsonschema.DRAFT202012))
+        for p in sorted(SCHEMA_DIR.glob("*.schema.yaml"))]
+    return referencing.Registry().with_resources(resources)
+
+
+def _dotted(path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _message(err: jsonschema.ValidationError) -> str:
+    key = _dotted(err.absolute_path)
+    if err.validator == "additionalProperties":
+        allowed = sorted(err.schema.get("properties", {}))
+        unknown = sorted(set(err.instance) - set(allowed)) if isinstance(err.instance, dict) else []
+        where = f"under '{key}'" if err.absolute_path else "at the top level"
+        return (f"unknown config key {', '.join(repr(u) for u in unknown)} {where} ({err.message}); "
+                f"allowed: {allowed}")
+    allowed = {"enum": lambda: f"one of {err.validator_value}",
+               "type": lambda: f"type {err.validator_value}" + (" (a whole number without a decimal point)"
+                                                                 if err.validator_value == "integer" else ""),
+               "minItems": lambda: f"at least {err.validator_value} item(s)"}.get(err.validator,
+                                                                                  lambda: err.message)()
+    return f"config key '{key}': value {err.instance!r} is not allowed ({err.message}); allowed: {allowed}"
+
+
+def check_schema(config: dict) -> None:
+    """Validate against the JSON schema; raise ConfigError with the most relevant error, in one line."""
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(config))
+    if error is not None:
+        raise ConfigError(_message(error))
+
+
+# ----------------------------------------------------------------------------------------------- 4. relations
+
+def check_k_grid(key: str, k_grid: list[int], d: int) -> None:
+    """k grid: strictly increasing non-negative integers, none above d."""
+    if any(b <= a for a, b in zip(k_grid, k_grid[1:])):
+        fail(key, k_grid, "a strictly increasing list of integers")
+    if k_grid and k_grid[-1] > d:
+        fail(key, k_grid, f"values between 0 and d = {d}")
+
+
+def check_ranges(block: Any, key: str = "") -> None:
+    """Every ``<name>_min`` / ``<name>_max`` pair in one mapping: min <= max; every ``*_grid`` list of numbers
+    strictly increasing."""
+    if not isinstance(block, dict):
+        return
+    for k, v in block.items():
+        sub = f"{key}.{k}" if key else str(k)
+        if k.endswith("_min") and f"{k[:-4]}_max" in block and v > block[f"{k[:-4]}_max"]:
+            fail(sub, v, f"at most {k[:-4]}_max = {block[f'{k[:-4]}_max']!r}")
+        check_ranges(v, sub)
+
+
+def built_experiments(config: dict) -> dict[str, dict]:
+    """The experiment blocks of the outputs this run builds (blocks of other outputs are not checked)."""
+    experiments = config.get("experiments") or {}
+    return {oid: experiments[oid] for oid in config["outputs"] if oid in experiments}
+
+
+def check_relations(config: dict) -> None:
+    """Relations between values, for the outputs this run builds."""
+    from adaptive_repro.simulation.engines import FAST_EXACT_MECHANISMS
+
+    experiments = config.get("experiments") or {}
+    for oid in config["outputs"]:
+        if catalogue.get(oid).kind == "experiment" and oid not in experiments:
+            fail("experiments", sorted(experiments), f"a block experiments.{oid} for every experiment in outputs")
+    for name, exp in built_experiments(config).items():
+        if "k_grid" in exp and "d" in exp:
+            check_k_grid(f"experiments.{name}.k_grid", exp["k_grid"], exp["d"])
+        if exp.get("signal_attributes", 0) > exp.get("d", 0):
+            fail(f"experiments.{name}.signal_attributes", exp["signal_attributes"], f"at most d = {exp['d']}")
+        if config.get("engine") == "fast":
+            inexact = [m for m in exp.get("mechanisms", []) if m not in FAST_EXACT_MECHANISMS]
+            if inexact:
+                fail("engine", "fast", f"'auto' or 'direct': the sufficient-statistic engine is not exact for "
+                     f"experiments.{name}.mechanisms {inexact}; it is exact for {list(FAST_EXACT_MECHANISMS)}")
+        check_ranges(exp, f"experiments.{name}")
+    check_ranges(config.get("theory") or {}, "theory")
+
+
+def validated(config: dict) -> dict:
+    """The config checked (steps 2-4) and resolved: every default of every schema filled in, once."""
+    check_finite(config)
+    check_schema(config)
+    resolved = fill_schema_defaults(config, load_schema("config"))
+    check_relations(resolved)
+    return resolved
+
+
+def merged(base: dict, update: dict) -> dict:
+    """``update`` merged into ``base`` the way Snakemake merges config files (mappings recursively)."""
+    out = dict(base)
+    for key, value in update.items():
+        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m adaptive_repro.validation [CONFIGFILE ...]``: check config.yaml with the given config files on top,
+    as Snakemake would read them; print one line and exit 1 on the first error (the Makefile runs this first)."""
+    import sys
+
+    paths = ["config.yaml", *(sys.argv[1:] if argv is None else argv)]
+    try:
+        config: dict = {}
+        for path in paths:
+            config = merged(config, load_config_file(path))
+        validated(config)
+    except ConfigError as err:
+        print(f"Config error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,42 @@
+"""The catalogue is the one list of outputs, and the package's layers have no upward imports."""
+import pytest
+
+from adaptive_repro import catalogue, sources
+from adaptive_repro.config import load_schema
+
+LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "seeds", "io", "registry", "stats")
+
+
+def package_modules():
+    for path in sorted(sources.ROOT.rglob("*.py")):
+        rel = path.relative_to(sources.ROOT).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        yield ".".join([sources.PACKAGE, *parts]), path
+
+
+@pytest.mark.parametrize("name", [n for n, _ in package_modules() if n.count(".") and n.split(".")[1] in LOWER_LAYERS])
+def test_math_and_simulation_never_import_outputs(name):
+    """Transitively, function-level imports included (sources.module_sources parses every import statement)."""
+    upward = [p for p in sources.module_sources(name) if "/outputs/" in p.replace("\\", "/")]
+    assert not upward, f"{name} imports the output layer: {upward}"
+
+
+def test_no_module_over_450_lines():
+    long = {name: n for name, path in package_modules() if (n := len(path.read_text().splitlines())) > 450}
+    assert not long, long
+
+
+def test_every_catalogue_output_has_a_builder_and_a_config_block():
+    schema = load_schema("config")
+    assert schema["properties"]["outputs"]["items"]["enum"] == list(catalogue.OUTPUT_IDS)
+    experiment_blocks = set(schema["properties"]["experiments"]["properties"])
+    for entry in catalogue.CATALOGUE:
+        assert callable(entry.builder.build), entry.id
+        assert entry.kind in ("experiment", "theory")
+        if entry.kind == "experiment":
+            assert entry.id in experiment_blocks, f"no schema block experiments.{entry.id}"
+
+
+def test_unknown_output_is_named():
+    with pytest.raises(KeyError, match="dwork-figure-9"):
+        catalogue.get("dwork-figure-9")

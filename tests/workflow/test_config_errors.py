@@ -1,0 +1,190 @@
+"""Bad config stops the run before any job, with one line naming the key, the value and what is allowed.
+
+Every kind of error is checked in-process through the same validation the Snakefile runs
+(``validation.check_config_files`` and ``validation.validated``); two cases run Snakemake itself to show that the
+workflow stops before any job and prints one line.
+"""
+import copy
+import math
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from adaptive_repro import resources, validation
+from adaptive_repro.config import ConfigError
+from adaptive_repro.simulation.experiments import ExperimentSpec
+from conftest import ROOT, snakemake, tiny_config
+
+DEFAULT = yaml.safe_load((ROOT / "config.yaml").read_text())
+
+
+def set_key(path, value):
+    def mutate(cfg):
+        node = cfg
+        for key in path[:-1]:
+            node = node.setdefault(key, {})
+        node[path[-1]] = value
+    return mutate
+
+
+ZHAO = {"n": 100, "d": 50, "replicates": 2, "k_grid": [0, 5], "mechanisms": ["standard", "zhao_alg1_bdp"]}
+
+
+def with_zhao(**extra):
+    def mutate(cfg):
+        cfg["experiments"]["zhao-fig2"] = ZHAO | extra
+        cfg["outputs"] = cfg["outputs"] + ["zhao-fig2"]
+    return mutate
+
+
+CASES = [  # (id, mutation, fragments the message must contain: key, value, what is allowed)
+    ("unknown-top-key", set_key(["sead"], 3), ["'sead'", "top level", "allowed", "seed"]),
+    ("unknown-experiment-key", set_key(["experiments", "dwork-null", "replicate"], 3),
+     ["'replicate'", "experiments.dwork-null", "replicates"]),
+    ("wrong-type", set_key(["experiments", "dwork-null", "n"], "many"),
+     ["experiments.dwork-null.n", "'many'", "integer"]),
+    ("float-for-integer", set_key(["experiments", "dwork-null", "n"], 10000.0),
+     ["experiments.dwork-null.n", "10000.0", "whole number"]),
+    ("nan", set_key(["experiments", "dwork-null", "signal_scale"], math.nan),
+     ["experiments.dwork-null.signal_scale", "nan", "finite"]),
+    ("infinity", with_zhao(model={"b": math.inf}), ["experiments.zhao-fig2.model.b", "inf", "finite"]),
+    ("n-below-1", set_key(["experiments", "dwork-null", "n"], 0), ["experiments.dwork-null.n", "0", "minimum of 1"]),
+    ("d-below-1", set_key(["experiments", "dwork-null", "d"], 0), ["experiments.dwork-null.d", "minimum of 1"]),
+    ("replicates-below-1", set_key(["experiments", "dwork-null", "replicates"], 0),
+     ["experiments.dwork-null.replicates", "minimum of 1"]),
+    ("replicates-per-job-below-1", set_key(["replicates_per_job"], 0), ["replicates_per_job", "0"]),
+    ("replicates-per-job-word", set_key(["replicates_per_job"], "many"), ["replicates_per_job", "'many'"]),
+    ("k-grid-not-increasing", set_key(["experiments", "dwork-null", "k_grid"], [0, 20, 10]),
+     ["experiments.dwork-null.k_grid", "[0, 20, 10]", "strictly increasing"]),
+    ("k-grid-repeated", set_key(["experiments", "dwork-null", "k_grid"], [0, 10, 10]),
+     ["experiments.dwork-null.k_grid", "strictly increasing"]),
+    ("k-above-d", set_key(["experiments", "dwork-null", "k_grid"], [0, 10, 401]),
+     ["experiments.dwork-null.k_grid", "401", "d = 400"]),
+    ("k-negative", set_key(["experiments", "dwork-null", "k_grid"], [-1, 10]), ["k_grid[0]", "-1", "minimum of 0"]),
+    ("unknown-mechanism", set_key(["experiments", "dwork-null", "mechanisms"], ["standard", "laplace"]),
+     ["experiments.dwork-null.mechanisms[1]", "'laplace'", "dwork_code"]),
+    ("unknown-experiment", set_key(["experiments", "dwork-nul"], {"n": 10}), ["'dwork-nul'", "dwork-null"]),
+    ("unknown-output", set_key(["outputs"], ["dwork-null", "dwork-figure-9"]),
+     ["outputs[1]", "'dwork-figure-9'", "dwork-signal"]),
+    ("no-outputs", set_key(["outputs"], []), ["outputs", "[]", "at least 1"]),
+    ("unknown-engine", set_key(["engine"], "quick"), ["engine", "'quick'", "auto"]),
+    ("negative-seed", set_key(["seed"], -1), ["seed", "-1", "minimum of 0"]),
+    ("probability-above-1", with_zhao(model={"p_s": 1.5}), ["experiments.zhao-fig2.model.p_s", "1.5", "maximum of 1"]),
+    ("probability-below-0", with_zhao(model={"p_y": -0.1}), ["experiments.zhao-fig2.model.p_y", "-0.1", "minimum"]),
+    ("fast-engine-not-exact", lambda cfg: (cfg.update(engine="fast"), with_zhao()(cfg)),
+     ["config key 'engine'", "'fast'", "zhao_alg1_bdp", "'auto' or 'direct'"]),
+    ("output-without-experiment", lambda cfg: cfg["experiments"].pop("dwork-signal"),
+     ["config key 'experiments'", "experiments.dwork-signal"]),
+    ("inverted-range", set_key(["theory", "he", "kl"], {"eps_min": 5.0, "eps_max": 1.0}),
+     ["theory.he.kl.eps_min", "5.0", "eps_max = 1.0"]),
+]
+
+
+def config_of(mutate):
+    cfg = {"seed": 1, "engine": "auto"} | copy.deepcopy(tiny_config())
+    mutate(cfg)
+    return cfg
+
+
+@pytest.mark.parametrize("mutate,fragments", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_config_is_rejected_with_a_clear_message(mutate, fragments):
+    with pytest.raises(ConfigError) as err:
+        validation.validated(config_of(mutate))
+    message = str(err.value)
+    assert "\n" not in message, message
+    for fragment in fragments:
+        assert fragment in message, f"{fragment!r} missing from: {message}"
+
+
+def test_blocks_of_outputs_not_built_are_not_held_against_the_run():
+    """engine = fast is exact for dwork-null; the Algorithm 1 arms of other (unbuilt) blocks do not matter."""
+    cfg = copy.deepcopy(DEFAULT) | {"engine": "fast", "outputs": ["dwork-null"]}
+    assert validation.validated(cfg)["engine"] == "fast"
+
+
+def test_defaults_filled_once_from_the_schemas():
+    resolved = validation.validated(copy.deepcopy(DEFAULT))
+    assert resolved["experiments"]["dwork-null"]["threshold_scale"] == 4.0
+    assert resolved["theory"]["he"]["kl"]["points"] > 1 and "monitor" in resolved["theory"]["lecture"]
+
+
+FILE_CASES = [  # (id, file text or None for a directory, fragments)
+    ("duplicate-key", "seed: 1\nseed: 2\n", ["line 2", "'seed'", "twice", "line 1"]),
+    ("yaml-syntax", "seed: 1\nexperiments: {dwork-null: [1, 2}\n", ["line 2", "YAML error"]),
+    ("not-a-mapping", "- seed\n", ["top level", "mapping"]),
+    ("missing", "MISSING", ["does not exist"]),
+    ("directory", None, ["is a directory"]),
+]
+
+
+@pytest.mark.parametrize("text,fragments", [c[1:] for c in FILE_CASES], ids=[c[0] for c in FILE_CASES])
+def test_bad_config_file_is_rejected_naming_file_and_line(tmp_path, text, fragments):
+    path = tmp_path / "my.yaml"
+    if text is None:
+        path.mkdir()
+    elif text != "MISSING":
+        path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        validation.check_config_files([path])
+    assert str(path) in str(err.value)
+    for fragment in fragments:
+        assert fragment in str(err.value), str(err.value)
+
+
+def spec(n, d, replicates=10):
+    return ExperimentSpec(name="dwork-null", n=n, d=d, replicates=replicates, k_grid=(0, 10), mechanisms=("standard",))
+
+
+def test_a_job_that_cannot_fit_is_refused_before_it_starts():
+    specs = {"dwork-null": spec(10**12, 1000)}
+    cost = lambda name: resources.replicate_cost(specs[name].n, specs[name].d, specs[name].k_grid,
+                                                 specs[name].arm_engines())
+    with pytest.raises(ConfigError, match=r"experiments\.dwork-null\.n.*n = 1000000000000.*fits in the 8.0 GB"):
+        resources.check_and_estimate(specs, lambda name: [range(1)], cost, lambda name: name, 8192)
+
+
+def test_too_many_jobs_are_refused():
+    specs = {"dwork-null": spec(100, 100, replicates=10**6)}
+    cost = lambda name: resources.ReplicateCost(0.01, 100)
+    chunks = lambda name: [range(i, i + 1) for i in range(specs[name].replicates)]
+    with pytest.raises(ConfigError, match="replicates_per_job.*1000000 jobs.*at most"):
+        resources.check_and_estimate(specs, chunks, cost, lambda name: name, None)
+
+
+def test_automatic_chunks_do_not_depend_on_cores_and_keep_jobs_seconds_to_minutes():
+    cheap, dear = resources.ReplicateCost(0.01, 100), resources.ReplicateCost(30.0, 100)
+    assert resources.replicates_per_job("auto", 100, cheap) == 100  # 5 s of work at least per job
+    assert resources.replicates_per_job("auto", 100, dear) == 4  # at most 2 minutes per job
+    assert resources.replicates_per_job("auto", 160, resources.ReplicateCost(0.5, 100)) == 10  # >= 16 jobs
+    assert resources.replicates_per_job(7, 100, dear) == 7
+
+
+# -------------------------------------------------------------- through Snakemake itself: stops before any job
+
+def test_unknown_key_stops_snakemake_before_any_job_with_one_line(workflow_copy):
+    (workflow_copy / "bad.yaml").write_text(yaml.safe_dump(tiny_config() | {"sead": 3}))
+    proc = snakemake(workflow_copy, "--configfile", "bad.yaml")
+    assert proc.returncode != 0
+    assert not (workflow_copy / "results").exists(), "a job ran before the config was rejected"
+    errors = [line for line in proc.stderr.splitlines() if "Config error" in line]
+    assert len(errors) == 1 and "'sead'" in errors[0], proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) < 10, proc.stderr
+
+
+@pytest.mark.parametrize("name", ["nowhere.yaml", "configs"])
+def test_missing_or_directory_configfile_is_named_without_traceback(workflow_copy, name):
+    """`make reproduce CONFIG=...` checks the config files with this command before Snakemake reads them (Snakemake
+    itself would print a traceback for a missing --configfile)."""
+    (workflow_copy / "configs").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", name], cwd=workflow_copy,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert name in proc.stderr and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+
+
+def test_good_config_passes(workflow_copy):
+    proc = snakemake(workflow_copy, "--dry-run", "--configfile", "tests/configs/tiny.yaml")
+    assert proc.returncode == 0, proc.stderr
+    assert "Estimated cost per experiment output" in proc.stderr and "dwork-null:" in proc.stderr

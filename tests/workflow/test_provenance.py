@@ -1,0 +1,133 @@
+"""A result is a function of its recorded inputs: change any config value (or the code of a bound) after a run, rerun,
+and the tables are byte-identical to a clean run of the changed config; nothing unaffected reruns."""
+import copy
+import os
+import re
+import shutil
+import time
+
+import pytest
+import yaml
+
+from adaptive_repro import sources
+from conftest import copy_workflow, snakemake
+
+pytestmark = pytest.mark.slow
+
+BASE = {
+    "seed": 3,
+    "engine": "auto",
+    "replicates_per_job": 3,
+    "outputs": ["dwork-null", "zhao-fig2", "he-kl"],
+    "experiments": {
+        "dwork-null": {"n": 200, "d": 200, "replicates": 6, "k_grid": [0, 5, 10], "mechanisms": ["standard", "dwork_code"]},
+        "zhao-fig2": {"n": 200, "d": 200, "replicates": 6, "k_grid": [0, 5, 10], "mechanisms": ["standard"],
+                      "signal_attributes": 5, "model": {"p_s": 0.9, "p_y": 0.9, "b": 0.3}},
+    },
+    "theory": {"he": {"kl": {"points": 11}}},
+}
+
+
+def edit(path, value):
+    def change(cfg):
+        node = cfg
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return change
+
+
+CHANGES = {  # one per kind of key
+    "n": edit(["experiments", "dwork-null", "n"], 300),
+    "d": edit(["experiments", "dwork-null", "d"], 150),
+    "k_grid": edit(["experiments", "dwork-null", "k_grid"], [0, 4, 10]),
+    "mechanisms": edit(["experiments", "dwork-null", "mechanisms"], ["standard"]),
+    "signal": edit(["experiments", "dwork-null", "signal_attributes"], 5),
+    "model": edit(["experiments", "zhao-fig2", "model", "b"], 0.1),
+    "engine": edit(["engine"], "direct"),
+    "seed": edit(["seed"], 4),
+    "theory": edit(["theory", "he", "kl", "points"], 13),
+}
+
+
+def tables(workdir):
+    return {p.name: p.read_bytes() for p in sorted((workdir / "results" / "tables").glob("*.csv"))}
+
+
+def run(workdir, cfg, *args):
+    (workdir / "run.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(workdir, "--configfile", "run.yaml", *args)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.fixture(scope="module")
+def base_run(tmp_path_factory):
+    workdir = copy_workflow(tmp_path_factory.mktemp("base"))
+    run(workdir, BASE)
+    return workdir
+
+
+@pytest.mark.parametrize("kind", sorted(CHANGES))
+def test_changed_config_gives_the_tables_of_a_clean_run(base_run, tmp_path, kind):
+    cfg = copy.deepcopy(BASE)
+    CHANGES[kind](cfg)
+    rerun = tmp_path / "rerun"
+    shutil.copytree(base_run, rerun, symlinks=True)
+    run(rerun, cfg)
+    clean = copy_workflow(tmp_path / "clean")
+    run(clean, cfg)
+    assert tables(rerun) == tables(clean)
+    assert tables(rerun) != tables(base_run)  # the change did reach the tables
+
+
+def jobs_of(proc):
+    """{rule: count} of a dry run's job table."""
+    counts = {}
+    for rule, count in re.findall(r"^(\w+)\s+(\d+)$", proc.stdout, flags=re.M):
+        counts[rule] = int(count)
+    return counts
+
+
+def test_raising_replicates_only_adds_chunks(base_run, tmp_path):
+    cfg = copy.deepcopy(BASE)
+    cfg["experiments"]["dwork-null"]["replicates"] = 9
+    workdir = tmp_path / "more"
+    shutil.copytree(base_run, workdir, symlinks=True)
+    jobs = jobs_of(run(workdir, cfg, "--dry-run"))
+    assert jobs.get("simulate_chunk") == 1, jobs  # replicates 6..8: one new chunk, the two old ones kept
+    assert "build_output" in jobs and jobs["build_output"] == 1  # only dwork-null's output
+
+
+def test_nothing_reruns_without_a_change_and_chunking_never_changes_numbers(base_run, tmp_path):
+    workdir = tmp_path / "same"
+    shutil.copytree(base_run, workdir, symlinks=True)
+    assert "Nothing to be done" in run(workdir, BASE, "--dry-run").stdout
+    run(workdir, BASE | {"replicates_per_job": 2})
+    assert tables(workdir) == tables(base_run)
+
+
+def test_editing_the_code_of_a_bound_reruns_exactly_its_outputs(base_run, tmp_path):
+    workdir = tmp_path / "code"
+    shutil.copytree(base_run, workdir, symlinks=True)
+    bound = next(p for p in sources.module_sources("adaptive_repro.outputs.he_kl"
+                                                   if (sources.ROOT / "outputs" / "he_kl.py").exists()
+                                                   else "adaptive_repro.outputs.he") if p.endswith("bounds/he.py"))
+    stat = os.stat(bound)
+    try:
+        os.utime(bound, (time.time() + 5, time.time() + 5))
+        jobs = jobs_of(run(workdir, BASE, "--dry-run"))
+    finally:
+        os.utime(bound, (stat.st_atime, stat.st_mtime))
+    assert jobs.get("build_output") == 1 and "simulate_chunk" not in jobs, jobs  # he-kl only
+
+
+def test_files_follow_the_umask(base_run):
+    for path in (base_run / "results").rglob("*.csv"):
+        assert os.stat(path).st_mode & 0o777 == 0o666 & ~current_umask(), path
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

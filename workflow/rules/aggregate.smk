@@ -1,0 +1,34 @@
+# 2. aggregate: every chunk of one experiment output -> one records file (and one diagnostics file), after checking
+# that each chunk was simulated from this config (its recorded spec digest).
+
+
+def experiments_of(output_id):
+    return [name for name in EXPERIMENT_SPECS if output_of(name) == output_id]
+
+
+def output_chunks(kind):
+    """Input function: the record (or diagnostics) chunks of every experiment of one catalogue output, in order."""
+    return lambda w: [chunk_path(name, r, kind) for name in experiments_of(w.output) for r in chunks(name)]
+
+
+rule aggregate_records:
+    input:
+        records=output_chunks("records"),
+        diagnostics=output_chunks("diagnostics"),
+    output:
+        records=f"{RESULTS}/records/{{output}}.records.csv",
+        diagnostics=f"{RESULTS}/records/{{output}}.diagnostics.csv",
+    log:
+        log_file("aggregate/{output}"),
+    wildcard_constraints:
+        output="|".join(catalogue.EXPERIMENT_OUTPUTS),
+    params:
+        expected_digests=lambda w: {name: spec_digest(name) for name in experiments_of(w.output)},
+        expected_replicates=lambda w: {name: EXPERIMENT_SPECS[name].replicates for name in experiments_of(w.output)},
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    group:
+        "post"
+    script:
+        "../scripts/aggregate_records.py"

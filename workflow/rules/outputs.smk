@@ -1,0 +1,35 @@
+# 3. output: the table, figure and claims of every catalogue output, by its builder module (catalogue.py):
+# build(output_id, params, inputs). Theory outputs have no inputs; experiments get their aggregated records.
+# The builder's source files (and those of the math it imports) are inputs: editing a bound reruns its outputs.
+
+
+def build_inputs(wildcards):
+    files = {"code": code_of(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
+                             "adaptive_repro.catalogue")(wildcards)}
+    if catalogue.get(wildcards.output).kind == "experiment":
+        files["records"] = f"{RESULTS}/records/{wildcards.output}.records.csv"
+        files["diagnostics"] = f"{RESULTS}/records/{wildcards.output}.diagnostics.csv"
+    return files
+
+
+rule build_output:
+    input:
+        unpack(build_inputs),
+    output:
+        **output_files("{output}"),
+    log:
+        log_file("{output}"),
+    benchmark:
+        f"{RESULTS}/benchmarks/rules/{{output}}.tsv"
+    wildcard_constraints:
+        output="|".join(re.escape(oid) for oid in OUTPUTS),
+    params:
+        output_id=lambda w: w.output,
+        params=lambda w: output_params(config, w.output),
+        params_digest=lambda w: digest(output_params(config, w.output)),
+        specs=lambda w: {name: EXPERIMENT_SPECS[name] for name in experiments_of(w.output)},
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/build_output.py"

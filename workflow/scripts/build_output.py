@@ -1,0 +1,31 @@
+"""Build one catalogue output (table, figure as PDF and PNG, claims) by its builder: catalogue.build(...)."""
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from adaptive_repro import catalogue  # noqa: E402
+from adaptive_repro.io import save_figure, write_csv  # noqa: E402
+from adaptive_repro.joblog import job_logger  # noqa: E402
+from adaptive_repro.registry import write_claims  # noqa: E402
+
+log = job_logger(snakemake.log[0], "build")
+output_id = snakemake.params.output_id
+start = time.perf_counter()
+inputs = {}
+if catalogue.get(output_id).kind == "experiment":
+    inputs = {"records": pd.read_csv(snakemake.input.records), "diagnostics": pd.read_csv(snakemake.input.diagnostics),
+              "specs": snakemake.params.specs}
+log.info("%s with parameters %s", output_id, snakemake.params.params)
+table, fig, claims = catalogue.build(output_id, snakemake.params.params, inputs)
+write_csv(table, snakemake.output.table)
+save_figure(fig, snakemake.output.pdf, snakemake.output.png)
+plt.close(fig)
+write_claims(claims, snakemake.output.claims)
+for c in claims:
+    log.info("claim %s: %s (%s) %s", c.claim_id, c.status, c.measured, c.counterexample)
+log.info("done: %s, %d table rows, %d claims in %.1f s", output_id, len(table), len(claims), time.perf_counter() - start)
