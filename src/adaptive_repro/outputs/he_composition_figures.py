@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from adaptive_repro.outputs.he_common import plt
 
@@ -61,6 +61,7 @@ def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dic
                 ax.plot(bad["T"], bad.eps_over_exact, "x", color="red", ms=9, mew=2,
                         label="He Thm 4 / Cor 2 unsound: delta' < exact optimal delta(eps')")
             ax.set(xscale="log", yscale="log", title=f"eps = {eps:g}, delta = {delta:g}")
+            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
             ax.yaxis.set_major_formatter(_PLAIN)
             ax.yaxis.set_minor_formatter(NullFormatter())
             if i == len(deltas) - 1:
@@ -107,7 +108,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             for m in ["he_cor3", "he_cor3_derived"]:
                 s = c[c.method == m].set_index("T").delta_prime
                 shown = s.where(s >= ymin)
-                ax.plot(shown.index, shown, **dict(METHOD_STYLE[m], label=METHOD_STYLE[m]["label"] + " (delta = 0)"))
+                ax.plot(shown.index, shown, **METHOD_STYLE[m])
                 if shown.notna().sum() == 0:
                     why = "undefined (eps' >= T eps)" if s.isna().all() else f"below {ymin:g}"
                     missing.append(f"{METHOD_STYLE[m]['label']}: {why}")

@@ -64,10 +64,12 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     t = table[table.delta == delta]
     labels = {"he_thm1": "He Thm 1", "he_thm1_intro": "He Thm 1 as in the introduction (2x)",
               "nissim_stemmer": "Nissim-Stemmer", "dwork_et_al": "Dwork et al.", "oneto_et_al": "Oneto et al."}
+    col = {"he_thm1": "tab:blue", "he_thm1_intro": "tab:cyan", "nissim_stemmer": "tab:orange",
+           "dwork_et_al": "tab:green"}
     ax = axes[0]
     for m in ["he_thm1", "nissim_stemmer", "dwork_et_al"]:
         s = t[(t.method == m) & (t.quantity == "a")]
-        ax.plot(s.eps, s.value, marker="o", ms=3, label=labels[m])
+        ax.plot(s.eps, s.value, marker="o", ms=3, color=col[m], label=labels[m])
     N = max(p["N"])
     for r in p["oneto_empirical_risk"]:
         s = t[(t.method == "oneto_et_al") & (t.quantity == "a") & (t.N == N) & (t.empirical_risk == r)]
@@ -77,7 +79,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     ax = axes[1]
     for m in ["he_thm1", "he_thm1_intro", "nissim_stemmer", "dwork_et_al"]:
         s = t[(t.method == m) & (t.quantity == "b")]
-        ax.plot(s.eps, s.value, marker="o", ms=3, label=labels[m])
+        ax.plot(s.eps, s.value, marker="o", ms=3, color=col[m], label=labels[m])
     for Nn in p["N"]:
         s = t[(t.method == "oneto_et_al") & (t.quantity == "b") & (t.N == Nn) & (t.empirical_risk == 0)]
         ax.plot(s.eps, s.value, ls="--", label=f"Oneto et al. (N={Nn:g})")
@@ -87,10 +89,10 @@ def generalization_figure(table: pd.DataFrame, params: dict):
            title=f"failure probability b, delta = {delta:g}")
     ax.set_ylim(1e-16, 10)
     ax = axes[2]
-    for k in p["k"]:
+    for i, k in enumerate(p["k"]):
         for m, ls in [("he_thm2", "-"), ("nissim_stemmer", "--")]:
             s = t[(t.method == m) & (t.quantity == "on_average") & (t.k == k)]
-            ax.plot(s.eps, s.value, ls=ls, label=f"{'He Thm 2' if m == 'he_thm2' else 'Nissim-Stemmer'}, k={k:g}")
+            ax.plot(s.eps, s.value, ls=ls, color=f"C{i % 10}", label=f"{'He Thm 2' if m == 'he_thm2' else 'Nissim-Stemmer'}, k={k:g}")
     ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="on-average generalization bound",
            title=f"multi-database on-average bound, delta = {delta:g}")
     for ax in axes:  # legends below the panels, never over the curves
