@@ -217,12 +217,13 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     h = _method(table, "he", table.delta > 0)
     Td = h["T"] * h.delta
     second = Td**2 + h.delta_tilde * h.delta_floor  # size of the terms a first-order expansion drops
+    h["he_minus_kairouz"] = h.delta_prime - h.kairouz_delta
     lt = h[h.m < h["T"]].reset_index(drop=True)
     cl.append(claim(oid, "he-delta-lt-kairouz", "paper", f"{HE}, Section 1 and Section 4.2.2",
                     "strict reading: where He's claimed improvement delta tanh(eps/2) (T - m), m = ceil(eps'/eps), is "
                     "positive (m < T), Corollary 2's delta' is smaller than Kairouz et al.'s 1-(1-delta)^T(1-delta~) "
                     "(the first-order reading is he-gap-first-order)",
-                    "He < Kairouz", lt.delta_prime < lt.kairouz_delta, lt, hk + ["delta_prime", "kairouz_delta"],
+                    "He < Kairouz", lt.delta_prime < lt.kairouz_delta, lt, hk + ["he_minus_kairouz", "kairouz_delta"],
                     code=B + "he_corollary2_delta", quote=QUOTES["intro_delta"],
                     note="it can fail only where the second-order term delta~ (1-(1-delta)^T) exceeds the claimed gap "
                          "(large delta~, small T - m)"))
