@@ -143,13 +143,13 @@ def kov_eps(eps, delta, T, delta_prime):
 
 def kl_randomized_response(eps):
     """Exact KL divergence between the outputs of binary randomized response on neighbouring inputs,
-    P = (e^eps, 1)/(1+e^eps), Q = (1, e^eps)/(1+e^eps) (Warner 1965; Dwork & Roth 2014, Sec. 3.2):
-
-        KL(P || Q) = e^eps/(1+e^eps) eps - 1/(1+e^eps) eps = eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2).
-
-    This is the worst case for eps-DP, so He et al.'s Lemma 5 holds with equality here."""
+    P = (e^eps, 1)/(1+e^eps), Q = (1, e^eps)/(1+e^eps) (Warner 1965; Dwork & Roth 2014, Sec. 3.2), computed from the
+    definition KL(P || Q) = sum_x P(x) log(P(x)/Q(x)) (the closed form is eps (e^eps - 1)/(e^eps + 1), He Lemma 5's
+    bound, which is therefore attained: randomized response is the worst case for eps-DP)."""
     eps = np.asarray(eps, dtype=float)
-    return eps * np.tanh(eps / 2.0)
+    p_hi, p_lo = special.expit(eps), special.expit(-eps)  # e^eps/(1+e^eps), 1/(1+e^eps)
+    log_ratio = special.log_expit(eps) - special.log_expit(-eps)  # log(P(x)/Q(x)) at the likely outcome
+    return p_hi * log_ratio + p_lo * (-log_ratio)
 
 
 def kl_laplace(eps):

@@ -1,5 +1,5 @@
 """Bounds of He, Wang, Tao, "Tighter Generalization Bounds for Iterative Differentially Private Learning
-Algorithms" (papers/003, cited as "He"), and the bounds He compares against, as He quotes them.
+Algorithms" (cited as "He"), and the bounds He compares against, as He quotes them.
 
 One function per bound; each docstring cites the paper and theorem/lemma/equation. All functions are vectorized
 over numpy arrays (broadcasting) and numerically safe for eps in [1e-4, 50] and T <= 1e6:
@@ -147,11 +147,17 @@ def kairouz_delta(delta, T, delta_tilde):
 
 
 def he_theorem4_eps(eps, T, delta_tilde):
-    """He Theorem 4 (Composition Theorem I), eqs. (5)-(7), homogeneous steps eps_i = eps:
-    eps' = min{T eps, T eps tanh(eps/2) + sqrt(2 T eps^2 log(e + sqrt(T eps^2)/delta~)),
-               T eps tanh(eps/2) + sqrt(2 log(1/delta~) T eps^2)}.
-    Identical to Kairouz et al.'s eps' as He quotes it (He: "The estimate of eps' is the same as ours")."""
-    return kairouz_eps(eps, T, delta_tilde)
+    """He Theorem 4 (Composition Theorem I), eqs. (5)-(7), homogeneous steps eps_i = eps, written from He's sums
+    (independently of :func:`kairouz_eps`, so that He's "The estimate of eps' is the same as ours" is a real check):
+    eps'_1 = sum eps_i = T eps,
+    eps'_2 = sum (e^eps_i - 1) eps_i/(e^eps_i + 1) + sqrt(2 sum eps_i^2 log(e + sqrt(sum eps_i^2)/delta~)),
+    eps'_3 = sum (e^eps_i - 1) eps_i/(e^eps_i + 1) + sqrt(2 log(1/delta~) sum eps_i^2), eps' = min of the three."""
+    eps, T, dt = _f(eps), _f(T), _f(delta_tilde)
+    sum_sq = T * eps**2
+    head = T * np.expm1(eps) * eps / (np.exp(np.minimum(eps, 700.0)) + 1.0)
+    e2 = head + np.sqrt(2.0 * sum_sq * np.log(np.e + np.sqrt(sum_sq) / dt))
+    e3 = head + np.sqrt(2.0 * np.log(1.0 / dt) * sum_sq)
+    return _ret(np.minimum(np.minimum(T * eps, e2), e3))
 
 
 def he_theorem4_eps_hetero(eps_steps, delta_tilde):
@@ -232,13 +238,57 @@ def he_corollary3_delta_pp(eps, T, eps_prime):
     return _ret(np.exp(_f(he_corollary3_log_delta_pp(eps, T, eps_prime))))
 
 
-def he_corollary3_delta(eps, delta, T, eps_prime):
+def he_corollary3_log_delta_pp_derived(eps, T, eps_prime):
+    """log of the right-hand side of He App. B.4 eq. (36),
+    e^{-eps' t - T t eps} ((e^{2 t eps + eps} + 1)/(1 + e^eps))^T, at the minimizer of eq. (37),
+    e^{2 eps t} = e^{-eps} (T eps + eps')/(T eps - eps'). Substituting gives
+    delta''_derived = e^{+(eps' + T eps)/2} ((1/(1+e^eps)) (2 T eps/(T eps - eps')))^T
+                      ((T eps + eps')/(T eps - eps'))^{-(eps' + T eps)/(2 eps)},
+    i.e. Corollary 3's printed delta'' (:func:`he_corollary3_log_delta_pp`) with the sign of the first exponent
+    flipped: log delta''_derived = log delta''_printed + (eps' + T eps). This function evaluates (36) at t from (37)
+    directly (not via that identity). Defined for 0 <= eps' < T eps (nan otherwise). Eq. (36) is a Chernoff bound
+    valid for every t > 0; t from (37) is positive iff eps' > T eps tanh(eps/2)."""
+    eps, T, ep = _f(eps), _f(T), _f(eps_prime)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ok = (ep >= 0) & (ep < T * eps)
+        eps_s, ep_s = np.where(ok, eps, 1.0), np.where(ok, ep, 0.0)
+        T_s = np.where(ok, T, 2.0)
+        two_eps_t = -eps_s + np.log(T_s * eps_s + ep_s) - np.log(T_s * eps_s - ep_s)  # (37): 2 eps t
+        t = two_eps_t / (2.0 * eps_s)
+        val = (-ep_s * t - T_s * t * eps_s
+               + T_s * (np.logaddexp(two_eps_t + eps_s, 0.0) - np.logaddexp(0.0, eps_s)))
+    return _ret(np.where(ok, val, np.nan))
+
+
+def he_corollary3_delta_pp_derived(eps, T, eps_prime):
+    """Corollary 3's delta'' as its own derivation gives it (eq. (36) at (37)); see
+    :func:`he_corollary3_log_delta_pp_derived`."""
+    return _ret(np.exp(_f(he_corollary3_log_delta_pp_derived(eps, T, eps_prime))))
+
+
+def he_corollary3_delta(eps, delta, T, eps_prime, derived=False):
     """He Corollary 3: delta' = 1 - (1 - e^eps delta/(1+e^eps))^m (1 - delta/(1+e^eps))^{T-m}
-    + 1 - (1 - delta/(1+e^eps))^T + delta'', m = ceil(eps'/eps) clamped to [0, T]."""
+    + 1 - (1 - delta/(1+e^eps))^T + delta'', m = ceil(eps'/eps) clamped to [0, T]; delta'' as printed, or as its
+    derivation (App. B.4 eq. (36) at (37)) gives it when ``derived`` is true."""
     eps, delta, T, ep = (_f(x) for x in (eps, delta, T, eps_prime))
     m = _f(ceil_ratio(ep, eps, T))
     core = _he_delta_core(delta * special.expit(eps), delta * special.expit(-eps), m, T)
-    return _ret(core + _f(he_corollary3_delta_pp(eps, T, ep)))
+    pp = he_corollary3_delta_pp_derived if derived else he_corollary3_delta_pp
+    return _ret(core + _f(pp(eps, T, ep)))
+
+
+def he_theorem6_eps(eps, T, delta_tilde):
+    """He Theorem 6 (Composition Theorem V), homogeneous steps: eps' = sqrt(2 log(1/delta~) T eps^2)
+    + T eps (e^eps - 1)/(e^eps + 1) (the same expression as eps'_3 of Theorem 4)."""
+    eps, T, dt = _f(eps), _f(T), _f(delta_tilde)
+    return _ret(np.sqrt(2.0 * np.log(1.0 / dt) * T * eps**2) + T * eps * np.tanh(eps / 2.0))
+
+
+def he_theorem6_delta(eps, delta, T, eps_prime, delta_tilde):
+    """He Theorem 6's delta' (the same maximum over I as Theorem 4's eq. (8)); for homogeneous steps the maximizer
+    has m = ceil(eps'/eps) coordinates alpha_i = eps (Corollary 2's proof), so this is :func:`he_corollary2_delta`
+    evaluated at Theorem 6's eps'."""
+    return he_corollary2_delta(eps, delta, T, eps_prime, delta_tilde)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -383,7 +433,10 @@ def subsampled_composition(eps_tilde, N, tau, T, delta, delta_tilde):
     We take delta~ as the free input for eps' and report both delta' readings: ``delta_prime_free`` (additive
     delta~ = the input, like Theorem 4/Corollary 2) and ``delta_prime_formula`` (additive delta~ = the displayed
     formula, like Corollary 3's delta''). Inconsistency: eps' and m use the per-step level 2 q eps~, the displayed
-    delta~ uses q eps~. Returns a dict of arrays."""
+    delta~ uses q eps~. The displayed delta~ inherits Corollary 3's exponent sign; ``delta_tilde_derived`` is
+    Corollary 3's derivation (App. B.4 eqs. (36)-(37)) at per-step level q eps~ (as displayed) and
+    ``delta_tilde_derived_2q`` at 2 q eps~ (the level eps' uses), with the matching ``delta_prime_derived*``.
+    Returns a dict of arrays."""
     et, N, tau, T, delta, dt = np.broadcast_arrays(*(_f(x) for x in (eps_tilde, N, tau, T, delta, delta_tilde)))
     q = tau / N
     step = 2.0 * q * et  # per-step level in eps' and in m
@@ -392,6 +445,8 @@ def subsampled_composition(eps_tilde, N, tau, T, delta, delta_tilde):
     core = _he_delta_core(q * delta * special.expit(step), q * delta * special.expit(-step), m, T)
     log_dt_formula = _f(he_corollary3_log_delta_pp(q * et, T, eps_prime))
     dt_formula = np.exp(log_dt_formula)
+    dt_derived = _f(he_corollary3_delta_pp_derived(q * et, T, eps_prime))
+    dt_derived_2q = _f(he_corollary3_delta_pp_derived(step, T, eps_prime))
     return {
         "eps_prime": _ret(eps_prime),
         "per_step_eps": _ret(step),
@@ -401,6 +456,10 @@ def subsampled_composition(eps_tilde, N, tau, T, delta, delta_tilde):
         "log_delta_tilde_formula": _ret(log_dt_formula),
         "delta_prime_free": _ret(core + dt),
         "delta_prime_formula": _ret(core + dt_formula),
+        "delta_tilde_derived": _ret(dt_derived),
+        "delta_prime_derived": _ret(core + dt_derived),
+        "delta_tilde_derived_2q": _ret(dt_derived_2q),
+        "delta_prime_derived_2q": _ret(core + dt_derived_2q),
     }
 
 

@@ -1,0 +1,269 @@
+"""he-sgld and he-federated: He Theorem 7 (SGLD, Algorithm 1) and Theorem 8 (DP federated learning, Algorithm 2),
+both of the form of :func:`adaptive_repro.bounds.he.subsampled_composition`, against the exact optimal composition
+of their per-step guarantee (2 q eps~, q delta), q = tau/N (KOV 2015 Thm 3.3), at every delta~ of the sweep; plus
+Section 5's combination with Theorem 1, the stated rates (Remarks 1/2, Section 5) and Wang et al.'s condition.
+
+build(output_id, params, inputs) -> (table, figure, claims), params = the ``theory.he`` block (schema defaults
+filled) plus ``seed``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from adaptive_repro import groundtruth as gt
+from adaptive_repro.bounds import he
+from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params, plt
+from adaptive_repro.registry import Claim, format_point
+
+TOL = 1e-9
+
+
+def _theorem(which, p, N, T, sigma, dt):
+    tau, delta = float(p["tau"]), float(p["delta"])
+    if which == "sgld":
+        return he.theorem7_sgld(N, tau, T, p["L"], sigma, delta, dt)
+    return he.theorem8_federated(N, tau, T, sigma, delta, dt)
+
+
+def figure_delta_tilde(p: dict) -> float:
+    """The delta~ of the figures: the second value of the sweep, or the only one."""
+    dts = list(p["delta_tilde"])
+    return float(dts[1] if len(dts) > 1 else dts[0])
+
+
+def application_table(params: dict, which: str) -> pd.DataFrame:
+    """One row per (N, T, sigma, delta_tilde): eps_tilde, per_step_eps = 2 q eps~, eps_prime, m, delta_prime_free
+    (additive delta~ = the input), delta_tilde_formula (the displayed delta~) / delta_prime_formula,
+    delta_tilde_derived(_2q) / delta_prime_derived(_2q) (the displayed delta~ as Corollary 3's derivation gives it, at
+    q eps~ / 2 q eps~), delta_floor = 1 - (1 - q delta)^T, exact_delta_at_eps_prime (KOV 2015 Thm 3.3 for T
+    (2 q eps~, q delta)-DP steps), sound* (delta' >= exact), naive_eps = T * per_step_eps, thm1_b and thm1_min_N
+    (Theorem 1 at (eps', delta_prime_free)), wang_min_T (Wang et al.'s threshold at eps = eps')."""
+    p = params[which]
+    rows = []
+    for N in p["N"]:
+        for T in p["T"]:
+            for sigma in p["sigma"]:
+                for dt in p["delta_tilde"]:
+                    r = _theorem(which, p, N, T, sigma, float(dt))
+                    q, delta = float(p["tau"]) / N, float(p["delta"])
+                    row = {"N": int(N), "tau": float(p["tau"]), "T": int(T), "sigma": float(sigma), "delta": delta,
+                           "delta_tilde": float(dt), **{k: float(v) for k, v in r.items()}}
+                    exact = float(gt.kov_delta(row["per_step_eps"], q * delta, int(T), row["eps_prime"]))
+                    row.update(delta_floor=float(gt.delta_floor(q * delta, T)), exact_delta_at_eps_prime=exact,
+                               naive_eps=T * row["per_step_eps"],
+                               thm1_b=float(he.theorem1_b(row["eps_prime"], row["delta_prime_free"])),
+                               thm1_min_N=float(he.theorem1_min_sample_size(row["eps_prime"],
+                                                                            row["delta_prime_free"])),
+                               wang_min_T=float(he.wang_sgld_min_T(row["eps_prime"], delta, N, p["tau"])))
+                    row["valid"] = row["delta_prime_free"] >= row["delta_floor"]
+                    for s in ["free", "formula", "derived", "derived_2q"]:
+                        v = row[f"delta_prime_{s}"]
+                        row[f"sound_{s}"] = bool(np.isfinite(v) and v >= exact * (1 - TOL))
+                    rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def he_max_T(eps_target: float, params: dict, which: str, N: float, sigma: float, dt: float) -> float:
+    """Largest (real) T with Theorem 7/8's eps'(T) <= eps_target (eps' increases with T); inf if beyond 1e15."""
+    from scipy import optimize
+
+    p = params[which]
+
+    def f(logT):
+        return math.log(_theorem(which, p, N, math.exp(logT), sigma, dt)["eps_prime"]) - math.log(eps_target)
+
+    lo, hi = math.log(1e-9), math.log(1e15)
+    if f(hi) < 0:
+        return math.inf
+    if f(lo) > 0:
+        return 0.0
+    return math.exp(optimize.brentq(f, lo, hi, xtol=1e-10))
+
+
+def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
+    """For each target eps (``wang_eps``), N and sigma at the figure's delta~: He's largest admissible T
+    (Theorem 7/8's eps'(T) <= eps) and Wang et al.'s smallest admissible T as He quotes it."""
+    p = params[which]
+    dt = figure_delta_tilde(p)
+    rows = []
+    for eps in p["wang_eps"]:
+        for N in p["N"]:
+            for sigma in p["sigma"]:
+                rows.append({"eps_target": float(eps), "N": float(N), "sigma": float(sigma), "delta_tilde": dt,
+                             "he_max_T": he_max_T(float(eps), params, which, float(N), float(sigma), dt),
+                             "wang_min_T": float(he.wang_sgld_min_T(eps, p["delta"], N, p["tau"]))})
+    return pd.DataFrame(rows)
+
+
+def application_figure(table: pd.DataFrame, params: dict, which: str):
+    pyplot = plt()
+    p = params[which]
+    dt = figure_delta_tilde(p)
+    Ts = np.unique(np.round(np.geomspace(1, max(p["T"]), 60)).astype(int))
+    fig, axes = pyplot.subplots(1, 3, figsize=(16, 6.0))
+    colors = pyplot.rcParams["axes.prop_cycle"].by_key()["color"]
+    lss = ["-", "--", ":", "-."]
+    for i, N in enumerate(p["N"]):
+        for j, sigma in enumerate(p["sigma"]):
+            r = _theorem(which, p, N, Ts, sigma, dt)
+            floor = gt.delta_floor(p["tau"] / N * p["delta"], Ts)
+            axes[0].plot(Ts, r["eps_prime"], color=colors[j % 10], ls=lss[i % 4], label=f"N={N:g}, sigma={sigma:g}")
+            axes[1].plot(Ts, r["delta_prime_free"] / floor, color=colors[j % 10], ls=lss[i % 4])
+    thm = "Theorem 7 (SGLD)" if which == "sgld" else "Theorem 8 (federated)"
+    axes[0].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="eps'", title=f"{thm}: eps'")
+    axes[1].axhline(1, color="k", lw=1)
+    axes[1].axhspan(0.5, 1, color="red", alpha=0.08)
+    axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="delta' / floor 1-(1-q delta)^T",
+                title="delta' / floor (shaded: impossible)", ylim=(0.5, None))
+    w = wang_direction_table(params, which)
+    for i, eps in enumerate(sorted(w.eps_target.unique())):
+        s = w[w.eps_target == eps]
+        for j, sigma in enumerate(p["sigma"]):
+            ss = s[s.sigma == sigma]
+            axes[2].plot(ss.N, ss.he_max_T, color=colors[j % 10], ls=lss[i % 4], marker="o", ms=3,
+                         label=f"{thm.split(' (')[0]}: largest T with eps' <= {eps:g}, sigma={sigma:g}")
+        if which == "sgld":
+            ss = s[s.sigma == p["sigma"][0]]
+            axes[2].plot(ss.N, ss.wang_min_T, color="k", ls=lss[i % 4], lw=2,
+                         label=f"Wang et al. (as quoted): smallest T, eps={eps:g}")
+    axes[2].set(xscale="log", yscale="log", xlabel="sample size N", ylabel="iterations T",
+                title=("admissible T: He (at most), Wang (at least)" if which == "sgld"
+                       else "largest T within the privacy target"))
+    axes[0].legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
+    axes[2].legend(fontsize=7, ncol=1, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
+    fig.suptitle(f"tau = {p['tau']}, delta = {p['delta']:g}, delta~ = {dt:g} (claims: every delta~ of the sweep)"
+                 + (f", L = {p['L']}" if which == "sgld" else ""), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _slopes(table, value, over, by):
+    """Least-squares slope of log(value) against log(over) within each group of ``by`` (nan-free groups)."""
+    rows = []
+    for key, g in table.groupby(by):
+        g = g[np.isfinite(g[value]) & (g[value] > 0)]
+        if g[over].nunique() >= 2:
+            rows.append(dict(zip(by, key), slope=float(np.polyfit(np.log(g[over]), np.log(g[value]), 1)[0])))
+    return pd.DataFrame(rows, columns=[*by, "slope"])
+
+
+def _floor_note(td, s):
+    bad = td[~td[f"sound_{s}"]]
+    n = int((bad[f"delta_prime_{s}"] < bad.delta_floor).sum())
+    return (f"{n}/{len(bad)} failing points are below the floor 1-(1-q delta)^T, i.e. fail whatever delta~ is "
+            "(the Corollary 2 part of delta' is below the floor there)")
+
+
+def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Claim]:
+    oid = "he-sgld" if which == "sgld" else "he-federated"
+    thm = "Theorem 7" if which == "sgld" else "Theorem 8"
+    src = f"{HE}, {thm}"
+    quote = QUOTES["thm7" if which == "sgld" else "thm8"]
+    code = B + ("theorem7_sgld" if which == "sgld" else "theorem8_federated")
+    g = ["N", "T", "sigma", "delta_tilde"]
+    keys = g + ["eps_prime", "delta_prime_free", "exact_delta_at_eps_prime"]
+    t = table
+    cl = [
+        claim(oid, "eps-le-naive", "project", f"{src} vs basic composition (Dwork & Roth 2014, Thm 3.16)",
+              f"{thm}'s eps' is at most T times the per-step level 2 q eps~ (basic composition)", "eps' <= T 2 q eps~",
+              t.eps_prime <= t.naive_eps * (1 + 1e-12), t, g + ["eps_prime", "naive_eps"], code=code,
+              note=f"loose is not invalid: at small T (T < 8 log(1/delta~)) {thm}'s eps' exceeds basic composition, "
+                   "which is also valid, so the smaller of the two can be used; He's Theorem 4 has T eps in its "
+                   f"min, {thm} does not"),
+        claim(oid, "delta-above-floor", "paper", src, f"{thm}'s delta' (additive delta~ = the free delta~) is at "
+              "least 1-(1-q delta)^T, below which no valid delta' exists for T (., q delta)-DP steps",
+              "delta' >= floor", t.valid, t, g + ["delta_prime_free", "delta_floor"], code=code, quote=quote),
+        claim(oid, "sound", "paper", f"{src} (ground truth KOV 2015 Thm 3.3)",
+              f"{thm}'s (eps', delta') with the free delta~ as additive term (Theorem 4 / Corollary 2 reading) is a "
+              "valid composition of T (2 q eps~, q delta)-DP steps", "delta' >= exact delta(eps')", t.sound_free, t,
+              keys, code=code, quote=quote,
+              note=f"{int((~t.valid).sum())} points below the floor; this checks the composition step He applies to "
+                   "the per-step guarantee, not whether the algorithm itself is (eps', delta')-DP"),
+    ]
+    dfd = np.isfinite(t.delta_tilde_formula)
+    cl.append(claim(oid, "delta-tilde-defined", "project", src,
+                    f"{thm}'s displayed delta~ is defined (eps' < q T eps~, which needs T > 8 log(1/delta~) roughly); "
+                    "undefined points are excluded from the rows below", "finite", dfd, t, g + ["eps_prime"],
+                    code=B + "he_corollary3_log_delta_pp"))
+    td = t[dfd].reset_index(drop=True)
+    cl.append(claim(oid, "delta-tilde-consistent", "project", src,
+                    "where the displayed delta~ (a function of eps') is defined, it does not exceed the delta~ used "
+                    "inside eps' (the circular definition is self-consistent)", "formula <= input delta~",
+                    td.delta_tilde_formula <= td.delta_tilde * (1 + 1e-12), td,
+                    g + ["delta_tilde_formula"], code=B + "subsampled_composition"))
+    k2 = g + ["eps_prime"]
+    cl.append(claim(oid, "sound-delta-tilde-as-printed", "paper", f"{src} (ground truth KOV 2015 Thm 3.3)",
+                    f"with the displayed delta~ as additive term (Corollary 3 reading), {thm}'s (eps', delta') is a "
+                    "valid composition of T (2 q eps~, q delta)-DP steps (where delta~ is defined)",
+                    "delta' >= exact delta(eps')", td.sound_formula, td,
+                    k2 + ["delta_prime_formula", "exact_delta_at_eps_prime"], code=B + "subsampled_composition",
+                    quote=QUOTES["delta_tilde"],
+                    note=_floor_note(td, "formula") + "; the displayed delta~ inherits Corollary 3's exponent sign (row cor3-exponent-vs-derivation "
+                         "of he-composition-delta) and uses q eps~ where eps' uses 2 q eps~"))
+    for s, lvl in [("derived", "q eps~ (as displayed)"), ("derived_2q", "2 q eps~ (the level eps' and m use)")]:
+        cl.append(claim(oid, f"sound-delta-tilde-sign-corrected{'-2q' if s.endswith('2q') else ''}", "project",
+                        f"{src} with Corollary 3's derivation (App. B.4 eqs. (36)-(37))",
+                        f"with the displayed delta~ re-derived from eqs. (36)-(37) (exponent +(eps'+qT eps~)/2) at "
+                        f"per-step level {lvl}, {thm}'s (eps', delta') is valid", "delta' >= exact delta(eps')",
+                        td[f"sound_{s}"], td, k2 + [f"delta_prime_{s}", "exact_delta_at_eps_prime"],
+                        code=B + "he_corollary3_delta_pp_derived", note=_floor_note(td, s)))
+    ok = (t.eps_prime < 2) & (t.N >= t.thm1_min_N)
+    cl.append(claim(oid, "theorem1-precondition", "project", f"{HE}, Section 5 ({thm} combined with Theorem 1)",
+                    f"Theorem 1 applies at {thm}'s (eps', delta') (free delta~): N >= 2/eps'^2 ln(16/(e^-eps' delta')) "
+                    "and eps' < 2 (b > 0)", "precondition met", ok, t, g + ["eps_prime", "thm1_min_N"],
+                    code=B + "theorem1_min_sample_size", quote=QUOTES["combine"],
+                    note=f"the bound is also vacuous (a = 9 eps' >= 1) at {int((9 * t.eps_prime >= 1).sum())}/{len(t)} "
+                         "points; eps' shrinks like 1/N, so the required N grows like N^2 and the precondition "
+                         "fails at large N and small T"))
+    sN = _slopes(t, "eps_prime", "N", ["T", "sigma", "delta_tilde"])
+    sT = _slopes(t, "eps_prime", "T", ["N", "sigma", "delta_tilde"])
+    rq = QUOTES["remark" if which == "sgld" else "remark2"]
+    slopes = pd.DataFrame({"over": ["N"] * len(sN) + ["T"] * len(sT),
+                           "group": [format_point(r, ["T", "sigma", "delta_tilde"]) for _, r in sN.iterrows()]
+                           + [format_point(r, ["N", "sigma", "delta_tilde"]) for _, r in sT.iterrows()],
+                           "slope": np.r_[sN.slope.values, sT.slope.values]})
+    rem = f"Remark {1 if which == 'sgld' else 2}"
+    cl.append(claim(oid, "rate-a-remark", "paper", f"{HE}, {rem}",
+                    f"the accuracy term a = 9 eps' of {thm} combined with Theorem 1 is O(T/sqrt(N)): fitted log-log "
+                    "slope in N <= -1/2 and in T <= 1 on the grid", "slope_N <= -1/2, slope_T <= 1",
+                    np.r_[sN.slope.values <= -0.5, sT.slope.values <= 1 + 1e-9], slopes, ["over", "group", "slope"],
+                    code=code, quote=rq,
+                    note=f"slopes in N {sN.slope.min():.3g}..{sN.slope.max():.3g}, in T {sT.slope.min():.3g}.."
+                         f"{sT.slope.max():.3g}: the formula gives about sqrt(T)/N, smaller than the stated rate"))
+    cl.append(claim(oid, "rate-a-section5", "paper", f"{HE}, Section 5 (introduction)",
+                    f"at fixed T, the accuracy term 9 eps' of {thm} is O(sqrt(log N/N)): fitted slope in N <= -1/2",
+                    "slope_N <= -1/2", sN.slope.values <= -0.5, sN, ["T", "sigma", "delta_tilde", "slope"], code=code, quote=QUOTES["sec5"],
+                    note=f"Section 5's rate has no T, {rem}'s grows linearly in T: the two agree only at fixed T"))
+    bN = _slopes(t, "thm1_b", "N", ["T", "sigma", "delta_tilde"])
+    cl.append(claim(oid, "rate-b-fixed-delta", "project", f"{HE}, {rem} (failure probability)",
+                    "with delta and delta~ held fixed, Theorem 1's failure probability b = e^-eps' delta'/eps' "
+                    "ln(2/eps') at the theorem's (eps', delta') does not grow with N (fitted slope in N <= 0), as the "
+                    "stated 1 - O(T/sqrt(N)) needs", "slope_N <= 0", bN.slope.values <= 0, bN,
+                    ["T", "sigma", "delta_tilde", "slope"],
+                    code=B + "theorem1_b", note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
+                    "like N because delta' >= delta~ stays fixed while eps' ~ 1/N; the rate needs delta~ (and delta) "
+                    "decreasing in N, which the paper does not specify"))
+    if which == "sgld":
+        w = wang_direction_table(params, which)
+        w = w[w.sigma == params[which]["sigma"][0]].reset_index(drop=True)
+        cl.append(claim(oid, "wang-direction", "project", f"{HE}, Section 5.1 (Wang et al. [68] as He quotes it)",
+                        "at a fixed privacy target eps, Wang et al.'s condition T > eps^2 N/(32 tau log(2/delta)) (as "
+                        "He quotes it) bounds T from below while Theorem 7 (eps' increasing in T) bounds T from above; "
+                        "He only quotes the condition and does not compare", "opposite directions",
+                        np.isfinite(w.he_max_T) & (w.wang_min_T > 0), w, ["N", "eps_target", "wang_min_T", "he_max_T"],
+                        code=B + "wang_sgld_min_T", note="a question of this project, not a claim of He"))
+    return cl
+
+
+def build(output_id: str, params: dict, inputs: dict | None = None):
+    """(table, figure, claims) of he-sgld or he-federated."""
+    which = {"he-sgld": "sgld", "he-federated": "federated"}.get(output_id)
+    if which is None:
+        raise ValueError(f"he_applications builds he-sgld and he-federated, not {output_id!r}")
+    params = he_params(params)
+    t = application_table(params, which)
+    return t, application_figure(t, params, which), application_claims(t, params, which)

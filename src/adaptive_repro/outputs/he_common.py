@@ -1,0 +1,124 @@
+"""Shared pieces of the He et al. theory outputs (he_kl, he_composition, he_generalization, he_applications):
+parameters with the schema's defaults, one claim constructor over :func:`adaptive_repro.registry.check_grid`, and
+the paper's own words (``QUOTES``, verbatim from the extraction, formulas as the paper's LaTeX source).
+
+Paper: Fengxiang He, Bohan Wang, Dacheng Tao, "Tighter Generalization Bounds for Iterative Differentially Private
+Learning Algorithms" (cited as "He").
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.registry import Claim, check_grid
+
+HE = "He, Wang, Tao"
+SCHEMA = SCHEMA_DIR / "theory_he.schema.yaml"
+B = "adaptive_repro.bounds.he."  # prefix of the ``code`` column
+GT = "adaptive_repro.groundtruth."
+
+QUOTES = {
+    "lemma5": r"If $\mathcal{A}$ is an $\varepsilon$-differentially private algorithm , then for every neighbor "
+              r"database pair $S$ and $S^{\prime}$, the KL divergence between hypotheses $\mathcal{A}(S)$ and "
+              r"$\mathcal{A}(S^{\prime})$ satisfies the following inequality, $D_{KL}(\mathcal{A}(S)\|\mathcal{A}"
+              r"(S^{\prime}))\leq\varepsilon\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}$.",
+    "kl_looser": "There are two related results in the literature, which are considerably looser than ours.",
+    "dr_improved": r"Then, Dwork and Rothblum [19] further improved it to $D_{KL}(\mathcal{A}(S)\|\mathcal{A}"
+                   r"(S^{\prime}))\leq\frac{1}{2}\varepsilon(e^{\varepsilon}-1)$.",
+    "dr_factor": r"Compared with ours, eq. (9) is larger by a factor $(1+e^{\varepsilon})/2$, which can be very "
+                 r"large in practice.",
+    "same_eps": r"The estimate of the $\varepsilon^{\prime}$ is the same as ours, while their $\delta^{\prime}$ is "
+                r"also larger than ours approximately by $\delta\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\left(T-"
+                r"\left\lceil\frac{\varepsilon^{\prime}}{\varepsilon}\right\rceil\right)$.",
+    "intro_delta": r"The approximation of factor $\delta$ in our composition theorems is tighter than the tightest "
+                   r"existing result [31] by $\delta\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\left(T-\left\lceil"
+                   r"\frac{\varepsilon^{\prime}}{\varepsilon}\right\rceil\right)$, where $T$ is number of iterations,"
+                   r" while the estimate of $\varepsilon^{\prime}$ remains the same.",
+    "tightest": "Currently, the tightest approximation is given by Kairouz et al. [31] as follows,",
+    "thm4": r"is $(\varepsilon,\delta)$-differentially private. Then, the algorithm $\mathcal{A}$ is "
+            r"$(\varepsilon^{\prime},\delta^{\prime})$-differentially private.",
+    "cor2": r"When all the iterations are $(\varepsilon,\delta)$-differential private, $\delta^{\prime}$ is "
+            r"$\delta^{\prime}= 1-\left(1-e^{\varepsilon}\frac{\delta}{1+e^{\varepsilon}}\right)^{\left\lceil\frac"
+            r"{\varepsilon^{\prime}}{\varepsilon}\right\rceil}\left(1-\frac{\delta}{1+e^{\varepsilon}}\right)^{T-"
+            r"\left\lceil\frac{\varepsilon^{\prime}}{\varepsilon}\right\rceil}+1-\left(1-\frac{\delta}{1+e^{"
+            r"\varepsilon}}\right)^{T}+\tilde{\delta}$",
+    "cor2_approx": r"$=\left(T-\left\lceil\frac{\varepsilon^{\prime}}{\varepsilon}\right\rceil\right)\frac{2\delta}"
+                   r"{1+e^{\varepsilon}}+\left\lceil\frac{\varepsilon^{\prime}}{\varepsilon}\right\rceil\delta+"
+                   r"\tilde{\delta}+\mathcal{O}\left(\left(\frac{\delta}{1+e^{\varepsilon}}\right)^{2}\right)$",
+    "cor3": r"Suppose all the iterators $M_{i}$ are $\varepsilon$-differentially private and all the other "
+            r"conditions in Theorem 4 hold. Then, the algorithm $\mathcal{A}$ is $(\varepsilon^{\prime},\delta^{"
+            r"\prime})$-differentially private that",
+    "cor3_pp": r"$\delta^{\prime\prime}=e^{-\frac{\varepsilon^{\prime}+T\varepsilon}{2}}\left(\frac{1}{1+e^{"
+               r"\varepsilon}}\left(\frac{2T\varepsilon}{T\varepsilon-\varepsilon^{\prime}}\right)\right)^{T}\left("
+               r"\frac{T\varepsilon+\varepsilon^{\prime}}{T\varepsilon-\varepsilon^{\prime}}\right)^{-\frac{"
+               r"\varepsilon^{\prime}+T\varepsilon}{2\varepsilon}}$.",
+    "b4": r"Therefore, by applying eq.(37) into the RHS of eq. (36), we have that",
+    "thm5": r"If for any fixed observation $y_{i-1}$ of the variable $Y_{i-1}$, $M_{i}(y_{i-1},S)$ is $\varepsilon_"
+            r"{i}$-differentially private, then $\left\{Y_{i}(S)\right\}_{i=0}^{T}$ is ($\varepsilon^{\prime}$, "
+            r"$\delta^{\prime}$)-differentially private that $\varepsilon^{\prime}=\sqrt{2\log\left(\frac{1}{\delta"
+            r"^{\prime}}\right)\left(\sum\limits_{i=1}^{T}\varepsilon_{i}^{2}\right)}+\sum\limits_{i=1}^{T}"
+            r"\varepsilon_{i}\frac{e^{\varepsilon_{i}}-1}{e^{\varepsilon_{i}}+1}$.",
+    "thm6": r"If for any fixed observation $y_{i-1}$ of the variable $Y_{i-1}$, $M_{i}(y_{i-1},S)$ is $(\varepsilon"
+            r"_{i},\delta_{i})$-differentially private $(i\geq 1)$, then $\left\{Y_{i}(S)\right\}_{i=0}^{T}$ is "
+            r"$(\varepsilon^{\prime},\delta^{\prime})$-differentially private where",
+    "abstract": "Our results are strictly tighter than the existing works.",
+    "sec412": "Our bound improves the current tightest result from two aspects:",
+    "intro_ns": r"our bound tightens the term $a$ from $13\varepsilon$ to $9\varepsilon$; and (2) our bound "
+                r"tightens the term $b$ from $\frac{2\delta}{\varepsilon}\log\left(\frac{2}{\varepsilon}\right)$ to "
+                r"$\frac{2e^{-\varepsilon}\delta}{\varepsilon}\log\left(\frac{2}{\varepsilon}\right)$",
+    "thm1": r"$\mathbb{P}\left[\left|\hat{\mathcal{R}}_{S}(\mathcal{A}(S))-\mathcal{R}(\mathcal{A}(S))\right|<9"
+            r"\varepsilon\right]>1-\frac{e^{-\varepsilon}\delta}{\varepsilon}\ln\left(\frac{2}{\varepsilon}\right)$",
+    "thm2_factor": r"Our bound is tighter by a factor of $e^{\varepsilon}$.",
+    "thm2_tighter": r"Nissim and Stemmer also proved an on-average multi-database generalization bound. Our "
+                    r"on-average multi-database generalization bound is tighter by a factor of $e^{\varepsilon}$.",
+    "cor1": r"Since $1-e^{-\varepsilon}\leq\varepsilon$, we have the following corollary.",
+    "thm7": r"SGLD is $(\varepsilon^{\prime},\delta^{\prime})$-differentially private.",
+    "thm8": r"Agnostic federated learning is $(\varepsilon^{\prime},\delta^{\prime})$-differentially private.",
+    "delta_tilde": r"and $\tilde{\delta}= e^{-\frac{\varepsilon^{\prime}+\frac{\tau}{N}T\tilde{\varepsilon}}{2}}"
+                   r"\left(\frac{1}{1+e^{\frac{\tau}{N}\tilde{\varepsilon}}}\left(\frac{2\frac{\tau}{N}T\tilde{"
+                   r"\varepsilon}}{\frac{\tau}{N}T\tilde{\varepsilon}-\varepsilon^{\prime}}\right)\right)^{T}\left("
+                   r"\frac{\frac{\tau}{N}\tilde{\varepsilon}T+\varepsilon^{\prime}}{\frac{\tau}{N}T\tilde{"
+                   r"\varepsilon}-\varepsilon^{\prime}}\right)^{-\frac{N\varepsilon^{\prime}+\tau T\tilde{"
+                   r"\varepsilon}}{2\tau\tilde{\varepsilon}}}$.",
+    "combine": "Additionally, a generalization bound is delivered by combining with Theorem 1.",
+    "remark": r"Theorem 7 implies that $\mathbb{P}\left[\hat{\mathcal{R}}_{S}(\mathcal{A}(S))\leq O\left(\frac{T}"
+              r"{\sqrt{N}}\right)+\mathcal{R}(\mathcal{A}(S))\right]\geq 1-O\left(\frac{T}{\sqrt{N}}\right)$.",
+    "remark2": r"Theorem 8 implies that $\mathbb{P}\left[\hat{\mathcal{R}}_{S}(\mathcal{A}(S))\leq O\left(\frac{T}"
+               r"{\sqrt{N}}\right)+\mathcal{R}(\mathcal{A}(S))\right]\geq 1-O\left(\frac{T}{\sqrt{N}}\right)$.",
+    "sec5": r"Our results help deliver $\mathcal{O}(\sqrt{\log N/N})$ high-probability generalization bounds and "
+            r"PAC-learnability guarantees for the two schemes.",
+    "wang": r"Specifically, the authors proved that SGLD is $(\varepsilon,\delta)$-differentially private if "
+            r"$T>\frac{\varepsilon^{2}N}{32\tau\log(2/\delta)}$.",
+}
+
+
+def he_params(params: dict | None) -> dict:
+    """The ``theory.he`` block with every schema default filled in (idempotent: an already filled block is
+    returned unchanged); the run's ``seed`` key, if present, is kept."""
+    params = dict(params or {})
+    seed = params.pop("seed", None)
+    out = fill_schema_defaults(params, SCHEMA)
+    if seed is not None:
+        out["seed"] = seed
+    return out
+
+
+def claim(output_id: str, claim_id: str, kind: str, source: str, text: str, expected: str, ok, points=None,
+          keys: Sequence[str] = (), code: str = "", quote: str = "", note: str = "") -> Claim:
+    """A grid claim: the verdict of :func:`adaptive_repro.registry.check_grid` (zero points -> "not checked");
+    ``note`` is appended to the measured text (numbers, the reason of a verdict, the other reading)."""
+    gc = check_grid(ok, points, keys)
+    measured = gc.measured + (f"; {note}" if note else "")
+    return Claim(output_id, claim_id, source, text, expected, measured, gc.status, gc.counterexample, kind=kind,
+                 quote=quote, code=code)
+
+
+def plt():
+    """matplotlib.pyplot on the Agg backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+
+    return pyplot

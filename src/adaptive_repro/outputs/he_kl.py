@@ -1,0 +1,104 @@
+"""he-kl: He Lemma 5's KL bound for eps-DP algorithms against the bounds He compares it with (Dwork et al.;
+Dwork & Rothblum, eq. (9)) and against exact KL divergences (randomized response, Laplace mechanism).
+
+build(output_id, params, inputs) -> (table, figure, claims), params = the ``theory.he`` block (schema defaults
+filled) plus ``seed``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from adaptive_repro import groundtruth as gt
+from adaptive_repro.bounds import he
+from adaptive_repro.registry import Claim
+from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params, plt
+
+KL_METHODS = {
+    "lemma5": ("He Lemma 5: eps tanh(eps/2)", he.kl_lemma5),
+    "dwork_rothblum": ("Dwork-Rothblum eq. (9): eps(e^eps-1)/2", he.kl_dwork_rothblum),
+    "dwork_et_al": ("Dwork et al.: eps(e^eps-1)", he.kl_dwork_et_al),
+    "randomized_response_exact": ("exact KL, randomized response", gt.kl_randomized_response),
+    "laplace_exact": ("exact KL, Laplace mechanism", gt.kl_laplace),
+}
+
+
+def kl_table(params: dict) -> pd.DataFrame:
+    """Tidy table: eps, method, kind (bound|exact), kl (one row per eps and bound/exact value)."""
+    p = params["kl"]
+    eps = np.geomspace(p["eps_min"], p["eps_max"], int(p["points"]))
+    rows = []
+    for method, (_, fn) in KL_METHODS.items():
+        kind = "exact" if method.endswith("exact") else "bound"
+        for e, v in zip(eps, np.asarray(fn(eps))):
+            rows.append({"eps": e, "method": method, "kind": kind, "kl": float(v)})
+    return pd.DataFrame(rows)
+
+
+def kl_figure(table: pd.DataFrame, params: dict):
+    pyplot = plt()
+    fig, axes = pyplot.subplots(1, 2, figsize=(11, 4.2))
+    wide = table.pivot(index="eps", columns="method", values="kl")
+    styles = {"lemma5": "-", "dwork_rothblum": "--", "dwork_et_al": ":", "randomized_response_exact": "o",
+              "laplace_exact": "s"}
+    for m, (label, _) in KL_METHODS.items():
+        st = styles[m]
+        if st.isalpha():
+            axes[0].plot(wide.index[::6], wide[m].values[::6], st, ms=4, mfc="none", label=label)
+        else:
+            axes[0].plot(wide.index, wide[m], st, lw=1.8, label=label)
+    axes[0].set(xscale="log", yscale="log", xlabel="per-step privacy level eps",
+                ylabel="KL divergence D(A(S) || A(S'))", title="KL bounds for eps-DP and exact KL")
+    axes[0].legend(fontsize=8)
+    for m in ["dwork_rothblum", "dwork_et_al", "laplace_exact"]:
+        axes[1].plot(wide.index, wide[m] / wide["lemma5"], label=KL_METHODS[m][0])
+    axes[1].plot(wide.index, (1 + np.exp(wide.index)) / 2, "k:", lw=1, label="(1+e^eps)/2 (He's stated factor)")
+    axes[1].set(xscale="log", yscale="log", xlabel="per-step privacy level eps", ylabel="ratio to He Lemma 5",
+                title="Looseness relative to Lemma 5 (RR attains Lemma 5)")
+    axes[1].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def kl_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
+    oid = "he-kl"
+    w = table.pivot(index="eps", columns="method", values="kl").reset_index()
+    tol = 1e-12
+    ratio = w.dwork_rothblum / w.lemma5
+    factor = (1 + np.exp(w.eps)) / 2
+    rr_gap = np.max(np.abs(w.lemma5 / w.randomized_response_exact - 1))
+    return [
+        claim(oid, "lemma5-le-dwork-rothblum", "paper", f"{HE}, Section 4.2.1 (Lemma 5 vs eq. (9))",
+              "Lemma 5's KL bound is at most Dwork-Rothblum's (1/2) eps (e^eps - 1)", "Lemma 5 <= eq. (9)",
+              w.lemma5 <= w.dwork_rothblum * (1 + tol), w, ["eps", "lemma5", "dwork_rothblum"],
+              code=B + "kl_lemma5", quote=QUOTES["kl_looser"]),
+        claim(oid, "dwork-rothblum-le-dwork", "paper", f"{HE}, Section 4.2.1",
+              "Dwork-Rothblum's bound improves Dwork et al.'s eps (e^eps - 1)", "eq. (9) <= Dwork et al.",
+              w.dwork_rothblum <= w.dwork_et_al * (1 + tol), w, ["eps", "dwork_rothblum", "dwork_et_al"],
+              code=B + "kl_dwork_rothblum", quote=QUOTES["dr_improved"]),
+        claim(oid, "dr-factor", "paper", f"{HE}, Section 4.2.1 after eq. (9)",
+              "eq. (9) is larger than Lemma 5 by the factor (1+e^eps)/2", "ratio = (1+e^eps)/2",
+              np.isclose(ratio, factor, rtol=1e-9), w, ["eps"], code=B + "kl_dwork_rothblum",
+              quote=QUOTES["dr_factor"], note=f"largest ratio on the grid {ratio.max():.4g} at eps={w.eps.max():.3g}"),
+        claim(oid, "lemma5-valid-rr", "paper", f"{HE}, Lemma 5 (ground truth: randomized response)",
+              "Lemma 5 upper-bounds the exact KL of eps-DP randomized response (KL computed from its definition "
+              "sum p log(p/q), not from Lemma 5's closed form)", "Lemma 5 >= KL(RR)",
+              w.lemma5 >= w.randomized_response_exact * (1 - 1e-9), w, ["eps", "lemma5", "randomized_response_exact"],
+              code=GT + "kl_randomized_response", quote=QUOTES["lemma5"],
+              note=f"largest |Lemma 5 / KL(RR) - 1| = {rr_gap:.1e}: Lemma 5 is attained (tight)"),
+        claim(oid, "lemma5-valid-laplace", "paper", f"{HE}, Lemma 5 (ground truth: Laplace mechanism)",
+              "Lemma 5 upper-bounds the exact KL of the eps-DP Laplace mechanism", "Lemma 5 >= KL(Laplace)",
+              w.lemma5 >= w.laplace_exact * (1 - tol), w, ["eps", "lemma5", "laplace_exact"],
+              code=GT + "kl_laplace", quote=QUOTES["lemma5"]),
+    ]
+
+
+def build(output_id: str, params: dict, inputs: dict | None = None):
+    """(table, figure, claims) of he-kl."""
+    if output_id != "he-kl":
+        raise ValueError(f"he_kl builds he-kl, not {output_id!r}")
+    params = he_params(params)
+    t = kl_table(params)
+    return t, kl_figure(t, params), kl_claims(t, params)
+
