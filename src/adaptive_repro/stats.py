@@ -42,3 +42,17 @@ def mean_and_se(records: pd.DataFrame, mechanism: str, k: int, dataset: str):
                       "accuracy"].dropna()
     se = float(acc.std(ddof=1) / np.sqrt(len(acc))) if len(acc) > 1 else np.nan
     return float(acc.mean()) if len(acc) else np.nan, se, len(acc)
+
+
+def clopper_pearson(k, n, confidence: float):
+    """Two-sided Clopper-Pearson (exact binomial) interval for k successes in n trials, vectorized:
+    (Beta(a/2; k, n-k+1), Beta(1-a/2; k+1, n-k)) quantiles with a = 1 - confidence; 0 at k = 0, 1 at k = n."""
+    from scipy import stats as _st
+
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    a = 1.0 - confidence
+    with np.errstate(invalid="ignore"):
+        low = np.where(k > 0, _st.beta.ppf(a / 2, k, n - k + 1), 0.0)
+        high = np.where(k < n, _st.beta.ppf(1 - a / 2, k + 1, n - k), 1.0)
+    return low, high
