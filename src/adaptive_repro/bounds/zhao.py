@@ -1,4 +1,4 @@
-"""Bounds of Zhao 2017, "Adaptive Statistical Learning with Bayesian Differential Privacy" (papers/001)."""
+"""Bounds of Zhao 2017, "Adaptive Statistical Learning with Bayesian Differential Privacy" (ACM WPES 2017)."""
 
 from __future__ import annotations
 
@@ -91,7 +91,8 @@ def dwork_iid_sample_complexity(B, tau, m, beta):
 
 def zhao_markov_sample_complexity(B, tau, m, beta):
     """Zhao 2017 Theorem 2 (Markov chain case, as in the text after Theorem 2 and the end of section 5.3):
-    O(B ln(1/tau) ln(m/beta) / tau^2), constant 1. (The statement of Theorem 2 itself prints ln(m/B).)"""
+    O(B ln(1/tau) ln(m/beta) / tau^2), constant 1 (the paper's LaTeX source has ln(m/beta) in Theorem 2 too;
+    one text rendering prints ln(m/B))."""
     tau = np.asarray(tau, dtype=float)
     return np.asarray(B, dtype=float) * np.log(1.0 / tau) * np.log(np.asarray(m, dtype=float) / beta) / tau**2
 

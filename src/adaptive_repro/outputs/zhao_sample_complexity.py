@@ -264,7 +264,7 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
         "n_#(B, (1-c)tau/(12 ln(4m/beta)), (1-c)tau/4, beta/(2m)) = O(B ln(m/beta) max_i min_Q (|N_i|+1)/(tau "
         "(tau/3 - 4 b_i))) as tau -> 0. The O(.) expression has tau/3 - 4 b_i where n_# has (1-c)tau/12 - 4 b_i, so "
         "it admits quilts n_# cannot use, and the hidden constant depends on c, m and beta (for i.i.d. records "
-        "n_#/O = 54 ln(4m/beta) / ((1-c)^2 ln(m/beta)) when the second term of (8) dominates)",
+        "n_#/O = 108 ln(4m/beta) / ((1-c)^2 ln(m/beta)) when the second term of (8) dominates)",
         "n_# / O-expression bounded (settles within the scaling tolerance over the lowest tau decade)",
         f"ratio n_#/O-expression from {rat['ratio'].min():.3g} to {rat['ratio'].max():.3g} over the grid; lowest-decade "
         "spread " + "; ".join(f"{c}: x{s:.2f}" for c, _, s, _ in res), chk.status, chk.counterexample, kind="paper",
