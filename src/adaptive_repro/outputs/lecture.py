@@ -318,13 +318,15 @@ def monitor_figure(frame: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
-    fig, axes = plt.subplots(1, len(eps_primes) + 1, figsize=(4.6 * (len(eps_primes) + 1), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(eps_primes) + 1, figsize=(4.6 * (len(eps_primes) + 1) + 2.2, 4.8), squeeze=False)
     axes = axes[0]
     v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
     for ax, ep in zip(axes, eps_primes):
         vv, ll, hh = v.loc[ep], lo.loc[ep], hi.loc[ep]
         T = vv.index.values
         for q, style, lab in (("monitor_gap", dict(fmt="o", color="C0"), "measured E[q(S_t*) − q(D)]"),
+                              ("monitor_gap_nearly_optimal", dict(fmt="x", color="C3"),
+                               "measured, nearly optimal selection (Step 4's assumption)"),
                               ("s_max", dict(fmt="s", color="C1", mfc="none"), "measured E[S_max]")):
             ax.errorbar(T, vv[q], yerr=[vv[q] - ll[q], hh[q] - vv[q]], capsize=3, label=lab, **style)
         for q, style, lab in (("claim03_lower_best", dict(color="C1", ls="--"), "Claim 0.3: α(1−(1−p_α)^T), best α"),
@@ -342,7 +344,7 @@ def monitor_figure(frame: pd.DataFrame):
         ax.set_ylabel("generalization error (symlog)")
         ax.set_title(f"Monitor, ε = {frame.epsilon.iloc[0]:g}, ε' = {ep:g}, m = {frame.m.iloc[0]}", fontsize=9)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=3, bbox_to_anchor=(0.35, -0.04))
+    fig.legend(handles, labels, fontsize=8, loc="lower left", ncol=3, bbox_to_anchor=(0.01, 0.0), frameon=False)
     ax = axes[-1]
     th = frame[frame["quantity"] == "thm01_failure_probability"]
     betas = sorted(th.beta.unique())
@@ -363,12 +365,12 @@ def monitor_figure(frame: pd.DataFrame):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("number of data sets T (|Y| = 2T)")
-    ax.set_ylabel("Pr[f(out) ≤ OPT − (2Δ/ε')(ln|Y| + ln 1/β)]")
-    ax.set_title("Theorem 0.1 (dashed: β) vs measured", fontsize=9)
-    ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    ax.set_ylabel("failure frequency")
+    ax.set_title("Theorem 0.1: Pr[f(out) ≤ OPT − (2Δ/ε')(ln|Y| + ln 1/β)]\nmeasured vs β (dashed)", fontsize=9)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     fig.suptitle(f"Lecture 18 Monitor: {frame.replicates.min()}-{frame.replicates.max()} runs per point, {frame.confidence.iloc[0]:.0%} "
                  "intervals (means: normal; probabilities: Clopper-Pearson; bounds: at p_α's interval)", fontsize=9)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
     return fig
 
 

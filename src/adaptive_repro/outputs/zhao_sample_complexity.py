@@ -71,37 +71,41 @@ def sample_complexity_table(params) -> pd.DataFrame:
 
 
 def sample_complexity_figure(table: pd.DataFrame):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    """Left: n_# per chain (solid: Lemma 2, dotted: Lemma 4's h; x: n_* where finite). Right: n_# tau^2/(B ln(m/beta)
+    ln(1/tau)). One legend (colour = chain, style = route) below both panels, clear of the curves."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
     ax = axes[0]
     chains = list(dict.fromkeys(table["chain"]))
     cmap = plt.get_cmap("tab10")
     for j, ch in enumerate(chains):
-        sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem2 n_# (Lemma 2, exact quilts)")]
-        ax.loglog(sub["tau"], sub["n_required"], "-", color=cmap(j), label=f"{ch}: Thm 2, Lemma 2")
+        sub = table[(table["chain"] == ch) & (table["quantity"] == EXACT)]
+        ax.loglog(sub["tau"], sub["n_required"], "-", color=cmap(j))
         sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem2 n_# with Lemma 4's h")]
         if ch != "iid":
-            ax.loglog(sub["tau"], sub["n_required"], ":", color=cmap(j), label=f"{ch}: Thm 2, Lemma 4")
+            ax.loglog(sub["tau"], sub["n_required"], ":", color=cmap(j))
         sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem1 n_* (Lemma 3)") & table["finite"]]
         if ch != "iid" and len(sub):
             ax.loglog(sub["tau"], sub["n_required"], "x", color=cmap(j), ms=4)
     ax.set_xlabel(r"accuracy $\tau$")
     ax.set_ylabel("required holdout size n")
-    ax.set_title("Theorem 2's requirement (n_* via Lemma 3 is infinite\nfor every correlated chain: not drawn)",
-                 fontsize=9)
+    ax.set_title("Theorem 2's requirement $n_\\#$ (Theorem 1's $n_*$ not applicable:\n"
+                 r"$\tau'/3 \leq 4a_i$ on every correlated chain, not drawn)", fontsize=9)
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=6, loc="upper right")
     ax = axes[1]
     for j, ch in enumerate(chains):
-        sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem2 n_# (Lemma 2, exact quilts)")]
+        sub = table[(table["chain"] == ch) & (table["quantity"] == EXACT)]
         r = sub["n_required"] * sub["tau"] ** 2 / (sub["B"] * np.log(sub["m"] / sub["beta"]))
-        ax.loglog(sub["tau"], r / np.log(1 / sub["tau"]), "-", color=cmap(j), label=f"{ch}")
+        ax.loglog(sub["tau"], r / np.log(1 / sub["tau"]), "-", color=cmap(j))
     ax.set_xlabel(r"accuracy $\tau$")
     ax.set_ylabel(r"$n_\#\,\tau^2 / (B\,\ln(m/\beta)\,\ln(1/\tau))$")
     ax.set_title(r"flat as $\tau\to 0$ $\Leftrightarrow$ $n = \Theta(B\ln(1/\tau)\ln(m/\beta)/\tau^2)$", fontsize=9)
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
+    handles = [plt.Line2D([], [], color=cmap(j), lw=2, label=ch) for j, ch in enumerate(chains)]
+    handles += [plt.Line2D([], [], color="k", ls="-", label="$n_\\#$ with Lemma 2 (exact quilts)"),
+                plt.Line2D([], [], color="k", ls=":", label="$n_\\#$ with Lemma 4's h")]
+    fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=8, frameon=False)
     fig.suptitle("Zhao Theorems 1-2: sample complexity, i.i.d. vs Markov chain", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.13, 1, 1))
     return fig
 
 
