@@ -199,9 +199,9 @@ def conversion_figure(curves: pd.DataFrame, n: int):
         ax.grid(alpha=0.3, which="both")
     axes[0][0].set_ylabel(r"DP level $\varepsilon'$ implying $\varepsilon$-BDP")
     handles, labels = axes[0][-1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.08))
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False, bbox_to_anchor=(0.5, 0.0))
     fig.suptitle("Zhao Lemmas 2-4: the DP level that implies Bayesian DP, vs correlation", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
 
 
