@@ -87,7 +87,7 @@ def test_theorem1_n_star_hypothesis_and_other_rows():
     r = rows("zhao-sample-complexity")
     assert r["theorem1-n-star"].status in ("holds", "not applicable")
     assert "not applicable at" in r["theorem1-n-star"].measured
-    assert r["guarantee-at-paper-n"].kind == "project"
+    assert r["guarantee-at-paper-n"].kind == "project" and r["markov-vs-iid-constant"].kind == "project"
     assert r["theorem2-o-form"].status == "holds"
 
 
