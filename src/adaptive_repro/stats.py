@@ -64,3 +64,17 @@ def concat_checked_chunks(paths, expected_digests: dict[str, str], expected_repl
                 raise ValueError(f"records of {name}: replicates {got[:5]}... ({len(got)}) but the config asks for "
                                  f"0..{replicates - 1}: rerun its simulate_chunk jobs")
     return frame.drop(columns=["spec_digest"], errors="ignore")
+
+
+def clopper_pearson(k, n, confidence: float):
+    """Two-sided Clopper-Pearson (exact binomial) interval for k successes in n trials, vectorized:
+    (Beta(a/2; k, n-k+1), Beta(1-a/2; k+1, n-k)) quantiles with a = 1 - confidence; 0 at k = 0, 1 at k = n."""
+    from scipy import stats as _st
+
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    a = 1.0 - confidence
+    with np.errstate(invalid="ignore"):
+        low = np.where(k > 0, _st.beta.ppf(a / 2, k, n - k + 1), 0.0)
+        high = np.where(k < n, _st.beta.ppf(1 - a / 2, k + 1, n - k), 1.0)
+    return low, high

@@ -1,4 +1,4 @@
-"""Bounds of the Lecture 18 notes (J. Sorrell, papers/004): exponential mechanism, transfer theorem, Monitor.
+"""Bounds of the Lecture 18 notes (J. Sorrell): exponential mechanism, transfer theorem, Monitor.
 
 Notation of the notes: m = size of a data set S ~ D^m, Delta = sensitivity of the score, |Y| = number of outputs of
 the exponential mechanism, T = number of data sets given to the Monitor. All functions are vectorized (numpy

@@ -1,4 +1,4 @@
-"""Bounds of Zhao 2017, "Adaptive Statistical Learning with Bayesian Differential Privacy" (papers/001)."""
+"""Bounds of Zhao 2017, "Adaptive Statistical Learning with Bayesian Differential Privacy" (ACM WPES 2017)."""
 
 from __future__ import annotations
 
@@ -91,7 +91,8 @@ def dwork_iid_sample_complexity(B, tau, m, beta):
 
 def zhao_markov_sample_complexity(B, tau, m, beta):
     """Zhao 2017 Theorem 2 (Markov chain case, as in the text after Theorem 2 and the end of section 5.3):
-    O(B ln(1/tau) ln(m/beta) / tau^2), constant 1. (The statement of Theorem 2 itself prints ln(m/B).)"""
+    O(B ln(1/tau) ln(m/beta) / tau^2), constant 1 (the paper's LaTeX source has ln(m/beta) in Theorem 2 too;
+    one text rendering prints ln(m/B))."""
     tau = np.asarray(tau, dtype=float)
     return np.asarray(B, dtype=float) * np.log(1.0 / tau) * np.log(np.asarray(m, dtype=float) / beta) / tau**2
 
@@ -159,3 +160,42 @@ def alg1_eps_star(budget, sigma, n):
 def alg1_sigma_for_dp(budget, n, eps):
     """:func:`alg1_eps_star` solved for sigma: the noise scale that makes Algorithm 1 eps-DP."""
     return 9.0 * np.asarray(budget, dtype=float) / (4.0 * np.asarray(n, dtype=float) * np.asarray(eps, dtype=float))
+
+
+# The exact left-hand side of Lemma 1 / Theorem 1's eq. (9) for one query on a two-state chain
+
+def chain_count_pmf(n: int, p_stay: float) -> np.ndarray:
+    """Exact law of K = number of +1 labels among y_1..y_n of a stationary symmetric two-state Markov chain with stay
+    probability p_stay (y_1 a fair sign; p_stay = 1/2 is i.i.d., K ~ Binomial(n, 1/2)). Forward recursion over
+    (count so far, current label): O(n^2). Returns pmf[k], k = 0..n."""
+    n = int(n)
+    p = float(p_stay)
+    plus = np.zeros(n + 1)
+    minus = np.zeros(n + 1)
+    plus[1], minus[0] = 0.5, 0.5
+    for _ in range(n - 1):
+        new_plus = np.zeros(n + 1)
+        new_plus[1:] = p * plus[:-1] + (1.0 - p) * minus[:-1]  # the next label is +1: the count grows by one
+        minus = p * minus + (1.0 - p) * plus
+        plus = new_plus
+    return plus + minus
+
+
+def chain_fraction_tail(n: int, p_stay: float, tau: float) -> float:
+    """P[|K/n - 1/2| >= tau] exactly (K of :func:`chain_count_pmf`; 1/2 = E[K/n] by stationarity), i.e. the left-hand
+    side of Zhao 2017 Lemma 1 and of Theorem 1's eq. (9) for the data-independent statistical query
+    "fraction of +1 labels". A tolerance of 1e-12 guards the boundary |k/n - 1/2| = tau against rounding."""
+    pmf = chain_count_pmf(n, p_stay)
+    k = np.arange(int(n) + 1)
+    return float(min(1.0, pmf[np.abs(k / n - 0.5) >= tau - 1e-12].sum()))
+
+
+def theorem2_o_expression(B, tau, m, beta, eps_prime):
+    """Zhao 2017, Theorem 2, the O(.) form its statement gives for n_#:
+    B ln(m/beta) max_i min_Q (|N_i|+1) / (tau (tau/3 - 4 b_i)) = B ln(m/beta) / (tau eps'(tau/3)),
+    with eps'(tau/3) = Lemma 2's min_i max_Q (tau/3 - 4 b_i)/(|N_i|+1) (the identity below eq. (32)); constant 1.
+    Note its denominator tau/3 - 4 b_i, where n_# itself (eq. (8) at tau' = (1-c)tau/4) has (1-c)tau/12 - 4 b_i."""
+    ep = np.asarray(np.nan if eps_prime is None else eps_prime, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ep > 0, np.asarray(B, float) * np.log(np.asarray(m, float) / beta) / (np.asarray(tau, float) * ep),
+                        np.inf)

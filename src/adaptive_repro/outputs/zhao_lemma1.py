@@ -1,6 +1,6 @@
 """zhao-lemma1: Zhao 2017, Lemma 1's tail bound 4 exp(-tau^2 n / 9) against Monte Carlo on correlated records.
 
-Zhao's Lemma 1 (papers/001, p. 6): "Let X be a random database chosen according to distribution P, and Y be an
+Zhao's Lemma 1 (section 3): "Let X be a random database chosen according to distribution P, and Y be an
 eps-Bayesian differential private algorithm for query Q with global sensitivity Delta_Q. [...] If
 eps <= tau/(3 n Delta_Q), then P[|Y(X) - Y(P)| >= tau] <= 4 exp(-tau^2/(9 n Delta_Q^2))"; for a statistical query
 (Delta_Q = 1/n, eps <= tau/3) P[...] <= 4 exp(-tau^2 n / 9). Theorems 1 and 2 use it "for arbitrary correlations
@@ -11,8 +11,9 @@ McDiarmid/Hoeffding bound, which needs independent records.
 Simplest case checked here: a data-independent query choice (0-BDP, so eps = 0 <= tau/3 for every tau), the
 statistical query q(X) = fraction of records with label +1, labels y_1..y_n a stationary symmetric two-state Markov
 chain with stay probability p (data_models.sample_symmetric_chain; p = 0.5 is i.i.d.). q(P) = 1/2 exactly by
-stationarity. Then P[|Y(X) - Y(P)| >= tau] = P[|q(X) - 1/2| >= tau], measured by Monte Carlo with Clopper-Pearson
-intervals.
+stationarity. Then P[|Y(X) - Y(P)| >= tau] = P[|q(X) - 1/2| >= tau], computed exactly by a forward recursion over
+(count, current label) (bounds.zhao.chain_count_pmf; the verdicts use it) and measured by Monte Carlo with
+Clopper-Pearson intervals (a cross-check of the simulator).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from adaptive_repro.bounds.zhao import lemma1_tail_bound
-from adaptive_repro.registry import Claim, verdict
+from adaptive_repro.bounds.zhao import chain_count_pmf, lemma1_tail_bound
+from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.registry import Claim, check_grid
+from adaptive_repro.stats import clopper_pearson
 
 OUTPUT_ID = "zhao-lemma1"
 SOURCE = "Zhao 2017, Lemma 1"
@@ -62,17 +65,6 @@ def markov_hoeffding_bound(tau, n, p_stay):
                                         * (1.0 - lam) / (1.0 + lam)))
 
 
-def clopper_pearson(k, n, confidence: float):
-    """Two-sided Clopper-Pearson interval for k successes in n trials (vectorized)."""
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
-    a = 1.0 - confidence
-    with np.errstate(invalid="ignore"):
-        low = np.where(k > 0, stats.beta.ppf(a / 2, k, n - k + 1), 0.0)
-        high = np.where(k < n, stats.beta.ppf(1 - a / 2, k + 1, n - k), 1.0)
-    return low, high
-
-
 def build_table(seed: int, p_grid, n_grid, taus, replicates: int, confidence: float) -> pd.DataFrame:
     """One row per (p, n, tau): Monte-Carlo P[|q(X) - 1/2| >= tau] with its interval, Lemma 1's bound, the
     proof's concentration step 2 exp(-tau^2 n / 2), a normal approximation using the chain's exact variance, and
@@ -86,12 +78,15 @@ def build_table(seed: int, p_grid, n_grid, taus, replicates: int, confidence: fl
                                           int(replicates))
             dev = np.abs(frac - 0.5)
             sd = np.sqrt(fraction_variance(int(n), float(p)))
+            pmf = chain_count_pmf(int(n), float(p))
+            exact_dev = np.abs(np.arange(int(n) + 1) / int(n) - 0.5)
             for tau in taus:
                 # tolerance guards against floating-point error in frac (multiples of 1/n)
                 k = int(np.count_nonzero(dev >= tau - 1e-12))
                 lo, hi = clopper_pearson(k, replicates, confidence)
                 rows.append(dict(
                     p=float(p), n=int(n), tau=float(tau), theta=2 * float(p) - 1,
+                    exact_probability=float(min(1.0, pmf[exact_dev >= tau - 1e-12].sum())),
                     mc_probability=k / replicates, mc_ci_low=float(lo), mc_ci_high=float(hi),
                     bound=float(lemma1_tail_bound(tau, n)),
                     proof_concentration_bound=float(2 * np.exp(-(tau**2) * n / 2)),
@@ -103,43 +98,92 @@ def build_table(seed: int, p_grid, n_grid, taus, replicates: int, confidence: fl
     return pd.DataFrame(rows)
 
 
-def _first_failure(frame: pd.DataFrame, bound_col: str) -> tuple[bool, str, int]:
-    bad = frame[frame["mc_ci_low"] > frame[bound_col]]
-    if bad.empty:
-        return True, "", 0
-    r = bad.sort_values(["p", "n", "tau"]).iloc[0]
-    return False, (f"p={r.p:g}, n={int(r.n)}, tau={r.tau:g}: P={r.mc_probability:.4g} "
-                   f"(CI {r.mc_ci_low:.4g}-{r.mc_ci_high:.4g}) > bound {r[bound_col]:.3g}"), len(bad)
+Q_LEMMA1 = (r"LEMMA 1. Let X be a random database chosen according to distribution \mathcal{P} , and Y be an ϵ "
+            r"-Bayesian differential private algorithm for query Q with global sensitivity Δ_Q . Let $Y(\mathcal{P})$ "
+            r"be the expectation of Y(X). If $\epsilon \leq \tau/(3n\Delta_Q)$, then $\mathbb{P}[|Y(X) - "
+            r"Y(\mathcal{P})| \geq \tau] \leq 4e^{-\tau^2/(9n\cdot\Delta_Q^2)}$. From Lemma 1, for a statistical "
+            r"query [3, 12, 13] with $\Delta_Q = 1/n$, if $\epsilon \le \tau/3$, then $\mathbb{P}[|Y(X) - "
+            r"Y(\mathcal{P})| \ge \tau] \le 4e^{-\tau^2 n/9}$.")
+Q_PROOF = (r"We let $X\times Y$ be the random variable obtained by drawing X and Y independently from their probability "
+           r"distributions. We also define O as the event that $|Y(X)-Y(\mathcal{P})|\geq \tau$. First, we use the "
+           r"concentration inequality to obtain $\mathbb{P}\left[X\times Y\in O\right]\leq "
+           r"2e^{-\tau^2/(2n\cdot\Delta_Q^2)}$.")
+HYPOTHESES = ("Inside Lemma 1's hypotheses: X is drawn from an arbitrary distribution P over databases (the lemma "
+              "restricts nothing; Theorems 1-2 apply it 'for arbitrary correlations between data samples'), the "
+              "data-independent choice of the query has Bayesian DP leakage (3) equal to 0, so eps = 0 <= tau/3, and "
+              "Q has Delta_Q = 1/n. Reading Y(X) as the chosen query evaluated on X (the proof's reading); under the "
+              "other reading, Y(X) = Q(X) + noise with symmetric noise independent of X, P[|Y(X) - 1/2| >= tau] >= "
+              "P[|Q(X) - 1/2| >= tau]/2, so a point whose exact probability exceeds twice the bound fails both.")
+EXACT_CODE = "adaptive_repro.bounds.zhao.chain_count_pmf"
 
 
 def build_claims(frame: pd.DataFrame) -> list[Claim]:
+    """Verdicts on the exact probabilities (forward recursion); the Monte Carlo is a cross-check of the simulator."""
     conf = frame["confidence"].iloc[0]
     claims = []
     iid = frame[np.isclose(frame["p"], 0.5)]
-    corr = frame[~np.isclose(frame["p"], 0.5)]
+    corr = frame[~np.isclose(frame["p"], 0.5)].sort_values(["p", "n", "tau"])
+    keys = ("p", "n", "tau", "exact_probability", "bound")
     for cid, sub, what in (("lemma1-iid", iid, "i.i.d. labels (p = 0.5)"),
                            ("lemma1-correlated", corr, "Markov-chain labels (p > 0.5)")):
         if sub.empty:
             continue
-        ok, ce, nbad = _first_failure(sub, "bound")
+        chk = check_grid(sub["exact_probability"] <= sub["bound"], sub, keys)
+        both = int((sub["exact_probability"] > 2 * sub["bound"]).sum())
         claims.append(Claim(
             OUTPUT_ID, cid, SOURCE,
             f"for an eps-BDP choice of a statistical query with eps <= tau/3, P[|Y(X) - Y(P)| >= tau] <= "
-            f"4 exp(-tau^2 n/9); checked with a 0-BDP query on {what}",
-            "MC probability <= 4 exp(-tau^2 n / 9) at every (p, n, tau)",
-            f"{nbad} of {len(sub)} grid points exceed the bound beyond the {conf:.0%} Clopper-Pearson interval; "
-            f"max MC/bound ratio {np.max(sub.mc_probability / sub.bound):.3g}",
-            verdict(ok, "statement"), ce))
+            f"4 exp(-tau^2 n/9); checked with a 0-BDP (data-independent) query, the fraction of +1 labels, on {what}, "
+            f"probability exact by a forward recursion. " + HYPOTHESES,
+            "exact probability <= 4 exp(-tau^2 n / 9) at every (p, n, tau)",
+            f"{chk.measured}; {both} points exceed twice the bound (fail under both readings of Y(X)); max "
+            f"exact/bound ratio {np.max(sub.exact_probability / sub.bound):.3g}",
+            chk.status, chk.counterexample, kind="paper", quote=Q_LEMMA1, code=EXACT_CODE))
     if not corr.empty:
-        ok, ce, nbad = _first_failure(corr, "proof_concentration_bound")
+        chk = check_grid(corr["exact_probability"] <= corr["proof_concentration_bound"], corr,
+                         ("p", "n", "tau", "exact_probability", "proof_concentration_bound"))
         claims.append(Claim(
             OUTPUT_ID, "lemma1-proof-concentration-step", "Zhao 2017, Appendix A.2 (proof of Lemma 1)",
-            "first step of the proof: for a query drawn independently of X, P[|Q(X) - Q(P)| >= tau] <= "
-            "2 exp(-tau^2/(2 n Delta_Q^2)) (a concentration inequality for independent records), on Markov-chain labels",
-            "MC probability <= 2 exp(-tau^2 n / 2) at every (p > 0.5, n, tau)",
-            f"{nbad} of {len(corr)} grid points exceed it beyond MC error",
-            verdict(ok, "statement"), ce))
+            "the proof's first step, for a query drawn independently of X: P[|Q(X) - Q(P)| >= tau] <= "
+            "2 exp(-tau^2/(2 n Delta_Q^2)), on Markov-chain labels. This is McDiarmid's/Hoeffding's inequality, "
+            "which needs independent records: the step where Lemma 1 (and with it Theorem 1's guarantee (9)) "
+            "loses correlated data",
+            "exact probability <= 2 exp(-tau^2 n / 2) at every (p > 0.5, n, tau)", chk.measured, chk.status,
+            chk.counterexample, kind="paper", quote=Q_PROOF, code=EXACT_CODE))
+    inside = (frame["mc_ci_low"] <= frame["exact_probability"] + 1e-15) & \
+             (frame["exact_probability"] <= frame["mc_ci_high"] + 1e-15)
+    chk = check_grid(inside, frame, ("p", "n", "tau", "exact_probability", "mc_ci_low", "mc_ci_high"))
+    claims.append(Claim(
+        OUTPUT_ID, "monte-carlo-matches-exact", "this project (simulator check)",
+        "the Monte-Carlo chains (data_models' sampler law) reproduce the exact probability: it lies in the "
+        f"{conf:.0%} Clopper-Pearson interval (about {1 - conf:.0%} of points may miss by chance)",
+        "exact probability inside the interval at every point", chk.measured, chk.status, chk.counterexample,
+        kind="project", code="adaptive_repro.outputs.zhao_lemma1.chain_fraction_of_ones"))
     return claims
+
+
+SCHEMA = SCHEMA_DIR / "theory_lecture.schema.yaml"
+
+
+def resolve_params(params: dict) -> tuple[dict, float, int]:
+    """(zhao_lemma1 block with defaults, confidence, seed) from either the theory.lecture block or its zhao_lemma1
+    sub-block (plus "seed"; "confidence" optional, default from the schema)."""
+    import yaml
+
+    schema = yaml.safe_load(SCHEMA.read_text())
+    full = fill_schema_defaults({}, schema)
+    sub = params.get("zhao_lemma1", {k: v for k, v in params.items() if k not in ("seed", "confidence")})
+    sub = fill_schema_defaults(sub, schema["properties"]["zhao_lemma1"])
+    return sub, float(params.get("confidence", full["confidence"])), int(params.get("seed", 0))
+
+
+def build(output_id: str, params: dict, inputs: dict):
+    """(table, figure, claims) of zhao-lemma1 (the output contract of catalogue.py)."""
+    if output_id != OUTPUT_ID:
+        raise ValueError(f"{__name__} does not build {output_id!r}")
+    p, confidence, seed = resolve_params(params)
+    frame = build_table(seed, p["p_grid"], p["n_grid"], p["taus"], p["replicates"], confidence)
+    return frame, build_figure(frame), build_claims(frame)
 
 
 def build_figure(frame: pd.DataFrame):
@@ -164,7 +208,7 @@ def build_figure(frame: pd.DataFrame):
             pos = s.mc_probability > 0
             ax.plot(s.n[pos], y[pos], "o", color=c, ms=4)
             ax.plot(s.n[~pos], y[~pos], "o", color=c, mfc="white", ms=4)
-            ax.plot(s.n, s.normal_approximation.clip(lower=floor), ":", color=c, lw=1)
+            ax.plot(s.n, s.exact_probability.clip(lower=floor), ":", color=c, lw=1)
         s = sub_t.drop_duplicates("n").sort_values("n")
         ax.plot(s.n, s.bound, "k-", lw=2, label="Lemma 1: 4 exp(-τ²n/9)")
         ax.set_xscale("log")
@@ -175,7 +219,7 @@ def build_figure(frame: pd.DataFrame):
     axes[0][0].set_ylabel("P[|q(X) − q(P)| ≥ τ]  (0-BDP query)")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=len(labels), bbox_to_anchor=(0.5, -0.08))
-    fig.suptitle("Zhao Lemma 1 vs Monte Carlo on Markov-chain labels (stay prob. p; dotted: normal approx.; "
+    fig.suptitle("Zhao Lemma 1 vs Monte Carlo on Markov-chain labels (stay prob. p; dotted: exact probability; "
                  f"bars: {frame.confidence.iloc[0]:.0%} Clopper-Pearson; hollow: zero count, drawn at the floor)", fontsize=9)
     fig.tight_layout()
     return fig

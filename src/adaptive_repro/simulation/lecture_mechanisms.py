@@ -1,4 +1,4 @@
-"""Simulations of the Lecture 18 notes' mechanisms (papers/004): exponential mechanism, a DP query-selection
+"""Simulations of the Lecture 18 notes' mechanisms (J. Sorrell): exponential mechanism, a DP query-selection
 mechanism on finite data, and the Monitor algorithm (Algorithm 2). Pure functions of an ``np.random.Generator``,
 vectorized over replicates (leading array axes).
 

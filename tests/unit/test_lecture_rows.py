@@ -1,0 +1,43 @@
+"""Lecture 18 rows: the Step 4 paper row is checked under the notes' near-optimality assumption."""
+import math
+
+import numpy as np
+
+from adaptive_repro import catalogue
+from adaptive_repro.outputs import lecture as lo
+from adaptive_repro.registry import claims_frame
+
+
+def _frame():
+    return lo.monitor_table(1, m=200, epsilon=0.25, epsilon_primes=[0.25, 0.02], delta=0.01, d=5, T_grid=[1, 8],
+                            betas=[0.1], replicates=300, confidence=0.99, min_total_datasets=600)
+
+
+def test_nearly_optimal_monitor_gap_respects_the_assumption():
+    f = _frame()
+    w = f[f["beta"].isna()].pivot_table(index=["epsilon_prime", "T"], columns="quantity", values="value")
+    for (ep, T), r in w.iterrows():
+        # the assumption-satisfying selection is never worse than S_max - 2 ln T/(eps' m) on any run, so on average
+        assert r["monitor_gap_nearly_optimal"] >= r["s_max"] - 2 * math.log(T) / (ep * 200) - 1e-12
+        assert r["monitor_gap_nearly_optimal"] >= r["monitor_gap"] - 1e-12
+        if T == 1:  # ln 1 = 0: the selection is the optimum itself
+            assert np.isclose(r["monitor_gap_nearly_optimal"], r["s_max"])
+
+
+def test_monitor_rows_kinds_and_step4():
+    claims = {c.claim_id: c for c in lo.monitor_claims(_frame())}
+    claims_frame(claims.values())
+    assert claims["step-4-notes"].kind == "paper" and claims["step-4-notes"].status == "holds"
+    assert "simplifying assumption" in claims["step-4-notes"].quote
+    assert claims["step-4-without-assumption"].kind == "project"
+    assert claims["step-4-rigorous"].kind == "project"
+    for cid in ("claim-0.3-best", "claim-0.3-6eps", "lemma-0.4", "theorem-0.1"):
+        assert claims[cid].kind == "paper" and claims[cid].quote
+
+
+def test_build_picks_sub_blocks():
+    params = {"seed": 2, "transfer": {"m_grid": [800], "epsilons": [0.125], "d": 5, "replicates": 300}}
+    table, fig, claims = catalogue.build("lecture-transfer", params)
+    assert list(table["m"]) == [800] and claims[0].claim_id == "theorem-0.2" and claims[0].kind == "paper"
+    assert claims[0].status == "holds"  # 8 eps^2 m ... bound max(4 delta/eps, e^{-eps^2 m/8}) = 0.21 >> MC
+    assert math.exp(-0.125**2 * 800 / 8) > 0.2
