@@ -100,17 +100,19 @@ def test_truncated_normals_follow_scipy_truncnorm(a):
     assert stats.kstest(below, stats.truncnorm(-np.inf, -a).cdf).pvalue > LEVEL
 
 
-@pytest.mark.parametrize("need", [3, 40])  # rejection path (16 * need <= hits) and rng.choice path
+@pytest.mark.parametrize("need", [3, 40])  # rejection path (16 * need <= hits) and rng.choice path (~62 hits)
 def test_sampled_subsets_are_uniform_distinct_hits(need):
     rng = np.random.default_rng(8)
-    hits = np.zeros(200, dtype=bool)
-    hits[rng.choice(200, size=60, replace=False)] = True
+    values = rng.standard_normal(200)
+    hits = values > 0.5
     counts = np.zeros(200)
     for _ in range(4000):
-        idx = sign_engine._sample_indices(rng, hits, need)
+        idx = sign_engine._sample_indices(rng, values, 0.5, True, int(hits.sum()), need)
         assert idx.size == need and np.unique(idx).size == need and hits[idx].all()
         counts[idx] += 1
     assert stats.chisquare(counts[hits]).pvalue > LEVEL
+    low = sign_engine._sample_indices(rng, values, 0.5, False, int((~hits).sum()), 5)
+    assert np.all(values[low] <= 0.5)
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +168,17 @@ def test_direct_sign_queries_and_engine_registration():
     np.testing.assert_allclose(direct.sign_queries(), brute)
     assert isinstance(engines.make_dataset("exact", np.random.default_rng(0), pop), sign_engine.ExactSignDataset)
     assert engines.resolve_engine("exact", "zhao_alg1_bdp") == "exact"
+
+
+def test_columns_do_not_depend_on_request_order_or_cache():
+    pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3)
+    cached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
+    uncached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
+    arm_a, arm_b = np.array([3, 17, 5, 29]), np.array([29, 5, 11])
+    first_a = cached.accuracies(arm_a, np.ones(4), [1, 2, 4])
+    first_b = cached.accuracies(arm_b, -np.ones(3), [1, 3])
+    np.testing.assert_array_equal(uncached.accuracies(arm_b, -np.ones(3), [1, 3]), first_b)
+    np.testing.assert_array_equal(uncached.accuracies(arm_a, np.ones(4), [1, 2, 4]), first_a)
+    for j in (29, 5, 0):
+        np.testing.assert_array_equal(cached.column(j), uncached.column(j))
+    assert not uncached._cache and len(cached._cache) == 6

@@ -88,25 +88,30 @@ def standard_normal_at_most(rng: np.random.Generator, b: float, size: int) -> np
     return -standard_normal_above(rng, -b, size)
 
 
-def _sample_indices(rng: np.random.Generator, hits: np.ndarray, need: int) -> np.ndarray:
-    """A uniform ``need``-subset of the indices where ``hits`` (a boolean vector) is True.
+def _sample_indices(rng: np.random.Generator, values: np.ndarray, a: float, above: bool, count: int,
+                    need: int) -> np.ndarray:
+    """A uniform ``need``-subset of the indices i with values[i] > a (``above``) or values[i] <= a (not ``above``);
+    ``count`` is the number of such indices.
 
     Large subsets of the hits: all hit indices, then ``rng.choice`` without replacement. Otherwise rejection:
     i.i.d. uniform indices restricted to the hits are i.i.d. uniform on them, and the first ``need`` distinct ones
     form a uniform subset (exchangeability), at O(need) cost.
     """
-    size, count = hits.size, int(np.count_nonzero(hits))
+    size = values.size
     if need == 0:
         return np.empty(0, dtype=np.intp)
     if 16 * need > count:  # rejection would need more than size / 16 draws
-        return rng.choice(np.flatnonzero(hits), size=need, replace=False)
+        return rng.choice(np.flatnonzero((values > a) == above), size=need, replace=False)
     found = np.empty(0, dtype=np.intp)
+    first_seen = np.empty(size, dtype=np.intp)  # uninitialized: only entries at drawn indices are read
     while True:
-        draws = rng.integers(0, size, size=int(1.3 * need * size / count) + 16)
-        found = np.concatenate((found, draws[hits[draws]]))
-        _, first = np.unique(found, return_index=True)
-        if first.size >= need:
-            return found[np.sort(first)[:need]]
+        draws = rng.integers(0, size, size=int(1.2 * need * size / count) + 8)
+        found = np.concatenate((found, draws[(values[draws] > a) == above]))
+        order = np.arange(found.size)
+        first_seen[found[::-1]] = order[::-1]  # the last write wins: each index's first position in ``found``
+        distinct = found[first_seen[found] == order]
+        if distinct.size >= need:
+            return distinct[:need]
 
 
 class ExactSignDataset:
@@ -118,7 +123,7 @@ class ExactSignDataset:
     engine = "exact"
 
     def __init__(self, rng: np.random.Generator, pop: Population, observed: bool = True, *,
-                 fresh_accuracy: str = "binomial"):
+                 fresh_accuracy: str = "binomial", cache_bytes: int = 128 * 2**20):
         if fresh_accuracy not in FRESH_ACCURACY_MODES:
             raise ValueError(f"fresh_accuracy {fresh_accuracy!r} not allowed; allowed: {FRESH_ACCURACY_MODES}")
         self.pop = pop
@@ -132,6 +137,10 @@ class ExactSignDataset:
         self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, 2)
         self._entropy = [int(v) for v in rng.integers(0, 2**32, size=4)]
         self._rng = rng  # only for fresh binomial accuracies when no generator is passed
+        # Columns kept for later arms, first come first kept up to cache_bytes (the top-ranked columns, asked first,
+        # are the ones arms share). A cached column is the same array the stream would regenerate.
+        self._cache: dict[int, np.ndarray] = {}
+        self._cache_slots = int(cache_bytes // (8 * n))
 
     def sign_queries(self) -> np.ndarray:
         """q_j = (1/n) #{i: x_ij y_i > 0} for every attribute j, shape (d,)."""
@@ -142,7 +151,11 @@ class ExactSignDataset:
         return np.random.Generator(np.random.SFC64(np.random.SeedSequence(self._entropy, spawn_key=(int(j),))))
 
     def centered_column(self, j: int) -> np.ndarray:
-        """u_ij - m_{j, g(i)} for every record (group "+" first), with exactly K_jg positives u_ij > 0 in group g."""
+        """u_ij - m_{j, g(i)} for every record (group "+" first), with exactly K_jg positives u_ij > 0 in group g
+        (read-only: it may be the cached array)."""
+        j = int(j)
+        if j in self._cache:
+            return self._cache[j]
         rng = self.column_rng(j)
         z = rng.standard_normal(self.pop.n)
         start = 0
@@ -150,17 +163,21 @@ class ExactSignDataset:
             seg = z[start:start + size]
             start += size
             a = -self.means[j, g]  # u_ij > 0 iff z_i > a
-            positive = seg > a
-            surplus = int(np.count_nonzero(positive)) - int(self.positives[j, g])
-            if surplus > 0:
-                seg[_sample_indices(rng, positive, surplus)] = standard_normal_at_most(rng, a, surplus)
-            elif surplus < 0:
-                seg[_sample_indices(rng, ~positive, -surplus)] = standard_normal_above(rng, a, -surplus)
+            have = int(np.count_nonzero(seg > a))
+            surplus = have - int(self.positives[j, g])
+            if surplus > 0:  # turn a uniform subset of the positives negative
+                seg[_sample_indices(rng, seg, a, True, have, surplus)] = standard_normal_at_most(rng, a, surplus)
+            elif surplus < 0:  # turn a uniform subset of the non-positives positive
+                seg[_sample_indices(rng, seg, a, False, size - have, -surplus)] = standard_normal_above(
+                    rng, a, -surplus)
+        z.flags.writeable = False
+        if len(self._cache) < self._cache_slots:
+            self._cache[j] = z
         return z
 
     def column(self, j: int) -> np.ndarray:
         """u_ij = x_ij y_i for every record (group "+" first)."""
-        z = self.centered_column(j)
+        z = self.centered_column(j).copy()
         z[:self.n_plus] += self.means[j, 0]
         z[self.n_plus:] += self.means[j, 1]
         return z
@@ -196,8 +213,7 @@ class ExactSignDataset:
                 elif c == -1.0:
                     score -= z
                 elif c != 0.0:
-                    z *= c
-                    score += z
+                    score += c * z
                 offset += c * self.means[j]
             done = size
             # sign(x_i . c) = y_i iff score_i + offset_g > 0
