@@ -168,6 +168,8 @@ def test_direct_sign_queries_and_engine_registration():
     np.testing.assert_allclose(direct.sign_queries(), brute)
     assert isinstance(engines.make_dataset("exact", np.random.default_rng(0), pop), sign_engine.ExactSignDataset)
     assert engines.resolve_engine("exact", "zhao_alg1_bdp") == "exact"
+    with pytest.raises(ValueError, match="sign queries only"):
+        engines.make_dataset("exact", np.random.default_rng(0), pop).statistics()
 
 
 def test_columns_do_not_depend_on_request_order_or_cache():

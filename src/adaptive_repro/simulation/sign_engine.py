@@ -146,6 +146,12 @@ class ExactSignDataset:
         """q_j = (1/n) #{i: x_ij y_i > 0} for every attribute j, shape (d,)."""
         return self.positives.sum(axis=1) / self.pop.n
 
+    def statistics(self):
+        raise ValueError("the exact engine answers sign queries only (SPEC section 4a); plain-mean statistics and "
+                         "clipped queries need engine 'direct' (or 'fast' for plain means)")
+
+    clipped_queries = statistics
+
     def column_rng(self, j: int) -> np.random.Generator:
         """Column j's own stream: the same numbers whichever arm asks, in any order."""
         return np.random.Generator(np.random.SFC64(np.random.SeedSequence(self._entropy, spawn_key=(int(j),))))
