@@ -71,8 +71,10 @@ class DirectDataset:
 
     def sign_queries(self) -> np.ndarray:
         """Sign queries q_j = (1/n) #{i: x_ij y_i > 0} (SPEC section 4a): statistical queries in [0, 1],
-        Delta_Q = 1/n; the materialized reference for sign_engine.ExactSignDataset."""
-        return np.count_nonzero(self.x * self.y[:, None] > 0, axis=0) / self.pop.n
+        Delta_Q = 1/n; the materialized reference for sign_engine.ExactSignDataset. Computed once per data set."""
+        if getattr(self, "_sign_queries", None) is None:
+            self._sign_queries = np.count_nonzero(self.x * self.y[:, None] > 0, axis=0) / self.pop.n
+        return self._sign_queries
 
     def accuracies(self, ranked, weights, sizes, rng=None) -> np.ndarray:
         """Accuracy of each nested classifier; ``rng`` is unused (the data are fixed)."""
