@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from adaptive_repro.config import SCHEMA_DIR
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
+from adaptive_repro.bounds import he_generalization as heg
+from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.registry import STATUSES
 
 EPS = st.floats(min_value=1e-4, max_value=50.0)
@@ -55,8 +57,8 @@ def test_ceil_ratio_float_overshoot():
 
 def test_vacuous_flag_and_nan():
     assert he.ln2_over_eps_vacuous(2.0) and not he.ln2_over_eps_vacuous(1.99)
-    assert math.isnan(he.theorem1_b(3.0, 1e-6)) and math.isnan(he.nissim_stemmer_b(2.0, 1e-6))
-    assert he.theorem1_b(1.0, 1e-6) > 0
+    assert math.isnan(heg.theorem1_b(3.0, 1e-6)) and math.isnan(heg.nissim_stemmer_b(2.0, 1e-6))
+    assert heg.theorem1_b(1.0, 1e-6) > 0
 
 
 @FAST
@@ -76,7 +78,7 @@ def test_vectorized_broadcasting():
     assert out.shape == (3, 2)
     d = he.he_corollary2_delta(eps, 1e-6, T, out, 1e-5)
     assert d.shape == (3, 2)
-    assert he.theorem1_b(np.array([0.1, 3.0]), 1e-6).shape == (2,)
+    assert heg.theorem1_b(np.array([0.1, 3.0]), 1e-6).shape == (2,)
 
 
 # ---------------------------------------------------------------- formulas as written
@@ -132,7 +134,7 @@ def test_sgld_literal_formula():
     core = 1 - (1 - math.exp(2 * q * et) * x) ** m * (1 - x) ** (T - m) + 1 - (1 - x) ** T
     dtf = (math.exp(-(ep + q * T * et) / 2) * ((1 / (1 + math.exp(q * et))) * (2 * q * T * et / (q * T * et - ep))) ** T
            * ((q * et * T + ep) / (q * T * et - ep)) ** (-(N * ep + tau * T * et) / (2 * tau * et)))
-    r = he.theorem7_sgld(N, tau, T, L, sigma, delta, dt)
+    r = hea.theorem7_sgld(N, tau, T, L, sigma, delta, dt)
     assert r["eps_tilde"] == pytest.approx(et, rel=1e-12)
     assert r["eps_prime"] == pytest.approx(ep, rel=1e-12)
     assert r["m"] == m
@@ -143,18 +145,18 @@ def test_sgld_literal_formula():
 def test_federated_eps_tilde_literal():
     sigma, tau, delta = 2.0, 50, 1e-6
     lit = (4 * sigma / tau * math.sqrt(math.log(1 / delta)) + 1 / tau**2) / (2 * sigma**2)
-    assert he.federated_eps_tilde(sigma, tau, delta) == pytest.approx(lit)
+    assert hea.federated_eps_tilde(sigma, tau, delta) == pytest.approx(lit)
 
 
 def test_wang_threshold():
-    assert he.wang_sgld_min_T(1.0, 1e-5, 32_000, 100) == pytest.approx(10.0 / math.log(2e5))
-    assert he.wang_sgld_condition(100, 1.0, 1e-5, 32_000, 100)
+    assert hea.wang_sgld_min_T(1.0, 1e-5, 32_000, 100) == pytest.approx(10.0 / math.log(2e5))
+    assert hea.wang_sgld_condition(100, 1.0, 1e-5, 32_000, 100)
 
 
 def test_theorem1_min_sample_size():
     eps, delta = 0.1, 1e-6
-    assert he.theorem1_min_sample_size(eps, delta) == pytest.approx(2 / eps**2 * math.log(16 / (math.exp(-eps) * delta)))
-    assert he.lemma4_k(0.1, 1e-6) == math.ceil(0.1 / (math.exp(-0.1) * 1e-6))
+    assert heg.theorem1_min_sample_size(eps, delta) == pytest.approx(2 / eps**2 * math.log(16 / (math.exp(-eps) * delta)))
+    assert heg.lemma4_k(0.1, 1e-6) == math.ceil(0.1 / (math.exp(-0.1) * 1e-6))
 
 
 # ---------------------------------------------------------------- monotonicity (hypothesis)
@@ -192,15 +194,15 @@ def test_composition_delta_monotone_in_delta(eps, T, d1, d2, dt):
 @given(eps=st.floats(1e-3, 1.99), d1=st.floats(1e-12, 0.1), d2=st.floats(1e-12, 0.1))
 def test_generalization_b_monotone_in_delta(eps, d1, d2):
     lo, hi = sorted([d1, d2])
-    assert he.theorem1_b(eps, lo) <= he.theorem1_b(eps, hi) * (1 + 1e-12)
-    assert he.nissim_stemmer_b(eps, lo) <= he.nissim_stemmer_b(eps, hi) * (1 + 1e-12)
+    assert heg.theorem1_b(eps, lo) <= heg.theorem1_b(eps, hi) * (1 + 1e-12)
+    assert heg.nissim_stemmer_b(eps, lo) <= heg.nissim_stemmer_b(eps, hi) * (1 + 1e-12)
 
 
 @FAST
 @given(N=st.integers(100, 10**7), tau=st.integers(1, 100), sigma=st.floats(0.1, 10), T=st.integers(1, 10**5))
 def test_theorem7_eps_increasing_in_T(N, tau, sigma, T):
-    a = he.theorem7_sgld(N, tau, T, 1.0, sigma, 1e-5, 1e-5)["eps_prime"]
-    b = he.theorem7_sgld(N, tau, 2 * T, 1.0, sigma, 1e-5, 1e-5)["eps_prime"]
+    a = hea.theorem7_sgld(N, tau, T, 1.0, sigma, 1e-5, 1e-5)["eps_prime"]
+    b = hea.theorem7_sgld(N, tau, 2 * T, 1.0, sigma, 1e-5, 1e-5)["eps_prime"]
     assert a < b
 
 
@@ -239,16 +241,16 @@ def test_he_minus_kairouz_first_order(eps, T, delta, dt):
 @FAST
 @given(eps=st.floats(1e-3, 1.99), delta=st.floats(1e-12, 0.1))
 def test_claim_holds_theorem1_vs_nissim_stemmer(eps, delta):
-    assert he.theorem1_a(eps) < he.nissim_stemmer_a(eps)
-    assert he.theorem1_b(eps, delta) < he.nissim_stemmer_b(eps, delta)
+    assert heg.theorem1_a(eps) < heg.nissim_stemmer_a(eps)
+    assert heg.theorem1_b(eps, delta) < heg.nissim_stemmer_b(eps, delta)
 
 
 @FAST
 @given(eps=EPS, delta=st.floats(0, 1), k=st.integers(1, 10**6))
 def test_claim_holds_theorem2_below_ns_and_corollary1(eps, delta, k):
-    t2 = he.theorem2_bound(eps, delta, k)
-    assert t2 <= he.nissim_stemmer_on_average(eps, delta, k) * (1 + 1e-12)
-    assert t2 <= he.corollary1_bound(eps, delta, k) * (1 + 1e-12)
+    t2 = heg.theorem2_bound(eps, delta, k)
+    assert t2 <= heg.nissim_stemmer_on_average(eps, delta, k) * (1 + 1e-12)
+    assert t2 <= heg.corollary1_bound(eps, delta, k) * (1 + 1e-12)
 
 
 @settings(deadline=None, max_examples=25)
@@ -281,13 +283,13 @@ def test_claim_fails_corollary3_pure_dp():
 
 def test_claim_fails_theorem2_factor_e_eps():
     eps, delta, k = 2.0, 0.0, 1
-    ratio = he.nissim_stemmer_on_average(eps, delta, k) / he.theorem2_bound(eps, delta, k)
+    ratio = heg.nissim_stemmer_on_average(eps, delta, k) / heg.theorem2_bound(eps, delta, k)
     assert ratio < math.exp(eps)
 
 
 def test_claim_fails_theorem1_vs_dwork_a_and_intro_factor():
-    assert he.theorem1_a(0.1) > he.dwork_generalization_a(0.1)
-    assert he.theorem1_b_intro(0.1, 1e-6) == pytest.approx(2 * he.theorem1_b(0.1, 1e-6))
+    assert heg.theorem1_a(0.1) > heg.dwork_generalization_a(0.1)
+    assert heg.theorem1_b_intro(0.1, 1e-6) == pytest.approx(2 * heg.theorem1_b(0.1, 1e-6))
 
 
 def test_claim_fails_he_delta_above_kairouz():

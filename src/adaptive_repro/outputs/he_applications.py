@@ -1,5 +1,5 @@
 """he-sgld and he-federated: He Theorem 7 (SGLD, Algorithm 1) and Theorem 8 (DP federated learning, Algorithm 2),
-both of the form of :func:`adaptive_repro.bounds.he.subsampled_composition`, against the exact optimal composition
+both of the form of :func:`adaptive_repro.bounds.hea.subsampled_composition`, against the exact optimal composition
 of their per-step guarantee (2 q eps~, q delta), q = tau/N (KOV 2015 Thm 3.3), at every delta~ of the sweep; plus
 Section 5's combination with Theorem 1, the stated rates (Remarks 1/2, Section 5) and Wang et al.'s condition.
 
@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import groundtruth as gt
-from adaptive_repro.bounds import he
+from adaptive_repro.bounds import he_generalization as heg
+from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params, plt
 from adaptive_repro.registry import Claim, format_point
 
@@ -25,8 +26,8 @@ TOL = 1e-9
 def _theorem(which, p, N, T, sigma, dt):
     tau, delta = float(p["tau"]), float(p["delta"])
     if which == "sgld":
-        return he.theorem7_sgld(N, tau, T, p["L"], sigma, delta, dt)
-    return he.theorem8_federated(N, tau, T, sigma, delta, dt)
+        return hea.theorem7_sgld(N, tau, T, p["L"], sigma, delta, dt)
+    return hea.theorem8_federated(N, tau, T, sigma, delta, dt)
 
 
 def figure_delta_tilde(p: dict) -> float:
@@ -55,10 +56,10 @@ def application_table(params: dict, which: str) -> pd.DataFrame:
                     exact = float(gt.kov_delta(row["per_step_eps"], q * delta, int(T), row["eps_prime"]))
                     row.update(delta_floor=float(gt.delta_floor(q * delta, T)), exact_delta_at_eps_prime=exact,
                                naive_eps=T * row["per_step_eps"],
-                               thm1_b=float(he.theorem1_b(row["eps_prime"], row["delta_prime_free"])),
-                               thm1_min_N=float(he.theorem1_min_sample_size(row["eps_prime"],
+                               thm1_b=float(heg.theorem1_b(row["eps_prime"], row["delta_prime_free"])),
+                               thm1_min_N=float(heg.theorem1_min_sample_size(row["eps_prime"],
                                                                             row["delta_prime_free"])),
-                               wang_min_T=float(he.wang_sgld_min_T(row["eps_prime"], delta, N, p["tau"])))
+                               wang_min_T=float(hea.wang_sgld_min_T(row["eps_prime"], delta, N, p["tau"])))
                     row["valid"] = row["delta_prime_free"] >= row["delta_floor"]
                     for s in ["free", "formula", "derived", "derived_2q"]:
                         v = row[f"delta_prime_{s}"]
@@ -95,7 +96,7 @@ def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
             for sigma in p["sigma"]:
                 rows.append({"eps_target": float(eps), "N": float(N), "sigma": float(sigma), "delta_tilde": dt,
                              "he_max_T": he_max_T(float(eps), params, which, float(N), float(sigma), dt),
-                             "wang_min_T": float(he.wang_sgld_min_T(eps, p["delta"], N, p["tau"]))})
+                             "wang_min_T": float(hea.wang_sgld_min_T(eps, p["delta"], N, p["tau"]))})
     return pd.DataFrame(rows)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import he
+from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params, plt
 from adaptive_repro.registry import Claim
 
@@ -30,27 +31,27 @@ def generalization_table(params: dict) -> pd.DataFrame:
             base = dict(eps=float(eps), delta=float(delta), N=np.nan, k=np.nan, empirical_risk=np.nan)
             van = bool(he.ln2_over_eps_vacuous(eps))
             for method, a, b in [
-                ("he_thm1", he.theorem1_a(eps), he.theorem1_b(eps, delta)),
-                ("he_thm1_intro", he.theorem1_a(eps), he.theorem1_b_intro(eps, delta)),
-                ("nissim_stemmer", he.nissim_stemmer_a(eps), he.nissim_stemmer_b(eps, delta)),
-                ("dwork_et_al", he.dwork_generalization_a(eps), he.dwork_generalization_b(eps, delta)),
+                ("he_thm1", heg.theorem1_a(eps), heg.theorem1_b(eps, delta)),
+                ("he_thm1_intro", heg.theorem1_a(eps), heg.theorem1_b_intro(eps, delta)),
+                ("nissim_stemmer", heg.nissim_stemmer_a(eps), heg.nissim_stemmer_b(eps, delta)),
+                ("dwork_et_al", heg.dwork_generalization_a(eps), heg.dwork_generalization_b(eps, delta)),
             ]:
                 rows.append(dict(base, method=method, quantity="a", value=float(a), vacuous=bool(a >= 1)))
                 rows.append(dict(base, method=method, quantity="b", value=float(b),
                                  vacuous=van and method != "dwork_et_al"))
             rows.append(dict(base, method="he_thm1", quantity="min_N",
-                             value=float(he.theorem1_min_sample_size(eps, delta)), vacuous=False))
+                             value=float(heg.theorem1_min_sample_size(eps, delta)), vacuous=False))
             for N in p["N"]:
                 for r in p["oneto_empirical_risk"]:
                     b2 = dict(base, N=float(N), empirical_risk=float(r))
-                    a = float(he.oneto_a_risk(eps, N, r))
+                    a = float(heg.oneto_a_risk(eps, N, r))
                     rows.append(dict(b2, method="oneto_et_al", quantity="a", value=a, vacuous=bool(a >= 1)))
-                    rows.append(dict(b2, method="oneto_et_al", quantity="b", value=float(he.oneto_b(eps, N)),
+                    rows.append(dict(b2, method="oneto_et_al", quantity="b", value=float(heg.oneto_b(eps, N)),
                                      vacuous=False))
             for k in p["k"]:
                 b3 = dict(base, k=float(k))
-                for method, fn in [("he_thm2", he.theorem2_bound), ("he_cor1", he.corollary1_bound),
-                                   ("nissim_stemmer", he.nissim_stemmer_on_average)]:
+                for method, fn in [("he_thm2", heg.theorem2_bound), ("he_cor1", heg.corollary1_bound),
+                                   ("nissim_stemmer", heg.nissim_stemmer_on_average)]:
                     v = float(fn(eps, delta, k))
                     rows.append(dict(b3, method=method, quantity="on_average", value=v, vacuous=bool(v >= 1)))
     return pd.DataFrame(rows)
@@ -166,8 +167,8 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     aw["e_eps"] = np.exp(aw.eps)
     # the coefficients of k delta (both bounds are affine in delta): bound at delta = 1 minus bound at delta = 0
     e, k = aw.eps.values, aw.k.values
-    ns_term = he.nissim_stemmer_on_average(e, 1.0, k) - he.nissim_stemmer_on_average(e, 0.0, k)
-    he_term = he.theorem2_bound(e, 1.0, k) - he.theorem2_bound(e, 0.0, k)
+    ns_term = heg.nissim_stemmer_on_average(e, 1.0, k) - heg.nissim_stemmer_on_average(e, 0.0, k)
+    he_term = heg.theorem2_bound(e, 1.0, k) - heg.theorem2_bound(e, 0.0, k)
     cl += [
         claim(oid, "thm2-le-ns", "paper", f"{HE}, Section 1 and Section 4.1.2 (Comparison of Theorem 2)",
               "Theorem 2's on-average bound e^-eps k delta + 1 - e^-eps is at most Nissim-Stemmer's k delta + 2 eps",
