@@ -164,7 +164,7 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
     thm = "Theorem 7" if which == "sgld" else "Theorem 8"
     src = f"{HE}, {thm}"
     quote = QUOTES["thm7" if which == "sgld" else "thm8"]
-    code = B + ("theorem7_sgld" if which == "sgld" else "theorem8_federated")
+    code = "adaptive_repro.bounds.he_applications." + ("theorem7_sgld" if which == "sgld" else "theorem8_federated")
     g = ["N", "T", "sigma", "delta_tilde"]
     keys = g + ["eps_prime", "delta_prime_free", "exact_delta_at_eps_prime"]
     t = table
@@ -195,13 +195,13 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     "where the displayed delta~ (a function of eps') is defined, it does not exceed the delta~ used "
                     "inside eps' (the circular definition is self-consistent)", "formula <= input delta~",
                     td.delta_tilde_formula <= td.delta_tilde * (1 + 1e-12), td,
-                    g + ["delta_tilde_formula"], code=B + "subsampled_composition"))
+                    g + ["delta_tilde_formula"], code="adaptive_repro.bounds.he_applications.subsampled_composition"))
     k2 = g + ["eps_prime"]
     cl.append(claim(oid, "sound-delta-tilde-as-printed", "paper", f"{src} (ground truth KOV 2015 Thm 3.3)",
                     f"with the displayed delta~ as additive term (Corollary 3 reading), {thm}'s (eps', delta') is a "
                     "valid composition of T (2 q eps~, q delta)-DP steps (where delta~ is defined)",
                     "delta' >= exact delta(eps')", td.sound_formula, td,
-                    k2 + ["delta_prime_formula", "exact_delta_at_eps_prime"], code=B + "subsampled_composition",
+                    k2 + ["delta_prime_formula", "exact_delta_at_eps_prime"], code="adaptive_repro.bounds.he_applications.subsampled_composition",
                     quote=QUOTES["delta_tilde"],
                     note=_floor_note(td, "formula") + "; the displayed delta~ inherits Corollary 3's exponent sign (row cor3-exponent-vs-derivation "
                          "of he-composition-delta) and uses q eps~ where eps' uses 2 q eps~"))
@@ -216,7 +216,7 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
     cl.append(claim(oid, "theorem1-precondition", "project", f"{HE}, Section 5 ({thm} combined with Theorem 1)",
                     f"Theorem 1 applies at {thm}'s (eps', delta') (free delta~): N >= 2/eps'^2 ln(16/(e^-eps' delta')) "
                     "and eps' < 2 (b > 0)", "precondition met", ok, t, g + ["eps_prime", "thm1_min_N"],
-                    code=B + "theorem1_min_sample_size", quote=QUOTES["combine"],
+                    code="adaptive_repro.bounds.he_generalization.theorem1_min_sample_size", quote=QUOTES["combine"],
                     note=f"the bound is also vacuous (a = 9 eps' >= 1) at {int((9 * t.eps_prime >= 1).sum())}/{len(t)} "
                          "points; eps' shrinks like 1/N, so the required N grows like N^2 and the precondition "
                          "fails at large N and small T"))
@@ -245,7 +245,7 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     "ln(2/eps') at the theorem's (eps', delta') does not grow with N (fitted slope in N <= 0), as the "
                     "stated 1 - O(T/sqrt(N)) needs", "slope_N <= 0", bN.slope.values <= 0, bN,
                     ["T", "sigma", "delta_tilde", "slope"],
-                    code=B + "theorem1_b", note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
+                    code="adaptive_repro.bounds.he_generalization.theorem1_b", note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
                     "like N because delta' >= delta~ stays fixed while eps' ~ 1/N; the rate needs delta~ (and delta) "
                     "decreasing in N, which the paper does not specify"))
     if which == "sgld":
@@ -256,7 +256,7 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                         "He quotes it) bounds T from below while Theorem 7 (eps' increasing in T) bounds T from above; "
                         "He only quotes the condition and does not compare", "opposite directions",
                         np.isfinite(w.he_max_T) & (w.wang_min_T > 0), w, ["N", "eps_target", "wang_min_T", "he_max_T"],
-                        code=B + "wang_sgld_min_T", note="a question of this project, not a claim of He"))
+                        code="adaptive_repro.bounds.he_applications.wang_sgld_min_T", note="a question of this project, not a claim of He"))
     return cl
 
 

@@ -19,6 +19,8 @@ from adaptive_repro.simulation import engines
 from adaptive_repro.simulation import experiments
 from adaptive_repro.simulation.experiments import ExperimentSpec, run_replicates
 
+pytestmark = pytest.mark.slow  # 1,500 replicates per engine and model
+
 ALPHA = 1e-4
 REPLICATES = 1500
 
