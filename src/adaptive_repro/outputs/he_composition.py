@@ -219,14 +219,16 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     second = Td**2 + h.delta_tilde * h.delta_floor  # size of the terms a first-order expansion drops
     h["he_minus_kairouz"] = h.delta_prime - h.kairouz_delta
     lt = h[h.m < h["T"]].reset_index(drop=True)
-    cl.append(claim(oid, "he-delta-lt-kairouz", "paper", f"{HE}, Section 1 and Section 4.2.2",
-                    "strict reading: where He's claimed improvement delta tanh(eps/2) (T - m), m = ceil(eps'/eps), is "
-                    "positive (m < T), Corollary 2's delta' is smaller than Kairouz et al.'s 1-(1-delta)^T(1-delta~) "
-                    "(the first-order reading is he-gap-first-order)",
+    cl.append(claim(oid, "he-delta-lt-kairouz", "project", f"{HE}, Section 1 and Section 4.2.2",
+                    "strict reading, a question of this project: wherever He's claimed improvement delta tanh(eps/2) "
+                    "(T - m), m = ceil(eps'/eps), is positive (m < T), is Corollary 2's delta' smaller than Kairouz et "
+                    "al.'s 1-(1-delta)^T(1-delta~)? The paper states the gap 'approximately' (to first order in "
+                    "delta; row he-gap-first-order checks that reading, its claim)",
                     "He < Kairouz", lt.delta_prime < lt.kairouz_delta, lt, hk + ["he_minus_kairouz", "kairouz_delta"],
-                    code=B + "he_corollary2_delta", quote=QUOTES["intro_delta"],
-                    note="it can fail only where the second-order term delta~ (1-(1-delta)^T) exceeds the claimed gap "
-                         "(large delta~, small T - m)"))
+                    code=B + "he_corollary2_delta",
+                    note="it fails where the second-order terms delta~ (1-(1-delta)^T) and O((T delta)^2) exceed the "
+                         "claimed first-order gap (large delta~, small T - m); where the gap does hold strongly, He's "
+                         "delta' is below the floor 1-(1-delta)^T (row he-above-floor), which is the real finding"))
     eq = h[h.m >= h["T"]]
     d = (eq.delta_prime - eq.kairouz_delta).abs()
     cl.append(claim(oid, "he-delta-eq-kairouz-at-m-eq-T", "paper", f"{HE}, Section 4.2.2",
