@@ -24,18 +24,20 @@ from __future__ import annotations
 import numpy as np
 
 from adaptive_repro.simulation import analyst
+from adaptive_repro.simulation import sign_engine
 from adaptive_repro.simulation.data_models import (Population, clipped_statistic_queries, sample_dataset,
                                          sample_labels_and_states)
 
-ENGINES = ("direct", "fast")
+ENGINES = ("direct", "fast", "exact")
 #: Mechanisms whose queries are functions of the sufficient statistics (the fast engine is exact for them).
 FAST_EXACT_MECHANISMS = ("standard", "dwork_code")
 
 
 def resolve_engine(requested: str, mechanism: str) -> str:
-    """The engine that runs one arm: ``auto`` picks ``fast`` where it is exact; ``fast`` where it is not is an error."""
-    if requested == "direct":
-        return "direct"
+    """The engine that runs one arm: ``auto`` picks ``fast`` where it is exact; ``fast`` where it is not is an error.
+    ``exact`` (sign_engine.ExactSignDataset) is exact for every mechanism of a sign-query experiment (SPEC 4a)."""
+    if requested in ("direct", "exact"):
+        return requested
     exact = mechanism in FAST_EXACT_MECHANISMS
     if requested == "fast":
         if not exact:
@@ -66,6 +68,11 @@ class DirectDataset:
         if clip not in self._clipped:
             self._clipped[clip] = clipped_statistic_queries(self.x, self.y, clip)
         return self._clipped[clip]
+
+    def sign_queries(self) -> np.ndarray:
+        """Sign queries q_j = (1/n) #{i: x_ij y_i > 0} (SPEC section 4a): statistical queries in [0, 1],
+        Delta_Q = 1/n; the materialized reference for sign_engine.ExactSignDataset."""
+        return np.count_nonzero(self.x * self.y[:, None] > 0, axis=0) / self.pop.n
 
     def accuracies(self, ranked, weights, sizes, rng=None) -> np.ndarray:
         """Accuracy of each nested classifier; ``rng`` is unused (the data are fixed)."""
@@ -121,9 +128,12 @@ class SufficientDataset:
 
 
 def make_dataset(engine: str, rng: np.random.Generator, pop: Population, observed: bool = True):
-    """A data set of the given engine; ``observed`` is False for the fresh set (fast engine skips its g)."""
+    """A data set of the given engine; ``observed`` is False for the fresh set (fast engine skips its g, exact engine
+    draws its accuracies as exact binomials)."""
     if engine == "direct":
         return DirectDataset(rng, pop)
     if engine == "fast":
         return SufficientDataset(rng, pop, observed=observed)
+    if engine == "exact":
+        return sign_engine.ExactSignDataset(rng, pop, observed=observed)
     raise ValueError(f"unknown engine {engine!r}; allowed: {ENGINES}")

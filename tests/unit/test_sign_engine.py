@@ -1,0 +1,168 @@
+"""Fast checks of the exact sign-query engine (simulation/sign_engine.py, SPEC section 4a).
+
+The reduction's two probabilistic claims are checked by exact enumeration over all chains of small length, with
+the competing side written here from scipy: r = s y is a symmetric chain with stay probability (1 + theta)/2, and
+n_plus = j + BetaBinomial(n - K, j, K - j) given the number of runs K and the first state. The samplers are then
+checked against those exact laws (chi-square / KS at level 1e-6 each, fixed seeds).
+"""
+import itertools
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from adaptive_repro.simulation import data_models, engines, sign_engine
+
+LEVEL = 1e-6
+
+
+def chain_pmf(seq, p_stay):
+    """Probability of a +-1 sequence under the stationary symmetric chain (fair first state)."""
+    prob = 0.5
+    for a, b in zip(seq[:-1], seq[1:]):
+        prob *= p_stay if a == b else 1.0 - p_stay
+    return prob
+
+
+@pytest.mark.parametrize("p_s, p_y", [(0.7, 0.9), (0.2, 0.6), (0.5, 0.95), (1.0, 0.0)])
+def test_product_of_two_chains_is_a_chain_with_stay_one_plus_theta_over_two(p_s, p_y):
+    n = 5
+    law = {}
+    for s in itertools.product((-1, 1), repeat=n):
+        for y in itertools.product((-1, 1), repeat=n):
+            r = tuple(a * b for a, b in zip(s, y))
+            law[r] = law.get(r, 0.0) + chain_pmf(s, p_s) * chain_pmf(y, p_y)
+    theta = (2 * p_s - 1) * (2 * p_y - 1)
+    for r in itertools.product((-1, 1), repeat=n):
+        assert law.get(r, 0.0) == pytest.approx(chain_pmf(r, (1 + theta) / 2), abs=1e-14)
+    assert sign_engine.chain_product_stay(p_s, p_y) == pytest.approx((1 + theta) / 2)
+
+
+def enumerated_n_plus_pmf(n, p_stay):
+    pmf = np.zeros(n + 1)
+    for seq in itertools.product((-1, 1), repeat=n):
+        pmf[seq.count(1)] += chain_pmf(seq, p_stay)
+    return pmf
+
+
+def runs_formula_pmf(n, p_stay):
+    """The claimed law: K = 1 + Bin(n-1, 1-p); j = ceil(K/2) or floor(K/2) (fair first state);
+    n_plus = j + BetaBinomial(n - K, j, K - j) (degenerate when j = 0 or j = K)."""
+    pmf = np.zeros(n + 1)
+    for runs in range(1, n + 1):
+        p_runs = stats.binom.pmf(runs - 1, n - 1, 1 - p_stay)
+        for j in ((runs + 1) // 2, runs // 2):
+            if j == 0:
+                pmf[0] += 0.5 * p_runs
+            elif j == runs:
+                pmf[n] += 0.5 * p_runs
+            else:
+                ks = np.arange(n - runs + 1)
+                pmf[j + ks] += 0.5 * p_runs * stats.betabinom.pmf(ks, n - runs, j, runs - j)
+    return pmf
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 9])
+@pytest.mark.parametrize("p_stay", [0.0, 0.3, 0.5, 0.85, 1.0])
+def test_n_plus_runs_formula_matches_exact_enumeration(n, p_stay):
+    np.testing.assert_allclose(runs_formula_pmf(n, p_stay), enumerated_n_plus_pmf(n, p_stay), atol=1e-13)
+
+
+@pytest.mark.parametrize("n, p_stay", [(9, 0.85), (8, 0.2), (7, 0.5)])
+def test_sample_n_plus_follows_the_enumerated_law(n, p_stay):
+    rng = np.random.default_rng(11)
+    draws = np.array([sign_engine.sample_n_plus(rng, n, p_stay) for _ in range(20000)])
+    expected = enumerated_n_plus_pmf(n, p_stay) * draws.size
+    observed = np.bincount(draws, minlength=n + 1)
+    assert stats.chisquare(observed, expected).pvalue > LEVEL
+
+
+def test_sample_n_plus_degenerate_and_large_n():
+    rng = np.random.default_rng(5)
+    assert {sign_engine.sample_n_plus(rng, 10, 1.0) for _ in range(200)} == {0, 10}
+    assert {sign_engine.sample_n_plus(rng, 11, 0.0) for _ in range(200)} == {5, 6}
+    # n = 10^6, p = 0.9: mean n/2 and Var = (1/4) sum_{i,k} rho^|i-k|, rho = 2p - 1 (stationary chain)
+    n, rho = 10**6, 0.8
+    draws = np.array([sign_engine.sample_n_plus(rng, n, 0.9) for _ in range(4000)], dtype=float)
+    var = 0.25 * (n * (1 + rho) / (1 - rho) - 2 * rho * (1 - rho**n) / (1 - rho) ** 2)
+    assert abs(draws.mean() - n / 2) < 6 * np.sqrt(var / draws.size)
+    assert abs(draws.var() / var - 1) < 6 * np.sqrt(2 / draws.size)
+
+
+@pytest.mark.parametrize("a", [-3.0, -0.2, 0.0, 0.5, 4.0, 40.0])
+def test_truncated_normals_follow_scipy_truncnorm(a):
+    rng = np.random.default_rng(3)
+    above = sign_engine.standard_normal_above(rng, a, 3000)
+    assert above.shape == (3000,) and np.all(above > a)
+    assert stats.kstest(above, stats.truncnorm(a, np.inf).cdf).pvalue > LEVEL
+    below = sign_engine.standard_normal_at_most(rng, -a, 3000)
+    assert np.all(below <= -a)
+    assert stats.kstest(below, stats.truncnorm(-np.inf, -a).cdf).pvalue > LEVEL
+
+
+@pytest.mark.parametrize("need", [3, 40])  # rejection path (16 * need <= hits) and rng.choice path
+def test_sampled_subsets_are_uniform_distinct_hits(need):
+    rng = np.random.default_rng(8)
+    hits = np.zeros(200, dtype=bool)
+    hits[rng.choice(200, size=60, replace=False)] = True
+    counts = np.zeros(200)
+    for _ in range(4000):
+        idx = sign_engine._sample_indices(rng, hits, need)
+        assert idx.size == need and np.unique(idx).size == need and hits[idx].all()
+        counts[idx] += 1
+    assert stats.chisquare(counts[hits]).pvalue > LEVEL
+
+
+@pytest.fixture(scope="module")
+def dataset():
+    pop = data_models.chain_population(np.random.default_rng(1), 3000, 40, 0.8, 0.9, 1.5, 5)
+    return sign_engine.ExactSignDataset(np.random.default_rng(2), pop)
+
+
+def test_columns_have_the_drawn_sign_counts_and_are_reproducible(dataset):
+    q = dataset.sign_queries()
+    assert q.shape == (40,) and np.all((q >= 0) & (q <= 1))
+    for j in range(40):
+        u = dataset.column(j)
+        assert np.count_nonzero(u[:dataset.n_plus] > 0) == dataset.positives[j, 0]
+        assert np.count_nonzero(u[dataset.n_plus:] > 0) == dataset.positives[j, 1]
+        assert np.count_nonzero(u > 0) / dataset.pop.n == q[j]
+    np.testing.assert_array_equal(dataset.column(7), dataset.column(7))
+
+
+def test_nested_accuracies_match_the_columns(dataset):
+    q = dataset.sign_queries()
+    ranked = np.argsort(-np.abs(q - 0.5), kind="stable")[:12]
+    weights = np.sign(q[ranked] - 0.5)
+    weights[3] = 0.0
+    weights[5] = 2.5
+    sizes = np.array([0, 1, 4, 4, 12, 2])
+    u = np.column_stack([dataset.column(j) for j in ranked])
+    expected = [0.5 if s == 0 else np.mean(u[:, :s] @ weights[:s] > 0) for s in sizes]
+    np.testing.assert_allclose(dataset.accuracies(ranked, weights, sizes), expected)
+    # one column: accuracy is the sign query (weight +1) or its complement (weight -1)
+    assert dataset.accuracies([4], [1.0], [1])[0] == q[4]
+    assert dataset.accuracies([4], [-1.0], [1])[0] == pytest.approx(1 - q[4])
+    assert dataset.accuracies([4, 5], [0.0, 0.0], [2])[0] == 0.0  # zero score: wrong, as sign(0) != y
+    with pytest.raises(ValueError):
+        dataset.accuracies(ranked[:2], weights[:2], [3])
+
+
+def test_fresh_binomial_accuracies_average_to_population_accuracy():
+    pop = data_models.chain_population(np.random.default_rng(4), 400, 30, 0.9, 0.9, 0.8, 6)
+    ranked, weights, sizes = np.arange(10), np.ones(10), np.array([0, 1, 3, 10])
+    acc = np.array([sign_engine.ExactSignDataset(np.random.default_rng(i), pop, observed=False)
+                    .accuracies(ranked, weights, sizes, np.random.default_rng(10**6 + i)) for i in range(3000)])
+    target = data_models.population_accuracies(ranked, weights, sizes, pop)
+    se = acc.std(axis=0, ddof=1) / np.sqrt(len(acc))
+    assert acc[:, 0].tolist() == [0.5] * len(acc)
+    assert np.all(np.abs(acc[:, 1:].mean(axis=0) - target[1:]) < 6 * se[1:])
+
+
+def test_direct_sign_queries_and_engine_registration():
+    pop = data_models.chain_population(np.random.default_rng(6), 50, 7, 0.7, 0.7, 1.0)
+    direct = engines.make_dataset("direct", np.random.default_rng(0), pop)
+    brute = [sum(direct.x[i, j] * direct.y[i] > 0 for i in range(50)) / 50 for j in range(7)]
+    np.testing.assert_allclose(direct.sign_queries(), brute)
+    assert isinstance(engines.make_dataset("exact", np.random.default_rng(0), pop), sign_engine.ExactSignDataset)
+    assert engines.resolve_engine("exact", "zhao_alg1_bdp") == "exact"
