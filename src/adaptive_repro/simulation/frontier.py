@@ -5,14 +5,8 @@ attributes are drawn exactly in O(d) (:func:`exact_sign_queries`), the analyst a
 (|q_train - 1/2| > 1/(2 sqrt(n))) most promising first, and Algorithm 1 (calibration ``dp`` or ``bdp`` at the
 session's eps) answers them until its budget is spent. The same data serve every calibration and eps.
 
-Exact sign queries on the chain model (SPEC section 4a): the analyst's view depends on the chains only through
-r_i = s_i y_i, a symmetric two-state chain with stay probability p_r = p_s p_y + (1 - p_s)(1 - p_y) (r flips when
-exactly one of s, y flips), and on r only through n_+ = #{r_i = +1}. With K runs (K - 1 flips among the n - 1
-steps, K - 1 ~ Bin(n - 1, 1 - p_r)) the flip positions are a uniform (K-1)-subset, so the run lengths are a uniform
-composition of n into K positive parts and the total length of the j runs in state +1 is
-j + BetaBinomial(n - K, j, K - j) (Dirichlet-multinomial with unit weights). Given n_+, u_ij = x_ij y_i =
-beta_j r_i + mu_j + N(0, 1), so #{i : u_ij > 0} = Bin(n_+, Phi(mu_j + beta_j)) + Bin(n - n_+, Phi(mu_j - beta_j)),
-independent over j.
+Sign queries are drawn exactly in O(d) by the exact sign-query engine (:mod:`adaptive_repro.simulation.sign_engine`:
+n_+ = #{i : r_i = +1} in O(1), then two binomials per attribute), so n up to 3e8 costs the same as n = 1,000.
 """
 
 from __future__ import annotations
@@ -22,35 +16,16 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
-
 from adaptive_repro import privacy, seeds
-from adaptive_repro.simulation import analyst, data_models, mechanisms, zhao_calibration
+from adaptive_repro.simulation import analyst, data_models, mechanisms, sign_engine, zhao_calibration
 
 RECORD_COLUMNS = ("experiment", "replicate", "calibration", "p", "eps", "n", "d", "budget", "sigma", "threshold",
                   "eps_dp", "candidates", "answered", "answered_fraction", "over_events", "gap_units")
 
 
-def positive_run_count(rng: np.random.Generator, n: int, p_r: float) -> int:
-    """n_+ = #{i : r_i = +1} of a stationary symmetric two-state chain of length n with stay probability p_r,
-    exactly in O(1) (module docstring)."""
-    runs = 1 + int(rng.binomial(n - 1, 1.0 - p_r)) if n > 1 else 1
-    first_plus = rng.random() < 0.5
-    j = (runs + 1) // 2 if first_plus else runs // 2  # runs in state +1 (states alternate)
-    if j == 0:
-        return 0
-    if j == runs:
-        return n
-    return j + int(rng.binomial(n - runs, rng.beta(j, runs - j)))
-
-
 def exact_sign_queries(rng: np.random.Generator, pop: data_models.Population) -> np.ndarray:
     """Sign queries q_j = (1/n) #{i : x_ij y_i > 0} of one data set of the chain model, exact in distribution."""
-    p_r = pop.p_s * pop.p_y + (1.0 - pop.p_s) * (1.0 - pop.p_y)
-    n_plus = positive_run_count(rng, pop.n, p_r)
-    k = rng.binomial(n_plus, stats.norm.cdf(pop.mu + pop.beta)) + rng.binomial(pop.n - n_plus,
-                                                                                stats.norm.cdf(pop.mu - pop.beta))
-    return k / pop.n
+    return sign_engine.ExactSignDataset(rng, pop).sign_queries()
 
 
 @dataclasses.dataclass(frozen=True)
