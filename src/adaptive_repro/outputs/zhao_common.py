@@ -121,7 +121,7 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
                                                      lambda z: 0.5 + z / (2 * np.sqrt(n))))
         if j == len(arms) - 1:
             sec.set_ylabel("2√n (accuracy − ½)  [sampling SE units]", fontsize=8)
-        cur = sub[sub["dataset"] == "holdout"].sort_values("k")
+        cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
         axb.plot(cur["k"], cur["answered"], "o-", color="tab:green", label="accuracy queries answered (not ⊥)")
         if arm.startswith("zhao_alg1_"):
             budget = theory[theory["arm"] == arm]["budget"].iloc[0] if arm in set(theory.get("arm", [])) else np.nan

@@ -37,7 +37,7 @@ CODE = "adaptive_repro.outputs.zhao_frontier"
 def queries_per_budget(t):
     """L(t) = (8/3) e^{t/2} + (4 ln 2 - 8/3) e^{-t}: expected queries answered per unit of Algorithm 1's budget at
     t = (T - gap)/sigma >= 0 (module docstring)."""
-    t = np.asarray(t, dtype=float)
+    t = np.minimum(np.asarray(t, dtype=float), 1400.0)  # beyond: inf-free, every fraction is 1 anyway
     return 8.0 / 3.0 * np.exp(t / 2.0) + (4.0 * np.log(2.0) - 8.0 / 3.0) * np.exp(-t)
 
 
