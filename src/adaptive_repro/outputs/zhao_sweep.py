@@ -60,9 +60,12 @@ def figure(table: pd.DataFrame, n: int, d: int):
                     ax.annotate(f"{r.answered:.0%} ans.", (r.p, r.gap_se_units if np.isfinite(r.gap_se_units) else 0),
                                 fontsize=6, textcoords="offset points", xytext=(3, 3))
         if sub["gap_mean"].isna().all():
-            ax.text(0.5, 0.5, "all answers ⊥", transform=ax.transAxes, ha="center", va="center")
+            ax.text(0.5, 0.5, "all accuracy answers ⊥\n(budget spent on attribute queries)", transform=ax.transAxes,
+                    ha="center", va="center", color="tab:green", bbox={"facecolor": "white", "edgecolor": "tab:green"})
+            ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_title(arm_title(mech), fontsize=8)
+        eps = sub["eps_session"].iloc[0] if "eps_session" in sub and sub["eps_session"].notna().any() else None
+        ax.set_title(arm_title(mech, eps), fontsize=8)
         ax.set_xlabel("stay probability p = p_s = p_y")
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("overfitting 2√n (holdout − fresh) at the largest k\n[sampling SE units; bars: ± 1 MC SE]")
