@@ -60,16 +60,23 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
                      "sigma": th["sigma"], "threshold": th["threshold"],
                      "theorem2_n_required": th["theorem2_n_required"], "n_meets_theorem2": spec.n >= th["theorem2_n_required"]})
     table = pd.DataFrame(rows)
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+    fig, ax = plt.subplots(figsize=(8, 4.8))
     x = np.arange(len(table))
     ax.errorbar(x, table["frequency"], yerr=[table["frequency"] - table["ci_low"], table["ci_high"] - table["frequency"]],
                 fmt="o", capsize=4, label="measured frequency (95% Clopper–Pearson)")
     ax.axhline(beta, color="tab:red", ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
     ax.set_xticks(x, [arm_title(m).splitlines()[0] for m in table["mechanism"]], rotation=10, fontsize=7)
     ax.set_ylabel("P[∃i: Z_i < B and |a_i − Q_i(P)| ≥ τ]")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"zhao-thm2-check: {model_subtitle(spec, int(table['replicates'].max()))}", fontsize=8)
-    ax.legend(fontsize=8)
+    ax.set_ylim(-0.02, 1.22)
+    for i, r in enumerate(table.itertuples()):
+        note = ("Theorem 2's σ and T" if r.mechanism == "zhao_alg1_theorem2" else "not applicable:\nσ, T not Theorem 2's")
+        ax.annotate(f"{note}\n{r.answered_fraction:.0%} of queries answered", (i, r.frequency), fontsize=7,
+                    textcoords="offset points", xytext=(8, -4 if r.frequency > 0.5 else 14))
+    ax.set_xlim(-0.5, len(table) - 0.1)
+    n_req = float(table["theorem2_n_required"].min())
+    ax.set_title("Theorem 2's failure event over replicates (n = {:,} is below its requirement {:.2g})\n".format(
+        spec.n, n_req) + model_subtitle(spec, int(table["replicates"].max())).replace("; data", ";\ndata"), fontsize=7)
+    ax.legend(fontsize=8, loc="center left")
     fig.tight_layout()
     return table, fig, thm2_claims(table, beta)
 
