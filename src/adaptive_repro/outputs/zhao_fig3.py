@@ -160,9 +160,9 @@ def build(output_id: str, params: dict, inputs: dict):
         return table, fig, [paper_claim(c, QUOTE_FIG2)]
     table = answered_table(records, spec.n)
     if not theory.empty:
-        table = table.merge(theory.rename(columns={"arm": "mechanism"})[
-            ["mechanism", "sigma", "threshold", "budget", "eps_session", "eps_star", "certified_bdp", "eps_dp_lemma2",
-             "theorem2_n_required", "smallest_guaranteed_tau"]], on="mechanism", how="left")
+        # theory alongside (SPEC section 4): every column of theory_table, prefixed columns kept as they are
+        table = table.merge(theory.rename(columns={"arm": "mechanism"}).drop(columns=["n"]), on="mechanism",
+                            how="left")
     title = ("Zhao Fig. 3 at the paper's scale: Algorithm 1 on strongly correlated records" if output_id == "zhao-fig3"
              else "Zhao Fig. 3 where it can hold: Algorithm 1 at large n, moderate correlation")
     fig = accuracy_panels(table, spec, title, model_subtitle(spec, replicates), theory)
