@@ -113,3 +113,16 @@ def thm2_claims(table: pd.DataFrame, beta: float) -> list[Claim]:
     return claims
 
 
+
+
+# Entry points of the workflow script before the catalogue.build wiring (kept until the rules call build).
+
+def figure_experiment(output_id: str, records: pd.DataFrame, spec, theory: pd.DataFrame | None = None):
+    """zhao-fig2 / zhao-fig3 / zhao-fig3-large-n through :func:`build`."""
+    return build(output_id, {}, {"records": records, "diagnostics": None, "specs": {spec.name: spec}})
+
+
+def sweep(records_by_point: dict, specs: dict):
+    """zhao-sweep through :func:`build`."""
+    return build("zhao-sweep", {}, {"records": pd.concat(records_by_point.values(), ignore_index=True),
+                                    "diagnostics": None, "specs": specs})
