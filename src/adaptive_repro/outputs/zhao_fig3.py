@@ -41,7 +41,8 @@ def arm_gaps(records: pd.DataFrame, arm: str) -> list[tuple[int, float, float, i
     return out
 
 
-def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, tolerance: float) -> tuple[bool, str, str]:
+def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, tolerance: float,
+                   n: int | None = None) -> tuple[bool, str, str]:
     """Fig. 3's reading for one arm: at every k > 0 at least 90% of accuracy queries answered and holdout − fresh
     not significantly above the arm's tolerance T (mean − Z SE <= T over the answered replicates). Algorithm 1
     reports the training value whenever the noisy gap stays under its threshold, so answers within T of the holdout
@@ -59,7 +60,9 @@ def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, toleran
     ok = bad_answered.empty and not bad_gap
     measured = (f"answered ≥ {answered:.0%} at every k > 0 (lowest at k = {int(hold.loc[hold['answered'].idxmin(), 'k'])}); "
                 f"largest holdout − fresh at k = {worst[0]}: {worst[1]:+.4f} ± {worst[2]:.4f} (SE, "
-                f"{worst[3]} answered replicates) against T = {tolerance:.4f}")
+                f"{worst[3]} answered replicates"
+                + (f"; {2 * np.sqrt(n) * worst[1]:.1f} sampling SE 1/(2√n)" if n else "")
+                + f") against T = {tolerance:.4f}")
     counter = "" if ok else (f"k = {int(bad_answered['k'].iloc[0])}: {bad_answered['answered'].iloc[0]:.0%} answered"
                              if not bad_answered.empty else f"k = {bad_gap[0][0]}: gap {bad_gap[0][1]:+.4f}")
     return ok, measured, counter
@@ -114,7 +117,7 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
             continue
         th = theory[theory["arm"] == arm]
         tolerance = float(th["threshold"].iloc[0]) if len(th) else np.nan
-        ok, measured, counter = no_overfitting(records, arm, table, tolerance)
+        ok, measured, counter = no_overfitting(records, arm, table, tolerance, spec.n)
         paper = arm == "zhao_alg1_bdp"
         claims.append(Claim(
             output_id, f"{arm}-prevents-overfitting", "Zhao 2017, Fig. 3 and §4",
