@@ -3,6 +3,11 @@
 One replicate: draw the population, the train / holdout / fresh data sets, then for every mechanism arm let the
 analyst select attributes through the mechanism and measure its nested top-k classifiers. Every random stream is
 named by (experiment, replicate, purpose), so results do not depend on how replicates are chunked into jobs.
+
+Query "mean" (Dwork2015, zhao-fig2): the analyst's statistic is w_j = mean of x*y, run as before. Query "sign"
+(SPEC section 4a): every arm sees the sign query q_j on the scale w_j = 2 (q_j - 1/2), all arms on the same data
+sets (exact sign-query engine). Algorithm 1 arms: the analyst asks only candidate attributes (|w_train| > cut) most
+promising first, then one accuracy query per distinct classifier; answers are clamped to [0, 1].
 """
 
 from __future__ import annotations
@@ -124,7 +129,7 @@ def _query_values(spec: ExperimentSpec, dataset, alg1: dict) -> tuple[np.ndarray
 
     query "sign": q = sign query, w = 2 (q - 1/2) (SPEC section 4a); query "mean": w = Dwork's mean of x*y and q
     the clipped query of SPEC section 4 (only Algorithm 1 arms use q). Cached on the data set object."""
-    cache = dataset.__dict__.setdefault("_zx_queries", {})
+    cache = dataset.__dict__.setdefault("_query_cache", {})
     key = (spec.query, alg1["clip"])
     if key not in cache:
         if spec.query == "sign":
@@ -134,10 +139,6 @@ def _query_values(spec: ExperimentSpec, dataset, alg1: dict) -> tuple[np.ndarray
         else:
             cache[key] = (dataset.statistics(), None)
     return cache[key]
-
-
-def _clipped(dataset, clip):
-    return dataset.clipped_queries(clip)
 
 
 def query_population(spec: ExperimentSpec, pop, alg1: dict) -> np.ndarray:
@@ -156,8 +157,8 @@ def run_alg1_arm(mech, spec: ExperimentSpec, sets: dict, alg1: dict, w_train: np
         q_train = _query_values(spec, sets["train"], alg1)[1][asked]
         q_holdout = _query_values(spec, sets["holdout"], alg1)[1][asked]
     else:
-        q_train = _clipped(sets["train"], alg1["clip"])[asked]
-        q_holdout = _clipped(sets["holdout"], alg1["clip"])[asked]
+        q_train = sets["train"].clipped_queries(alg1["clip"])[asked]
+        q_holdout = sets["holdout"].clipped_queries(alg1["clip"])[asked]
     answers = mechanisms.clamp_unit(mech.answer_statistics(q_train, q_holdout))
     reported = np.full(spec.d, np.nan)
     reported[asked] = (data_models.statistic_from_sign_query(answers) if spec.query == "sign"
