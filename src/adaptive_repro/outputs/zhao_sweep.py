@@ -51,14 +51,21 @@ def figure(table: pd.DataFrame, n: int, d: int):
     fig, axes = plt.subplots(1, len(mechs) + 1, figsize=(4.3 * (len(mechs) + 1), 4.3), squeeze=False)
     for ax, mech in zip(axes[0], mechs):
         sub = table[table["mechanism"] == mech]
+        labelled = set()
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p")
-            ax.errorbar(grp["p"], grp["gap_se_units"], yerr=2 * np.sqrt(n) * grp["gap_se"], marker="o", capsize=3,
-                        label=f"batch SD b = {b:g}")
+            line = ax.errorbar(grp["p"], grp["gap_se_units"], yerr=2 * np.sqrt(n) * grp["gap_se"], marker="o",
+                               capsize=3, label=f"batch SD b = {b:g}")
             for r in grp.itertuples():
-                if r.answered < 1:
+                if r.answered == 0:  # every accuracy answer bottom: drawn as an x on the zero line
+                    ax.plot(r.p, 0, "x", ms=9, mew=2, color=line[0].get_color())
+                    if r.p not in labelled:
+                        labelled.add(r.p)
+                        ax.annotate("all ⊥", (r.p, 0), fontsize=7, textcoords="offset points", xytext=(-8, 8))
+                elif r.answered < 1:
                     ax.annotate(f"{r.answered:.0%} ans.", (r.p, r.gap_se_units if np.isfinite(r.gap_se_units) else 0),
                                 fontsize=6, textcoords="offset points", xytext=(3, 3))
+        ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
         if sub["gap_mean"].isna().all():
             ax.text(0.5, 0.5, "all accuracy answers ⊥\n(budget spent on attribute queries)", transform=ax.transAxes,
                     ha="center", va="center", color="tab:green", bbox={"facecolor": "white", "edgecolor": "tab:green"})
