@@ -119,3 +119,19 @@ def test_mean_query_experiments_keep_the_dwork_engines():
     spec = experiments.ExperimentSpec.from_config(
         "x", {"n": 100, "d": 20, "replicates": 1, "k_grid": [0], "mechanisms": ["standard", "dwork_code"]}, "auto")
     assert spec.query == "mean" and set(spec.arm_engines().values()) == {"fast"}
+
+
+def test_frontier_answers_everything_at_huge_n_and_little_with_heavy_noise():
+    from adaptive_repro.simulation.frontier import FrontierSpec
+    fs = FrontierSpec("f", 2, (1000, 10**8), (0.6,), (0.1, 3.0), calibrations=("dp",), d=200, budget=1)
+    rec = fs.run_replicates(3, range(2))
+    assert len(rec) == 2 * 2 * 2  # replicates x n x eps
+    big = rec[(rec["n"] == 10**8) & (rec["eps"] == 3.0)]
+    assert (big["answered_fraction"] == 1).all() and (big["over_events"] == 0).all()
+    # eps = 0.1 at n = 1000: sigma = 9B/(4 n eps) = 0.0225, T = 3/sqrt(n) = 0.095, t ~ 3.5: one unit of budget
+    # answers about L(3.5) ~ 15 of ~64 candidate queries
+    small = rec[(rec["n"] == 1000) & (rec["eps"] == 0.1)]
+    assert (small["answered_fraction"] < 0.5).all() and (small["candidates"] > 20).all()
+    # sigma and T as calibrated (Zhao §3; SPEC 4a), recomputed here
+    r = small.iloc[0]
+    assert r["sigma"] == pytest.approx(9 * 1 / (4 * 1000 * 0.1)) and r["threshold"] == pytest.approx(3 / np.sqrt(1000))
