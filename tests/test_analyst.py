@@ -49,3 +49,15 @@ def test_attribute_statistic_is_plain_mean_of_x_times_y():
     x = np.array([[2.0, 1.0], [4.0, -1.0]])
     y = np.array([1.0, -1.0])
     np.testing.assert_allclose(analyst.attribute_statistics(x, y), [(2 - 4) / 2, (1 + 1) / 2])
+
+
+def test_candidates_are_the_attributes_past_the_cut_most_promising_first():
+    w = np.array([0.05, -0.2, 0.01, 0.2, -0.011, 0.0])
+    np.testing.assert_array_equal(analyst.candidate_attributes(w, 0.01), [1, 3, 0, 4])  # |w| ties keep index order
+
+
+def test_one_accuracy_query_per_distinct_classifier():
+    sizes = np.array([0, 5, 10, 12, 12, 12])  # 12 attributes kept, k grid 0, 5, 10, 20, 30, 40
+    distinct, index = analyst.distinct_classifiers(sizes)
+    np.testing.assert_array_equal(distinct, [5, 10, 12])
+    np.testing.assert_array_equal(index, [-1, 0, 1, 2, 2, 2])

@@ -60,3 +60,9 @@ def test_accuracy_query_threshold_rule():
     noisy = answers[answers != 0.53]
     # otherwise holdout + N(0, tau^2)
     assert stats.kstest((noisy - 0.50) / 0.01, "norm").pvalue > ALPHA
+
+
+def test_algorithm1_answers_are_clamped_to_the_unit_interval_and_bottom_stays_bottom():
+    from adaptive_repro.simulation.mechanisms import clamp_unit
+    out = clamp_unit(np.array([-0.3, 0.2, 1.7, np.nan]))
+    assert out[0] == 0.0 and out[1] == 0.2 and out[2] == 1.0 and np.isnan(out[3])

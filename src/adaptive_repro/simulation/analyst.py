@@ -59,3 +59,23 @@ def accuracy_from_scores(scores: np.ndarray, y: np.ndarray, sizes: np.ndarray) -
     """Fraction of records with sign(score) = y per classifier; EMPTY_CLASSIFIER_ACCURACY where size is 0."""
     acc = np.mean(np.sign(scores) == y[None, :], axis=1)
     return np.where(np.asarray(sizes) == 0, EMPTY_CLASSIFIER_ACCURACY, acc)
+
+
+def candidate_attributes(w_train: np.ndarray, cut: float) -> np.ndarray:
+    """The attributes an analyst facing a budgeted mechanism asks about (SPEC section 4a): those whose training
+    statistic passes the cut (|w_train_j| > cut; the others can never be kept), most promising (largest |w_train|)
+    first, ties in index order."""
+    cand = np.flatnonzero(np.abs(w_train) > cut)
+    return cand[np.argsort(-np.abs(w_train[cand]), kind="stable")]
+
+
+def distinct_classifiers(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One accuracy query per distinct non-empty classifier (SPEC section 4a): when fewer than k attributes are
+    kept, the classifier at k equals the one at the previous k and is not asked again.
+
+    Returns (distinct positive sizes in increasing order, for each grid entry the index of its distinct size or -1
+    for the empty classifier)."""
+    sizes = np.asarray(sizes)
+    distinct = np.unique(sizes[sizes > 0])
+    index = np.where(sizes > 0, np.searchsorted(distinct, sizes), -1)
+    return distinct, index

@@ -129,3 +129,21 @@ def clipped_query_population(pop: Population, clip: float) -> np.ndarray:
 
     mean = 0.5 * (clipped_mean(pop.mu + pop.beta) + clipped_mean(pop.mu - pop.beta))
     return 0.5 + mean / (2.0 * clip)
+
+
+def sign_queries(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The sign query q_j = (1/n) sum_i 1[x_ij y_i > 0] (SPEC section 4a): a statistical query in [0, 1] with
+    Delta_Q = 1/n, no clipping constant."""
+    return np.mean(x * y[:, None] > 0, axis=0)
+
+
+def sign_query_population(pop: Population) -> np.ndarray:
+    """Exact population value of each sign query: x_j y = beta_j r + mu_j + N(0, 1) with r = s y = +-1 fair
+    (stationary), so P[x_j y > 0] = 1/2 [Phi(mu_j + beta_j) + Phi(mu_j - beta_j)]."""
+    return 0.5 * (stats.norm.cdf(pop.mu + pop.beta) + stats.norm.cdf(pop.mu - pop.beta))
+
+
+def statistic_from_sign_query(q: np.ndarray) -> np.ndarray:
+    """The sign query on the analyst's statistic scale, w = 2 (q - 1/2): under the null its SD is 1/sqrt(n) for
+    independent records, as Dwork's w, so the cut 1/sqrt(n) reads |q - 1/2| > 1/(2 sqrt(n)). NaN stays NaN."""
+    return 2.0 * (np.asarray(q, dtype=float) - 0.5)

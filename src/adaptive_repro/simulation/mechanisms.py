@@ -117,6 +117,12 @@ class ZhaoAlgorithm1:
         return float(self.answer_queries(np.array([acc_train]), np.array([acc_holdout]))[0])
 
 
+def clamp_unit(answers: np.ndarray) -> np.ndarray:
+    """Post-processing of Algorithm 1's answers to statistical queries: clamp to [0, 1], the queries' range (a
+    Laplace answer Q(X) + Lap(sigma_2) can leave it). Post-processing costs no privacy; bottom (NaN) stays NaN."""
+    return np.clip(np.asarray(answers, dtype=float), 0.0, 1.0)
+
+
 ZHAO_CALIBRATIONS = ("dp", "bdp", "theorem2")
 MECHANISMS = ("standard", "dwork_code") + tuple(f"zhao_alg1_{c}" for c in ZHAO_CALIBRATIONS)
 

@@ -1,13 +1,14 @@
-"""Calibration of Zhao's Algorithm 1 and the theory drawn alongside every Zhao run (SPEC section 4).
+"""Calibration of Zhao's Algorithm 1 and the theory drawn alongside every Zhao run (SPEC sections 4 and 4a).
 
-Calibrations (Zhao 2017 §3; Delta_Q = 1/n for statistical queries):
-- ``dp``: sigma = 9 B Delta_Q / (4 eps), so Algorithm 1 is eps-DP (eps* = 9 B Delta_Q / (4 sigma), §3) as if the
-  records were independent;
+Calibrations (Zhao 2017 §3: Algorithm 1 is eps*-DP with eps* = 9 B Delta_Q / (4 sigma); Delta_Q = 1/n for
+statistical queries):
+- ``dp``: sigma = 9 B Delta_Q / (4 eps), so Algorithm 1 is eps-DP as if the records were independent;
 - ``bdp``: sigma = 9 B Delta_Q / (4 eps'), eps' the DP level that implies eps-BDP on the data model's chain
-  (Lemma 2 with exact quilts by default; Lemmas 3, 4 selectable);
+  (Lemma 2 with exact quilts by default; Lemmas 3, 4 selectable: ``privacy.dp_level_for_bdp``);
 - ``theorem2``: sigma = (1 - c) tau / (12 ln(4m/beta)), T = (1 + c) tau / 2 (Theorem 2).
-For ``dp`` and ``bdp`` the threshold is also Theorem 2's T = (1 + c) tau / 2, so calibrations differ only in sigma.
-The target eps defaults to tau/3, the BDP level Lemma 1 needs (text below Lemma 1).
+For ``dp`` and ``bdp`` (this project's design, SPEC section 4a) the threshold is in sampling-noise units,
+T = threshold_units * 1/(2 sqrt(n)) (a sign query's SD under independence is 1/(2 sqrt(n))), and the session's
+privacy level eps is a config knob (``alg1.epsilon``), not tied to tau.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from adaptive_repro.privacy import (bdp_level_for_dp, data_model_chain, dp_level
                                     lemma3_blanket_influence)
 from adaptive_repro.bounds import zhao as zb
 
-DEFAULT_ALG1 = {"tau": 0.1, "beta": 0.05, "c": 0.5, "budget": 20, "epsilon": None, "bdp_method": "lemma2",
-                "clip": 3.0}
+DEFAULT_ALG1 = {"tau": 0.1, "beta": 0.05, "c": 0.5, "budget": 20, "epsilon": 1.0, "threshold_units": 6.0,
+                "bdp_method": "lemma2", "clip": 3.0}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,6 +48,12 @@ def alg1_settings(block: dict) -> dict:
     return settings
 
 
+def noise_unit_threshold(threshold_units: float, n: int) -> float:
+    """T = threshold_units / (2 sqrt(n)): the threshold in units of a sign query's sampling SD 1/(2 sqrt(n)) under
+    independence (SPEC section 4a; threshold_units = 6 gives T = 3/sqrt(n))."""
+    return float(threshold_units) / (2.0 * np.sqrt(n))
+
+
 def number_of_queries(d: int, k_grid) -> int:
     """m: d attribute queries plus one accuracy query per k > 0."""
     return int(d + sum(1 for k in k_grid if k > 0))
@@ -57,8 +64,9 @@ def calibrate(arm: str, n: int, d: int, k_grid, p_s: float, p_y: float, block: d
     s = alg1_settings(block)
     calibration = arm.removeprefix("zhao_alg1_")
     budget, tau, beta, c, eps = s["budget"], s["tau"], s["beta"], s["c"], s["epsilon"]
-    threshold = float(zb.theorem2_threshold(tau, c))
+    threshold = noise_unit_threshold(s["threshold_units"], n)
     if calibration == "theorem2":
+        threshold = float(zb.theorem2_threshold(tau, c))
         sigma = float(zb.theorem2_sigma(tau, number_of_queries(d, k_grid), beta, c))
         return Alg1Calibration(arm, True, sigma, threshold, budget, float(zb.theorem2_bdp_target(tau, c)),
                                eps_star(budget, sigma, n), "Theorem 2: sigma = (1-c) tau / (12 ln(4m/beta))")
