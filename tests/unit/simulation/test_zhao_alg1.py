@@ -42,7 +42,7 @@ def test_budget_is_spent_then_bottom():
 def test_over_threshold_answers_are_holdout_plus_laplace_4sigma():
     sigma = 0.01
     mech = alg(seed=1, sigma=sigma, threshold=0.0, budget=10**6)
-    m = 100_000
+    m = 20_000
     out = mech.answer_queries(np.zeros(m), np.full(m, 0.5))
     assert mech.over_events == m
     assert stats.kstest((out - 0.5) / (4 * sigma), "laplace").pvalue > ALPHA
