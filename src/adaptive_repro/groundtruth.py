@@ -1,4 +1,4 @@
-"""Ground truth for the composition and KL comparisons (SPEC section 6).
+"""Ground truth for the composition and KL comparisons (docs/METHODS.md §6).
 
 * :func:`kov_delta` / :func:`kov_eps`: the exact optimal T-fold composition of (eps, delta)-DP mechanisms,
   Kairouz, Oh, Viswanath (2015), "The Composition Theorem for Differential Privacy", Theorem 3.3.
@@ -44,7 +44,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------------------------
 
 def delta_floor(delta, T):
-    """1 - (1 - delta)^T, computed as -expm1(T log1p(-delta)) (SPEC section 6 numerics).
+    """1 - (1 - delta)^T, computed as -expm1(T log1p(-delta)) (docs/METHODS.md §6 numerics).
 
     No valid (eps', delta') guarantee for every T-fold composition of (eps, delta)-DP mechanisms has delta' below
     this floor: KOV 2015 Theorem 3.3 with i = 0 (eps' = T eps) gives exactly this delta', and the optimal delta' is
@@ -167,7 +167,7 @@ def kl_laplace(eps):
 
 def pld_interval(eps: float, target: float = 1e-3, min_steps: int = 100) -> float:
     """A PLD value-discretization interval that divides eps (eps / k for an integer k), at most ``target`` and at
-    most eps / min_steps (SPEC section 6: the interval should divide eps exactly, so +-eps are grid points)."""
+    most eps / min_steps (docs/METHODS.md §6: the interval should divide eps exactly, so +-eps are grid points)."""
     k = max(int(min_steps), int(math.ceil(eps / target)))
     return eps / k
 

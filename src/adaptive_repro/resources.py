@@ -16,7 +16,7 @@ import os
 
 #: Job length the automatic chunking aims at (seconds): long enough that start-up costs do not dominate,
 #: short enough that a lost job costs little and many cores stay busy.
-MIN_JOB_SECONDS, MAX_JOB_SECONDS = 5.0, 120.0
+MIN_JOB_SECONDS, MAX_JOB_SECONDS = 20.0, 120.0
 #: Automatic chunking splits an experiment into at least this many jobs (when it has that many replicates), so a
 #: cluster or a many-core machine has work for every core; independent of --cores so results never rerun.
 MIN_CHUNKS = 16

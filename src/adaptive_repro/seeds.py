@@ -1,4 +1,4 @@
-"""Random streams keyed by names, never by job order (SPEC section 7, "Seeds").
+"""Random streams keyed by names, never by job order (docs/METHODS.md §7, "Seeds").
 
 Every stream is ``SeedSequence(entropy=seed, spawn_key=(key(name1), key(name2), ...))`` where names are
 strings or non-negative integers, e.g. ``("dwork-null", replicate, "data")``. The same (seed, names) always

@@ -35,7 +35,7 @@ def _ret(x):
 
 
 def eps_tanh(eps):
-    """eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2) (SPEC section 6 numerics)."""
+    """eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2) (docs/METHODS.md §6 numerics)."""
     eps = _f(eps)
     return _ret(eps * np.tanh(eps / 2.0))
 

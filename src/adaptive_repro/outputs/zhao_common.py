@@ -2,7 +2,7 @@
 accuracy panels (with sampling-SE units, the answered fraction and a note on panels whose answers are all bottom).
 
 Zhao 2017 §4 only says that labels are random, attributes are correlated with the label and among themselves, and
-records are correlated; the "chain" data model is this project's design (SPEC section 4).
+records are correlated; the "chain" data model is this project's design (docs/METHODS.md §4).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from adaptive_repro import privacy  # noqa: E402
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 from adaptive_repro.stats import summarize  # noqa: E402
 
-MODEL_NOTE = "data model 'chain' (this project's design, SPEC §4)"
+MODEL_NOTE = "data model 'chain' (this project's design, docs/METHODS.md §4)"
 #: Zhao 2017, captions of Figs. 2 and 3 and the experiment section (verbatim).
 QUOTE_FIG2 = "Reusing a holdout dataset in the common way can lead to overfitting."
 QUOTE_FIG3 = "Overfitting of reusing a holdout dataset is prevented in our Bayesian differential privacy-based approach."
@@ -43,7 +43,7 @@ def ordered_arms(arms) -> list[str]:
 
 
 def theory_table(spec) -> pd.DataFrame:
-    """Theory alongside (SPEC section 4) for every Algorithm 1 arm, one row per arm, plus the session's eps, the
+    """Theory alongside (docs/METHODS.md §4) for every Algorithm 1 arm, one row per arm, plus the session's eps, the
     DP level the arm's sigma gives (eps*) and the BDP level Lemma 2 certifies for it (privacy.bdp_level_for_dp)."""
     rows = []
     for cal in spec.alg1_calibrations().values():

@@ -2,7 +2,7 @@
 experiment output to its builder module (zhao_fig3, zhao_frontier, zhao_sweep).
 
 Zhao 2017 §4 only says that labels are random, attributes are correlated with the label and among themselves, and
-records are correlated; the "chain" data model used here is this project's design (SPEC section 4).
+records are correlated; the "chain" data model used here is this project's design (docs/METHODS.md §4).
 """
 
 from __future__ import annotations

@@ -163,7 +163,7 @@ def build(output_id: str, params: dict, inputs: dict):
         return table, fig, [paper_claim(c, QUOTE_FIG2)]
     table = answered_table(records, spec.n)
     if not theory.empty:
-        # theory alongside (SPEC section 4): every column of theory_table, prefixed columns kept as they are
+        # theory alongside (docs/METHODS.md §4): every column of theory_table, prefixed columns kept as they are
         table = table.merge(theory.rename(columns={"arm": "mechanism"}).drop(columns=["n"]), on="mechanism",
                             how="left")
     title = ("Zhao Fig. 3 at the paper's scale: Algorithm 1 on strongly correlated records" if output_id == "zhao-fig3"

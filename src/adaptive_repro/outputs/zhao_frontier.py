@@ -1,4 +1,4 @@
-"""zhao-frontier: the fraction of candidate attribute queries Algorithm 1 answers, against n (SPEC section 4a).
+"""zhao-frontier: the fraction of candidate attribute queries Algorithm 1 answers, against n (docs/METHODS.md §4a).
 
 The measured fraction is drawn beside the analytic requirement from the budget-consumption law. Derivation
 (re-derived here; Zhao 2017 Algorithm 1 lines 2, 6-8): while the threshold T_hat = T + delta (delta ~ Lap(sigma))
@@ -131,7 +131,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
     fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, -0.02))
     fig.suptitle(f"How large must n be for Algorithm 1 to answer? d = {spec.d:,}, B = {spec.budget}, "
                  f"T = {spec.threshold_units:g}/(2√n), batch SD b = {spec.b:g}, "
-                 f"{int(table['replicates'].max())} replicates; data model 'chain' (SPEC §4)", fontsize=9)
+                 f"{int(table['replicates'].max())} replicates; data model 'chain' (docs/METHODS.md §4)", fontsize=9)
     fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig
 
@@ -143,7 +143,7 @@ def claims(table: pd.DataFrame, req: pd.DataFrame, spec) -> list[Claim]:
     have = req.dropna(subset=["measured_n90", "analytic_n90"])
     ratio = have["measured_n90"] / have["analytic_n90"]
     grid = check_grid((ratio <= 4.0) & (ratio >= 0.25), have.reset_index(drop=True), ["calibration", "p", "eps"])
-    out.append(Claim("zhao-frontier", "analytic-law-predicts-frontier", "this project (SPEC §4a), from Zhao 2017 "
+    out.append(Claim("zhao-frontier", "analytic-law-predicts-frontier", "this project (docs/METHODS.md §4a), from Zhao 2017 "
                      "Algorithm 1 lines 2, 6-8",
                      "The budget-consumption law B·L(t) ≥ 0.9 m predicts the n at which Algorithm 1 answers 90% of "
                      "the candidate attribute queries.",

@@ -258,7 +258,8 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
         "recursion (no Monte Carlo). A failure traces to Lemma 1 (output zhao-lemma1)",
         f"exact probability <= beta = {sc['beta']:g} at every (p, tau)",
         f"{chk.measured}; largest probability {worst['exact_probability']:.4g} at p={worst['p']:g}, "
-        f"tau={worst['tau']:g}, n={int(worst['n'])}", chk.status, chk.counterexample, kind="paper",
+        f"tau={worst['tau']:g}, n={int(worst['n'])}, for every sigma >= sigma_0 = {worst['sigma_0']:.4g} at "
+        f"B = {sc['B']:g} ({worst['sigma_0'] / sc['B']:.3g} B)", chk.status, chk.counterexample, kind="paper",
         quote=Q_THM1_GUARANTEE, code="adaptive_repro.bounds.zhao.chain_fraction_tail"))
     # 6. Theorem 2's O(.) form vs its n_#
     rows = []

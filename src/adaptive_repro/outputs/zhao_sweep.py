@@ -1,5 +1,5 @@
 """zhao-sweep: overfitting against correlation strength p = p_s = p_y and batch SD b, per arm, and the BDP level
-Lemma 2 certifies for the DP calibration against p (beyond the paper; SPEC sections 4, 4a).
+Lemma 2 certifies for the DP calibration against p (beyond the paper; docs/METHODS.md §4, 4a).
 
 Overfitting is holdout − fresh accuracy at the largest k, in two units: sampling-SE units 2 sqrt(n)(holdout − fresh)
 (n is fixed here, so this is the accuracy gap rescaled) and Monte-Carlo standard errors (gap / SE, a z-score).

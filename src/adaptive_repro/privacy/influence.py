@@ -26,7 +26,7 @@ def symmetric_chain_matrix(p: float) -> np.ndarray:
 
 
 def data_model_matrix(p_s: float, p_y: float) -> np.ndarray:
-    """Transition matrix P_s (x) P_y of the data model's 4-state chain (s_i, y_i) (SPEC section 4)."""
+    """Transition matrix P_s (x) P_y of the data model's 4-state chain (s_i, y_i) (docs/METHODS.md §4)."""
     return np.kron(symmetric_chain_matrix(p_s), symmetric_chain_matrix(p_y))
 
 

@@ -72,7 +72,7 @@ def binary_chain(p: float) -> np.ndarray:
 
 
 def data_model_chain(p_s: float, p_y: float) -> np.ndarray:
-    """The data model's 4-state chain P_s (x) P_y (SPEC section 4)."""
+    """The data model's 4-state chain P_s (x) P_y (docs/METHODS.md §4)."""
     return data_model_matrix(p_s, p_y)
 
 
@@ -352,7 +352,7 @@ def convert_chain(eps_bdp: float, n: int, P, method: str = "lemma2", c: float | 
 
 def dp_level_for_bdp(eps_bdp: float, n: int, p_s: float, p_y: float, method: str = "lemma2",
                      c: float | None = None) -> ConversionResult:
-    """The DP level eps' such that any eps'-DP mechanism is eps_bdp-BDP on the data model's chain (SPEC section 4).
+    """The DP level eps' such that any eps'-DP mechanism is eps_bdp-BDP on the data model's chain (docs/METHODS.md §4).
 
     The records' dependence is the 4-state chain (s_i, y_i) with transition matrix P_s (x) P_y. ``method``:
     'lemma2' (best Markov quilt, exact), 'lemma3' (Markov blanket), 'lemma4' (h(eps, g, rho); c in (0, 1/6),

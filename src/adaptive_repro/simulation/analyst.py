@@ -1,26 +1,26 @@
-"""The analyst of Dwork et al. 2015 (SPEC section 3): statistics, selection rule and linear threshold classifier.
+"""The analyst of Dwork et al. 2015 (docs/METHODS.md §3): statistics, selection rule and linear threshold classifier.
 
 The analyst only ever sees per-attribute statistics w_j = (1/n) sum_i x_ij y_i (a plain mean of x*y, not a
 Pearson correlation, as in the authors' supplementary script) and classifier accuracies; this is what lets the
-sufficient-statistic engine simulate the experiment exactly (SPEC section 7).
+sufficient-statistic engine simulate the experiment exactly (docs/METHODS.md §7).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-#: Accuracy recorded for an empty classifier: the script records 0.5 for k = 0 (SPEC section 3 step 3); we use the
+#: Accuracy recorded for an empty classifier: the script records 0.5 for k = 0 (docs/METHODS.md §3 step 3); we use the
 #: same value when the selection rule keeps no attribute at all (a constant guess is right half the time).
 EMPTY_CLASSIFIER_ACCURACY = 0.5
 
 
 def attribute_statistics(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """w_j = (1/n) sum_i x_ij y_i for every attribute j (SPEC section 3 step 1)."""
+    """w_j = (1/n) sum_i x_ij y_i for every attribute j (docs/METHODS.md §3 step 1)."""
     return x.T @ y / x.shape[0]
 
 
 def select_attributes(w_train: np.ndarray, w_reported: np.ndarray, cut: float) -> np.ndarray:
-    """Indices of kept attributes, ranked by |w_train| descending (SPEC section 3 step 2).
+    """Indices of kept attributes, ranked by |w_train| descending (docs/METHODS.md §3 step 2).
 
     Keep j iff (w_train_j > cut and w_reported_j > cut) or (w_train_j < -cut and w_reported_j < -cut), strict
     inequalities; ties in |w_train| keep index order (stable sort). The top-k set is the first k entries (all of
@@ -62,7 +62,7 @@ def accuracy_from_scores(scores: np.ndarray, y: np.ndarray, sizes: np.ndarray) -
 
 
 def candidate_attributes(w_train: np.ndarray, cut: float) -> np.ndarray:
-    """The attributes an analyst facing a budgeted mechanism asks about (SPEC section 4a): those whose training
+    """The attributes an analyst facing a budgeted mechanism asks about (docs/METHODS.md §4a): those whose training
     statistic passes the cut (|w_train_j| > cut; the others can never be kept), most promising (largest |w_train|)
     first, ties in index order."""
     cand = np.flatnonzero(np.abs(w_train) > cut)
@@ -70,7 +70,7 @@ def candidate_attributes(w_train: np.ndarray, cut: float) -> np.ndarray:
 
 
 def distinct_classifiers(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One accuracy query per distinct non-empty classifier (SPEC section 4a): when fewer than k attributes are
+    """One accuracy query per distinct non-empty classifier (docs/METHODS.md §4a): when fewer than k attributes are
     kept, the classifier at k equals the one at the previous k and is not asked again.
 
     Returns (distinct positive sizes in increasing order, for each grid entry the index of its distinct size or -1

@@ -1,9 +1,9 @@
 """Data models: Dwork2015's i.i.d. Gaussian data and this project's correlated "chain" model.
 
-i.i.d. (SPEC section 3): x_ij ~ N(0, 1) + mu_j y_i, y_i = +-1 uniform; mu_j = signal_scale/sqrt(n) for the first
+i.i.d. (docs/METHODS.md §3): x_ij ~ N(0, 1) + mu_j y_i, y_i = +-1 uniform; mu_j = signal_scale/sqrt(n) for the first
 ``signal_attributes`` attributes (Dwork et al. 2015, supplementary script), else 0.
 
-chain (SPEC section 4, this project's design, not Zhao's): batch states s_i and labels y_i are independent stationary
+chain (docs/METHODS.md §4, this project's design, not Zhao's): batch states s_i and labels y_i are independent stationary
 symmetric two-state Markov chains with stay probabilities p_s, p_y; x_ij = beta_j s_i + mu_j y_i + z_ij with
 beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 is the i.i.d. model (with beta = 0 when b = 0).
 """
@@ -42,7 +42,7 @@ def iid_population(n: int, d: int, signal_attributes: int = 0, signal_scale: flo
 
 def chain_population(rng: np.random.Generator, n: int, d: int, p_s: float, p_y: float, b: float,
                      signal_attributes: int = 0, signal_scale: float = 6.0) -> Population:
-    """The chain model of SPEC section 4: draws beta_j ~ N(0, b^2) once for the population."""
+    """The chain model of docs/METHODS.md §4: draws beta_j ~ N(0, b^2) once for the population."""
     beta = b * rng.standard_normal(d) if b > 0 else np.zeros(d)
     return Population(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale), beta=beta,
                       p_s=p_s, p_y=p_y)
@@ -78,7 +78,7 @@ def sample_dataset(rng: np.random.Generator, pop: Population) -> tuple[np.ndarra
 
 
 def population_accuracy(c: np.ndarray, pop: Population) -> float:
-    """Exact population accuracy of the linear classifier sign(x . c) (SPEC section 4).
+    """Exact population accuracy of the linear classifier sign(x . c) (docs/METHODS.md §4).
 
     Given y, the score x.c = y M + s B_c + N(0, |c|^2) with M = sum c_j mu_j, B_c = sum c_j beta_j and s = +-1 fair
     and independent of y (at stationarity), so P[sign(x.c) = y] = 1/2 [Phi((M + B_c)/|c|) + Phi((M - B_c)/|c|)].
@@ -104,7 +104,7 @@ def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.nda
 
 
 def clipped_statistic_queries(x: np.ndarray, y: np.ndarray, clip: float) -> np.ndarray:
-    """Statistical queries in [0, 1] for Algorithm 1 (SPEC section 4): q_j = 1/2 + mean_i clip(x_ij y_i, -C, C) / (2C).
+    """Statistical queries in [0, 1] for Algorithm 1 (docs/METHODS.md §4): q_j = 1/2 + mean_i clip(x_ij y_i, -C, C) / (2C).
 
     Each record moves q_j by at most 1/n, so Delta_Q = 1/n as Zhao's Algorithm 1 assumes.
     """
@@ -132,7 +132,7 @@ def clipped_query_population(pop: Population, clip: float) -> np.ndarray:
 
 
 def sign_queries(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The sign query q_j = (1/n) sum_i 1[x_ij y_i > 0] (SPEC section 4a): a statistical query in [0, 1] with
+    """The sign query q_j = (1/n) sum_i 1[x_ij y_i > 0] (docs/METHODS.md §4a): a statistical query in [0, 1] with
     Delta_Q = 1/n, no clipping constant."""
     return np.mean(x * y[:, None] > 0, axis=0)
 

@@ -1,4 +1,4 @@
-"""Two engines, one answer (SPEC section 7).
+"""Two engines, one answer (docs/METHODS.md §7).
 
 A data set object gives the analyst what it may see: the per-attribute statistics w and the accuracies of nested
 top-k linear classifiers.
@@ -6,7 +6,7 @@ top-k linear classifiers.
 - :class:`DirectDataset` materializes the n x d data: the reference and test oracle, for every model and query.
 - :class:`SufficientDataset` simulates the same quantities exactly in distribution from sufficient statistics,
   with O(d + n |k grid|) random numbers, for the Gaussian models (i.i.d. and chain) and queries that are plain
-  means (w_j and accuracies). Derivation (SPEC section 7, checked here): given labels y and batch states s, the
+  means (w_j and accuracies). Derivation (docs/METHODS.md §7, checked here): given labels y and batch states s, the
   noise column z_j ~ N(0, I_n) splits into independent parts y (y.z_j)/n and (I - yy^T/n) z_j. The analyst's
   statistic is w_j = (beta_j (s.y) + mu_j n + sqrt(n) g_j)/n with g_j = y.z_j/sqrt(n) ~ N(0, 1). Selection depends
   on the data only through g, so for a selected set S with weights c the margins are
@@ -35,7 +35,7 @@ FAST_EXACT_MECHANISMS = ("standard", "dwork_code")
 
 def resolve_engine(requested: str, mechanism: str) -> str:
     """The engine that runs one arm: ``auto`` picks ``fast`` where it is exact; ``fast`` where it is not is an error.
-    ``exact`` (sign_engine.ExactSignDataset) is exact for every mechanism of a sign-query experiment (SPEC 4a)."""
+    ``exact`` (sign_engine.ExactSignDataset) is exact for every mechanism of a sign-query experiment (docs/METHODS.md §4a)."""
     if requested in ("direct", "exact"):
         return requested
     exact = mechanism in FAST_EXACT_MECHANISMS
@@ -70,7 +70,7 @@ class DirectDataset:
         return self._clipped[clip]
 
     def sign_queries(self) -> np.ndarray:
-        """Sign queries q_j = (1/n) #{i: x_ij y_i > 0} (SPEC section 4a): statistical queries in [0, 1],
+        """Sign queries q_j = (1/n) #{i: x_ij y_i > 0} (docs/METHODS.md §4a): statistical queries in [0, 1],
         Delta_Q = 1/n; the materialized reference for sign_engine.ExactSignDataset. Computed once per data set."""
         if getattr(self, "_sign_queries", None) is None:
             self._sign_queries = np.count_nonzero(self.x * self.y[:, None] > 0, axis=0) / self.pop.n

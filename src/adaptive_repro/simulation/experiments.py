@@ -1,11 +1,11 @@
-"""Replicate runner for the linear-threshold-classifier experiments (Dwork2015 protocol, SPEC sections 3-4).
+"""Replicate runner for the linear-threshold-classifier experiments (Dwork2015 protocol, docs/METHODS.md §3-4).
 
 One replicate: draw the population, the train / holdout / fresh data sets, then for every mechanism arm let the
 analyst select attributes through the mechanism and measure its nested top-k classifiers. Every random stream is
 named by (experiment, replicate, purpose), so results do not depend on how replicates are chunked into jobs.
 
 Query "mean" (Dwork2015, zhao-fig2): the analyst's statistic is w_j = mean of x*y, run as before. Query "sign"
-(SPEC section 4a): every arm sees the sign query q_j on the scale w_j = 2 (q_j - 1/2), all arms on the same data
+(docs/METHODS.md §4a): every arm sees the sign query q_j on the scale w_j = 2 (q_j - 1/2), all arms on the same data
 sets (exact sign-query engine). Algorithm 1 arms: the analyst asks only candidate attributes (|w_train| > cut) most
 promising first, then one accuracy query per distinct classifier; answers are clamped to [0, 1].
 """
@@ -46,13 +46,13 @@ class ExperimentSpec:
     noise_scale: float = 1.0
     cut_scale: float = 1.0
     engine: str = "auto"
-    # chain data model (SPEC section 4); p_s = p_y = 0.5 and b = 0 is Dwork's i.i.d. model
+    # chain data model (docs/METHODS.md §4); p_s = p_y = 0.5 and b = 0 is Dwork's i.i.d. model
     p_s: float = 0.5
     p_y: float = 0.5
     b: float = 0.0
     alg1: tuple = ()  # Algorithm 1 settings as sorted (key, value) pairs (zhao_calibration.DEFAULT_ALG1 keys)
     # the analyst's per-attribute query: "mean" (Dwork's w = mean of x*y; Algorithm 1 arms answer the clipped
-    # query of SPEC section 4) or "sign" (the sign query of SPEC section 4a, for every arm)
+    # query of docs/METHODS.md §4) or "sign" (the sign query of docs/METHODS.md §4a, for every arm)
     query: str = "mean"
 
     @classmethod
@@ -79,7 +79,7 @@ class ExperimentSpec:
 
     @property
     def cut(self) -> float:
-        """Selection cut 1/sqrt(n) (SPEC section 3 step 2; the script's 0.01 at n = 10,000)."""
+        """Selection cut 1/sqrt(n) (docs/METHODS.md §3 step 2; the script's 0.01 at n = 10,000)."""
         return self.cut_scale / np.sqrt(self.n)
 
     def arm_engines(self) -> dict[str, str]:
@@ -91,7 +91,7 @@ class ExperimentSpec:
 
 
 def sign_engine(requested: str) -> str:
-    """Engine for sign-query experiments: 'auto' -> 'exact' (SPEC section 4a) if this build has it, else 'direct'."""
+    """Engine for sign-query experiments: 'auto' -> 'exact' (docs/METHODS.md §4a) if this build has it, else 'direct'."""
     exact_available = "exact" in getattr(engines, "ENGINES", ())
     if requested == "auto":
         return "exact" if exact_available else "direct"
@@ -127,8 +127,8 @@ def theorem2_diagnostics(answers, q_train, q_pop, tau: float, c: float, budget: 
 def _query_values(spec: ExperimentSpec, dataset, alg1: dict) -> tuple[np.ndarray, np.ndarray]:
     """(statistic w on the analyst's scale, [0, 1] statistical query q) of one data set for every attribute.
 
-    query "sign": q = sign query, w = 2 (q - 1/2) (SPEC section 4a); query "mean": w = Dwork's mean of x*y and q
-    the clipped query of SPEC section 4 (only Algorithm 1 arms use q). Cached on the data set object."""
+    query "sign": q = sign query, w = 2 (q - 1/2) (docs/METHODS.md §4a); query "mean": w = Dwork's mean of x*y and q
+    the clipped query of docs/METHODS.md §4 (only Algorithm 1 arms use q). Cached on the data set object."""
     cache = dataset.__dict__.setdefault("_query_cache", {})
     key = (spec.query, alg1["clip"])
     if key not in cache:
@@ -149,7 +149,7 @@ def query_population(spec: ExperimentSpec, pop, alg1: dict) -> np.ndarray:
 
 
 def run_alg1_arm(mech, spec: ExperimentSpec, sets: dict, alg1: dict, w_train: np.ndarray):
-    """Attribute phase of an Algorithm 1 arm (SPEC section 4a): the analyst asks only the candidate attributes
+    """Attribute phase of an Algorithm 1 arm (docs/METHODS.md §4a): the analyst asks only the candidate attributes
     (|w_train| > cut), most promising first; answers are clamped to [0, 1] (post-processing). Returns (reported w
     for every attribute, NaN where not asked or bottom; asked indices; q_train, clamped answers of the asked)."""
     asked = analyst.candidate_attributes(w_train, spec.cut)
@@ -271,7 +271,7 @@ def chunk_replicates(replicates: int, per_job: int) -> list[range]:
     return [range(start, min(start + per_job, replicates)) for start in range(0, replicates, per_job)]
 
 
-#: Classifier experiments of the catalogue (SPEC section 2) and the kind of each.
+#: Classifier experiments of the catalogue (docs/METHODS.md §2) and the kind of each.
 EXPERIMENT_OUTPUTS = ("dwork-null", "dwork-signal", "zhao-fig2", "zhao-fig3", "zhao-fig3-large-n", "zhao-frontier",
                       "zhao-sweep", "zhao-thm2-check")
 SWEEP_SEPARATOR = "@"

@@ -1,4 +1,4 @@
-"""zhao-frontier: how large must n be for Algorithm 1 to answer the analyst's attribute queries (SPEC section 4a)?
+"""zhao-frontier: how large must n be for Algorithm 1 to answer the analyst's attribute queries (docs/METHODS.md §4a)?
 
 Only the attribute-query phase matters: per replicate and (p, n) the train and holdout sign queries of all d
 attributes are drawn exactly in O(d) (:func:`exact_sign_queries`), the analyst asks the candidate attributes

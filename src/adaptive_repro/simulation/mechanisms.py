@@ -1,7 +1,7 @@
 """Holdout mechanisms: how the analyst's queries to the holdout are answered.
 
 - ``standard``: the holdout reused as is.
-- ``dwork_code``: Thresholdout as the Dwork et al. 2015 supplementary script implements it (SPEC section 3 step 4):
+- ``dwork_code``: Thresholdout as the Dwork et al. 2015 supplementary script implements it (docs/METHODS.md §3 step 4):
   Gaussian noise, no budget, no randomized threshold. (The papers' text describes a Laplace-and-budget variant;
   Zhao's Algorithm 1 is that one, see ``zhao_alg1``.)
 - ``zhao_alg1_<calibration>``: Zhao 2017 Algorithm 1 (Laplace noise, budget, refreshed threshold), answering
@@ -34,7 +34,7 @@ class StandardHoldout:
 
 @dataclasses.dataclass
 class DworkCodeThresholdout:
-    """Thresholdout of the Dwork et al. 2015 script (SPEC section 3 step 4), fresh noise on every query.
+    """Thresholdout of the Dwork et al. 2015 script (docs/METHODS.md §3 step 4), fresh noise on every query.
 
     Statistics: if |w_train - w_hold| > T + N(0, tau^2) report w_hold + N(0, tau^2), else w_train.
     Accuracy:   if |acc_train - acc_hold| < T + N(0, tau^2) report acc_train, else acc_hold + N(0, tau^2).

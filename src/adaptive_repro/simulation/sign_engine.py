@@ -1,10 +1,10 @@
-"""Exact engine for the chain model with sign queries (SPEC section 4a; this project's method, not a paper's).
+"""Exact engine for the chain model with sign queries (docs/METHODS.md §4a; this project's method, not a paper's).
 
 Sign query: q_j(X) = (1/n) sum_i 1[x_ij y_i > 0], a statistical query in [0, 1] with Delta_Q = 1/n.
 
 Reduction (derived and checked by exact enumeration in tests/unit/test_sign_engine.py):
 
-1. Only r_i = s_i y_i matters. With x_ij = beta_j s_i + mu_j y_i + z_ij (SPEC section 4), u_ij = x_ij y_i =
+1. Only r_i = s_i y_i matters. With x_ij = beta_j s_i + mu_j y_i + z_ij (docs/METHODS.md §4), u_ij = x_ij y_i =
    beta_j r_i + mu_j + zeta_ij where zeta_ij = z_ij y_i are i.i.d. N(0, 1) independently of (s, y). The analyst sees
    sign queries (1/n) sum_i 1[u_ij > 0] and accuracies (1/n) sum_i 1[sum_j c_j u_ij > 0] (sign(x_i.c) = y_i iff
    y_i x_i.c > 0; a zero score is wrong, as in the direct engine), both functions of u only.
@@ -147,7 +147,7 @@ class ExactSignDataset:
         return self.positives.sum(axis=1) / self.pop.n
 
     def statistics(self):
-        raise ValueError("the exact engine answers sign queries only (SPEC section 4a); plain-mean statistics and "
+        raise ValueError("the exact engine answers sign queries only (docs/METHODS.md §4a); plain-mean statistics and "
                          "clipped queries need engine 'direct' (or 'fast' for plain means)")
 
     clipped_queries = statistics

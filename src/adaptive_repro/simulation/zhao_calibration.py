@@ -1,4 +1,4 @@
-"""Calibration of Zhao's Algorithm 1 and the theory drawn alongside every Zhao run (SPEC sections 4 and 4a).
+"""Calibration of Zhao's Algorithm 1 and the theory drawn alongside every Zhao run (docs/METHODS.md §4 and 4a).
 
 Calibrations (Zhao 2017 §3: Algorithm 1 is eps*-DP with eps* = 9 B Delta_Q / (4 sigma); Delta_Q = 1/n for
 statistical queries):
@@ -6,7 +6,7 @@ statistical queries):
 - ``bdp``: sigma = 9 B Delta_Q / (4 eps'), eps' the DP level that implies eps-BDP on the data model's chain
   (Lemma 2 with exact quilts by default; Lemmas 3, 4 selectable: ``privacy.dp_level_for_bdp``);
 - ``theorem2``: sigma = (1 - c) tau / (12 ln(4m/beta)), T = (1 + c) tau / 2 (Theorem 2).
-For ``dp`` and ``bdp`` (this project's design, SPEC section 4a) the threshold is in sampling-noise units,
+For ``dp`` and ``bdp`` (this project's design, docs/METHODS.md §4a) the threshold is in sampling-noise units,
 T = threshold_units * 1/(2 sqrt(n)) (a sign query's SD under independence is 1/(2 sqrt(n))), and the session's
 privacy level eps is a config knob (``alg1.epsilon``), not tied to tau.
 """
@@ -50,7 +50,7 @@ def alg1_settings(block: dict) -> dict:
 
 def noise_unit_threshold(threshold_units: float, n: int) -> float:
     """T = threshold_units / (2 sqrt(n)): the threshold in units of a sign query's sampling SD 1/(2 sqrt(n)) under
-    independence (SPEC section 4a; threshold_units = 6 gives T = 3/sqrt(n))."""
+    independence (docs/METHODS.md §4a; threshold_units = 6 gives T = 3/sqrt(n))."""
     return float(threshold_units) / (2.0 * np.sqrt(n))
 
 
@@ -95,7 +95,7 @@ def eps_star(budget: int, sigma: float, n: int) -> float:
 
 
 def theory_alongside(cal: Alg1Calibration, n: int, d: int, k_grid, p_s: float, p_y: float, block: dict) -> dict:
-    """SPEC section 4, "Theory alongside", for one Algorithm 1 arm: eps' by each lemma, sigma, eps*, the BDP level
+    """docs/METHODS.md §4, "Theory alongside", for one Algorithm 1 arm: eps' by each lemma, sigma, eps*, the BDP level
     achieved, n_* and n_# for the run's (tau, beta), Theorem 2's requirement at tau and the smallest tau it
     guarantees at the run's n (nan: none). Computed by :func:`run_theory`."""
     s = alg1_settings(block)
@@ -115,7 +115,7 @@ def theory_alongside(cal: Alg1Calibration, n: int, d: int, k_grid, p_s: float, p
 
 def run_theory(n: int, p_s: float, p_y: float, tau: float, beta: float, B: float, m: int,
                sigma: float | None = None, c_theorem2: float = 0.5) -> dict:
-    """The theory SPEC section 4 asks to report beside every Zhao experiment (data-model chain P_s (x) P_y).
+    """The theory docs/METHODS.md §4 asks to report beside every Zhao experiment (data-model chain P_s (x) P_y).
 
     eps = tau/3 (Lemma 1's BDP target); eps' by Lemmas 2, 3, 4 (None if infeasible); sigma_bdp = 9B/(4 n eps')
     (Algorithm 1 is eps*-DP with eps* = 9B Delta_Q/(4 sigma), Delta_Q = 1/n); for the run's sigma (default: Lemma 2's

@@ -1,4 +1,4 @@
-"""The Dwork2015 analyst (SPEC section 3): selection rule, classifier, k = 0."""
+"""The Dwork2015 analyst (docs/METHODS.md §3): selection rule, classifier, k = 0."""
 import numpy as np
 
 from adaptive_repro.simulation import analyst

@@ -1,4 +1,4 @@
-"""The direct and sufficient-statistic engines agree in distribution (SPEC section 7).
+"""The direct and sufficient-statistic engines agree in distribution (docs/METHODS.md §7).
 
 Over many replicates at small n, d, every quantity the figures show (train / holdout / fresh accuracy per k and
 mechanism, and the number of selected variables) is compared with a two-sample Kolmogorov-Smirnov test (any

@@ -1,4 +1,4 @@
-"""The dwork_code Thresholdout (SPEC section 3 step 4): statistical tests with stated false-failure rates.
+"""The dwork_code Thresholdout (docs/METHODS.md §3 step 4): statistical tests with stated false-failure rates.
 
 Each statistical assertion uses a two-sided test at level 1e-6, so the whole file fails by chance with
 probability below 1e-5; the seeds are fixed, so a run is reproducible.

@@ -1,4 +1,4 @@
-"""Fast checks of the exact sign-query engine (simulation/sign_engine.py, SPEC section 4a).
+"""Fast checks of the exact sign-query engine (simulation/sign_engine.py, docs/METHODS.md §4a).
 
 The reduction's two probabilistic claims are checked by exact enumeration over all chains of small length, with
 the competing side written here from scipy: r = s y is a symmetric chain with stay probability (1 + theta)/2, and

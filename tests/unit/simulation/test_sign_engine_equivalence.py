@@ -1,4 +1,4 @@
-"""The exact sign-query engine agrees in distribution with the direct engine (SPEC sections 4a and 7).
+"""The exact sign-query engine agrees in distribution with the direct engine (docs/METHODS.md §4a and 7).
 
 Per model, REPLICATES independent replicates of a sign-query analysis run on each engine with independent fixed
 seeds: train and holdout (observed) and fresh sets; sign queries of train and holdout; the analyst keeps

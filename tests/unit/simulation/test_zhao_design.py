@@ -1,4 +1,4 @@
-"""The Zhao experiments' design (SPEC section 4a): budget-consumption law, sign queries, the analyst's protocol with
+"""The Zhao experiments' design (docs/METHODS.md §4a): budget-consumption law, sign queries, the analyst's protocol with
 Algorithm 1 (candidates only, one accuracy query per distinct classifier, clamped answers) and the sweep/frontier
 expansion. Statistical assertions at level 1e-6 each (seeded)."""
 import numpy as np
@@ -132,6 +132,6 @@ def test_frontier_answers_everything_at_huge_n_and_little_with_heavy_noise():
     # answers about L(3.5) ~ 15 of ~64 candidate queries
     small = rec[(rec["n"] == 1000) & (rec["eps"] == 0.1)]
     assert (small["answered_fraction"] < 0.5).all() and (small["candidates"] > 20).all()
-    # sigma and T as calibrated (Zhao §3; SPEC 4a), recomputed here
+    # sigma and T as calibrated (Zhao §3; docs/METHODS.md §4a), recomputed here
     r = small.iloc[0]
     assert r["sigma"] == pytest.approx(9 * 1 / (4 * 1000 * 0.1)) and r["threshold"] == pytest.approx(3 / np.sqrt(1000))
