@@ -184,6 +184,7 @@ def test_missing_or_directory_configfile_is_named_without_traceback(workflow_cop
     assert name in proc.stderr and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
 
 
+@pytest.mark.slow
 def test_good_config_passes(workflow_copy):
     proc = snakemake(workflow_copy, "--dry-run", "--configfile", "tests/configs/tiny.yaml")
     assert proc.returncode == 0, proc.stderr

@@ -18,11 +18,14 @@ BASE = {
     "seed": 3,
     "engine": "auto",
     "replicates_per_job": 3,
-    "outputs": ["dwork-null", "zhao-fig2", "he-kl"],
+    "outputs": ["dwork-null", "zhao-fig2", "zhao-fig3", "he-kl"],
     "experiments": {
         "dwork-null": {"n": 200, "d": 200, "replicates": 6, "k_grid": [0, 5, 10], "mechanisms": ["standard", "dwork_code"]},
         "zhao-fig2": {"n": 200, "d": 200, "replicates": 6, "k_grid": [0, 5, 10], "mechanisms": ["standard"],
                       "signal_attributes": 5, "model": {"p_s": 0.9, "p_y": 0.9, "b": 0.3}},
+        "zhao-fig3": {"n": 300, "d": 100, "replicates": 6, "k_grid": [0, 5, 10], "query": "sign",
+                      "mechanisms": ["standard", "zhao_alg1_dp"], "signal_attributes": 5,
+                      "model": {"p_s": 0.75, "p_y": 0.75, "b": 0.1}, "alg1": {"budget": 5, "epsilon": 1.0}},
     },
     "theory": {"he": {"kl": {"points": 11}}},
 }
@@ -44,6 +47,7 @@ CHANGES = {  # one per kind of key
     "mechanisms": edit(["experiments", "dwork-null", "mechanisms"], ["standard"]),
     "signal": edit(["experiments", "dwork-null", "signal_attributes"], 5),
     "model": edit(["experiments", "zhao-fig2", "model", "b"], 0.1),
+    "alg1": edit(["experiments", "zhao-fig3", "alg1", "epsilon"], 2.0),
     "engine": edit(["engine"], "direct"),
     "seed": edit(["seed"], 4),
     "theory": edit(["theory", "he", "kl", "points"], 13),

@@ -47,6 +47,8 @@ def test_end_to_end_outputs(reference_run):
         assert f"`{oid}`" in report
     claims = pd.read_csv(results / "tables" / "claims.csv")
     assert set(claims["output_id"]) == set(OUTPUTS)
+    assert set(claims["kind"]) == {"paper", "project"} and claims["code"].notna().all()
+    assert claims.loc[claims["kind"] == "paper", "quote"].notna().all()
     (log,) = (results / "logs" / "simulate" / "dwork-null").glob("*/replicates-0-2.log")
     logs = log.read_text()
     assert "replicates done 3/3" in logs and "runs on the fast engine" in logs
