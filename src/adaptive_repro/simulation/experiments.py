@@ -19,11 +19,16 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import seeds
+from adaptive_repro.config import fill_schema_defaults, load_schema
 from adaptive_repro.simulation import analyst
 from adaptive_repro.simulation import data_models
 from adaptive_repro.simulation import engines
 from adaptive_repro.simulation import mechanisms
 from adaptive_repro.simulation import zhao_calibration
+
+#: Defaults of an experiment block (signal, Thresholdout and selection constants, query): the schema's, the one place.
+_SCHEMA = load_schema("config")
+_DEFAULTS = fill_schema_defaults({}, _SCHEMA["$defs"]["experiment"], root=_SCHEMA)
 
 DATASETS = ("train", "holdout", "fresh", "population")
 RECORD_COLUMNS = ("experiment", "replicate", "mechanism", "engine", "k", "n_selected", "n_kept", "dataset",
@@ -40,11 +45,11 @@ class ExperimentSpec:
     replicates: int
     k_grid: tuple[int, ...]
     mechanisms: tuple[str, ...]
-    signal_attributes: int = 0
-    signal_scale: float = 6.0
-    threshold_scale: float = 4.0
-    noise_scale: float = 1.0
-    cut_scale: float = 1.0
+    signal_attributes: int = _DEFAULTS["signal_attributes"]
+    signal_scale: float = _DEFAULTS["signal_scale"]
+    threshold_scale: float = _DEFAULTS["threshold_scale"]
+    noise_scale: float = _DEFAULTS["noise_scale"]
+    cut_scale: float = _DEFAULTS["cut_scale"]
     engine: str = "auto"
     # chain data model (docs/METHODS.md §4); p_s = p_y = 0.5 and b = 0 is Dwork's i.i.d. model
     p_s: float = 0.5
@@ -53,7 +58,7 @@ class ExperimentSpec:
     alg1: tuple = ()  # Algorithm 1 settings as sorted (key, value) pairs (zhao_calibration.DEFAULT_ALG1 keys)
     # the analyst's per-attribute query: "mean" (Dwork's w = mean of x*y; Algorithm 1 arms answer the clipped
     # query of docs/METHODS.md §4) or "sign" (the sign query of docs/METHODS.md §4a, for every arm)
-    query: str = "mean"
+    query: str = _DEFAULTS["query"]
 
     @classmethod
     def from_config(cls, name: str, block: dict, engine: str = "auto") -> "ExperimentSpec":
@@ -271,9 +276,6 @@ def chunk_replicates(replicates: int, per_job: int) -> list[range]:
     return [range(start, min(start + per_job, replicates)) for start in range(0, replicates, per_job)]
 
 
-#: Classifier experiments of the catalogue (docs/METHODS.md §2) and the kind of each.
-EXPERIMENT_OUTPUTS = ("dwork-null", "dwork-signal", "zhao-fig2", "zhao-fig3", "zhao-fig3-large-n", "zhao-frontier",
-                      "zhao-sweep", "zhao-thm2-check")
 SWEEP_SEPARATOR = "@"
 #: Sweep grids: config key -> (point-name key, where the value goes in the point's block)
 SWEEP_GRIDS = {"p_grid": "p", "b_grid": "b", "n_grid": "n"}

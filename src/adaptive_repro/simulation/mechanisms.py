@@ -134,8 +134,8 @@ def make_mechanism(name: str, rng: np.random.Generator, n: int, params: dict):
         return StandardHoldout(rng)
     if name == "dwork_code":
         root_n = np.sqrt(n)
-        return DworkCodeThresholdout(rng, threshold=params.get("threshold_scale", 4.0) / root_n,
-                                     noise_sd=params.get("noise_scale", 1.0) / root_n)
+        return DworkCodeThresholdout(rng, threshold=params["threshold_scale"] / root_n,
+                                     noise_sd=params["noise_scale"] / root_n)
     if name.startswith("zhao_alg1_"):
         alg1 = params["alg1_calibrated"][name]
         return ZhaoAlgorithm1(rng, sigma=alg1["sigma"], threshold=alg1["threshold"], budget=alg1["budget"], name=name)

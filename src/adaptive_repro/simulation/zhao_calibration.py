@@ -21,9 +21,10 @@ from adaptive_repro import privacy
 from adaptive_repro.privacy import (bdp_level_for_dp, data_model_chain, dp_level_for_bdp,
                                     lemma3_blanket_influence)
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.config import fill_schema_defaults, load_schema
 
-DEFAULT_ALG1 = {"tau": 0.1, "beta": 0.05, "c": 0.5, "budget": 20, "epsilon": 1.0, "threshold_units": 6.0,
-                "bdp_method": "lemma2", "clip": 3.0}
+#: Algorithm 1's settings when the config gives none: the defaults of the schema's ``alg1`` block (the one place).
+DEFAULT_ALG1 = fill_schema_defaults({}, load_schema("config")["$defs"]["alg1"])
 
 
 @dataclasses.dataclass(frozen=True)

@@ -19,7 +19,7 @@ def test_standard_holdout_returns_holdout_values():
 
 
 def test_constants_scale_with_sqrt_n():
-    mech = make_mechanism("dwork_code", np.random.default_rng(0), 10_000, {})
+    mech = make_mechanism("dwork_code", np.random.default_rng(0), 10_000, {"threshold_scale": 4.0, "noise_scale": 1.0})
     assert np.isclose(mech.threshold, 0.04) and np.isclose(mech.noise_sd, 0.01)
 
 
