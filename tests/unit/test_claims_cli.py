@@ -1,0 +1,35 @@
+"""`python -m adaptive_repro.claims show`: a claim in full, and re-evaluated at a point the user gives."""
+import yaml
+
+from adaptive_repro import catalogue, claims, validation
+from adaptive_repro.config import output_params
+from adaptive_repro.registry import claims_frame
+from conftest import ROOT
+
+
+def make_run(tmp_path, points):
+    cfg = yaml.safe_load((ROOT / "config.yaml").read_text())
+    cfg["outputs"] = ["he-kl"]
+    cfg.setdefault("theory", {})["he"] = {"kl": {"eps_min": 0.01, "eps_max": 5.0, "points": points}}
+    resolved = validation.validated(cfg)
+    (tmp_path / "run-config.yaml").write_text(yaml.safe_dump(resolved))
+    _, _, rows = catalogue.build("he-kl", output_params(resolved, "he-kl"), {})
+    (tmp_path / "tables").mkdir()
+    claims_frame(rows).to_csv(tmp_path / "tables" / "claims.csv", index=False)
+    return rows
+
+
+def test_show_prints_quote_status_and_code_location(tmp_path, capsys):
+    rows = make_run(tmp_path, 7)
+    first = rows[0]
+    assert claims.main(["show", f"he-kl/{first.claim_id}", "--results", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert first.status in out and first.source in out and "defined at" in out and ".py:" in out
+
+
+def test_reevaluation_uses_the_given_point(tmp_path, capsys):
+    rows = make_run(tmp_path, 7)
+    first = rows[0]
+    claims.main(["show", f"he-kl/{first.claim_id}", "--results", str(tmp_path), "--set", "kl.points=3"])
+    out = capsys.readouterr().out
+    assert "Re-evaluated with kl.points=3" in out and "/3 grid points" in out.split("Re-evaluated")[1]
