@@ -95,7 +95,8 @@ def transfer_claims(frame: pd.DataFrame) -> list[Claim]:
         "m), delta <= eps/16: Pr[|q(S) - q(D)| >= 6 eps] <= max{4 delta/eps, exp(-eps^2 m/8)}; a point fails only if "
         f"the {conf:.0%} Clopper-Pearson interval lies above the bound",
         "MC probability <= bound at every (eps, m) inside the theorem's range",
-        f"{chk.measured} inside the range ({len(frame) - len(inr)} points outside it not checked); largest m: {ratio}",
+        f"{chk.measured} inside the range ({len(frame) - len(inr)} points outside it not checked)"
+        + (f"; largest m: {ratio}" if ratio else ""),
         chk.status, chk.counterexample, kind="paper", quote=Q_THM02,
         code="adaptive_repro.simulation.lecture_mechanisms.select_queries")]
 
