@@ -39,6 +39,7 @@ test-fast: $(STAMP)
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/engines.py --output results/benchmarks/engines.csv
+	$(BIN)/python benchmarks/sign_engine.py --output results/benchmarks/sign_engine.csv
 
 # The HTML report of the last run, captioned from the config that run recorded (results/run-config.yaml).
 report: $(STAMP)

@@ -1,4 +1,4 @@
-"""Benchmark of the exact sign-query engine (SPEC section 4a), written to results/benchmarks/sign_engine.csv.
+"""Benchmark of the exact sign-query engine (docs/METHODS.md §4a), written to results/benchmarks/sign_engine.csv.
 
 One replicate = train, holdout (observed) and fresh data sets of the chain model; sign queries of train and
 holdout; the analyst's ranking by |q_train - 1/2| (top k_max, weights sign(q_train - 1/2)); nested accuracies of
