@@ -13,19 +13,13 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-def stop(message):
-    """Refuse the run before any job: one line naming the key, the value and what is allowed."""
-    print(f"Config error: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
 # 1. Every check of the config, before any job: files (YAML errors with file and line, duplicate keys), finite
 #    numbers, the JSON schema, relations; then every default filled in, once (the rules read only this `config`).
 try:
     validation.check_config_files(workflow.configfiles)
     config = validation.validated(config)
 except ConfigError as err:
-    stop(err)
+    validation.refuse(err)
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
@@ -45,11 +39,11 @@ if workflow.is_main_process:  # jobs re-read this file: check and print once, in
             workflow.global_resources["mem_mb"] = Resource("mem_mb", _memory_cap)
         _estimates = resources.check_and_estimate(EXPERIMENT_SPECS, chunks, replicate_cost, output_of, _memory_cap)
     except ConfigError as err:
-        stop(err)
+        validation.refuse(err)
     if _estimates:
         print("Estimated cost per experiment output (before any job):", file=sys.stderr)
         for _line in _estimates:
-            print("  " + _line, file=sys.stderr)
+            print(f"  {_line}", file=sys.stderr)
 
 rule all:
     input:

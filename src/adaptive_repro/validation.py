@@ -201,6 +201,14 @@ def check_relations(config: dict) -> None:
     check_ranges(config.get("theory") or {}, "theory")
 
 
+def refuse(err: ConfigError):
+    """Stop the workflow before any job: one line naming the key, the value and what is allowed (no traceback)."""
+    import sys
+
+    print(f"Config error: {err}", file=sys.stderr)
+    sys.exit(1)
+
+
 def validated(config: dict) -> dict:
     """The config checked (steps 2-4) and resolved: every default of every schema filled in, once."""
     check_finite(config)

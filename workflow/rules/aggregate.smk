@@ -1,16 +1,6 @@
 # 2. aggregate: every chunk of one experiment output -> one records file (and one diagnostics file), after checking
 # that each chunk was simulated from this config (its recorded spec digest).
 
-
-def experiments_of(output_id):
-    return [name for name in EXPERIMENT_SPECS if output_of(name) == output_id]
-
-
-def output_chunks(kind):
-    """Input function: the record (or diagnostics) chunks of every experiment of one catalogue output, in order."""
-    return lambda w: [chunk_path(name, r, kind) for name in experiments_of(w.output) for r in chunks(name)]
-
-
 rule aggregate_records:
     input:
         records=output_chunks("records"),
@@ -30,5 +20,7 @@ rule aggregate_records:
         runtime=10,
     group:
         "post"
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/aggregate_records.py"

@@ -1,9 +1,11 @@
-# What every rules file uses: where results go, the four files of an output (marked for the HTML report), logs,
+# Every function and shared value of the rules files (they hold only rules). What every rules file uses: where results go, the four files of an output (marked for the HTML report), logs,
 # each output's parameters and digest, and the source files whose edits must rerun a job.
+import dataclasses
 import hashlib
 import re
 
-from adaptive_repro import catalogue
+from adaptive_repro import catalogue, resources
+from adaptive_repro.simulation.experiments import expand_experiments, output_of
 from adaptive_repro.config import digest, output_params
 from adaptive_repro.sources import module_sources
 
@@ -82,3 +84,56 @@ def code_of(*modules):
     """Input function: the package source files of ``modules`` and of everything they import (edits rerun)."""
     files = sorted({path for module in modules for path in module_sources(module)})
     return lambda wildcards: files
+
+
+# ------------------------------------------------------------------ simulations (simulate.smk, aggregate.smk)
+
+# experiment (or sweep point) name -> ExperimentSpec, for the outputs this run builds
+EXPERIMENT_SPECS = {name: spec for name, spec in expand_experiments(config).items() if output_of(name) in OUTPUTS}
+
+
+def spec_digest(name):
+    """Digest of what an experiment's records depend on: its spec (all but the replicate count) and the seed."""
+    spec = dataclasses.asdict(EXPERIMENT_SPECS[name])
+    spec.pop("replicates")
+    return digest({"spec": spec, "seed": config["seed"]})
+
+
+def replicate_cost(name):
+    spec = EXPERIMENT_SPECS[name]
+    return resources.replicate_cost(spec.n, spec.d, spec.k_grid, spec.arm_engines())
+
+
+def chunks(name):
+    """Replicate ranges of the jobs of one experiment."""
+    spec = EXPERIMENT_SPECS[name]
+    per_job = resources.replicates_per_job(config["replicates_per_job"], spec.replicates, replicate_cost(name))
+    return [range(a, min(a + per_job, spec.replicates)) for a in range(0, spec.replicates, per_job)]
+
+
+def chunk_path(name, replicates, kind):
+    return f"{RESULTS}/records/{name}/{spec_digest(name)}/replicates-{replicates[0]}-{replicates[-1]}.{kind}.csv"
+
+
+def simulate_resources(wildcards):
+    cost = replicate_cost(wildcards.experiment)
+    return resources.job_resources(cost, int(wildcards.last) - int(wildcards.first) + 1)
+
+
+def experiments_of(output_id):
+    return [name for name in EXPERIMENT_SPECS if output_of(name) == output_id]
+
+
+def output_chunks(kind):
+    """Input function: the record (or diagnostics) chunks of every experiment of one catalogue output, in order."""
+    return lambda w: [chunk_path(name, r, kind) for name in experiments_of(w.output) for r in chunks(name)]
+
+
+# ----------------------------------------------------------------------------------------- outputs (outputs.smk)
+def build_inputs(wildcards):
+    files = {"code": code_of(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
+                             "adaptive_repro.catalogue")(wildcards)}
+    if catalogue.get(wildcards.output).kind == "experiment":
+        files["records"] = f"{RESULTS}/records/{wildcards.output}.records.csv"
+        files["diagnostics"] = f"{RESULTS}/records/{wildcards.output}.diagnostics.csv"
+    return files

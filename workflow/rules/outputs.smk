@@ -2,16 +2,6 @@
 # build(output_id, params, inputs). Theory outputs have no inputs; experiments get their aggregated records.
 # The builder's source files (and those of the math it imports) are inputs: editing a bound reruns its outputs.
 
-
-def build_inputs(wildcards):
-    files = {"code": code_of(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
-                             "adaptive_repro.catalogue")(wildcards)}
-    if catalogue.get(wildcards.output).kind == "experiment":
-        files["records"] = f"{RESULTS}/records/{wildcards.output}.records.csv"
-        files["diagnostics"] = f"{RESULTS}/records/{wildcards.output}.diagnostics.csv"
-    return files
-
-
 rule build_output:
     input:
         unpack(build_inputs),
@@ -31,5 +21,7 @@ rule build_output:
     resources:
         mem_mb=2000,
         runtime=20,
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/build_output.py"

@@ -14,6 +14,8 @@ rule run_config:
         config_digest=digest(config),
     group:
         "post"
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/run_config.py"
 
@@ -37,5 +39,7 @@ rule reproduction_report:
         outputs={oid: output_files(oid) for oid in OUTPUTS},
     group:
         "post"
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/reproduction_report.py"
