@@ -187,6 +187,12 @@ def plain_log_axis(ax, which: str = "both"):
         axis.set_minor_formatter(NullFormatter())
 
 
+def plain_symlog_yaxis(ax, linthresh: float, linscale: float = 1.0):
+    """A symmetric-log y axis with plain tick labels (−0.1, 0, 0.01, 1)."""
+    ax.set_yscale("symlog", linthresh=linthresh, linscale=linscale)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "0" if v == 0 else ("−" if v < 0 else "") + _plain(abs(v))))
+
+
 def note(ax, text: str, x: float = 0.5, y: float = 0.5, ha: str = "center", va: str = "center", colour=None):
     """Write ``text`` on a panel (axes coordinates), boxed: why a curve is absent ("all answers ⊥", "below 1e-40")."""
     c = colour or OKABE_ITO["black"]

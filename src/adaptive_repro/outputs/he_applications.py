@@ -139,9 +139,9 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
                        else "largest T within\nthe privacy target"))
     fig.suptitle(f"He et al. {thm}: τ = {p['tau']}, δ = {p['delta']:g}, δ~ = {dt:g} (claims: every δ~ of the sweep)"
                  + (f", L = {p['L']}" if which == "sgld" else ""))
-    fig.tight_layout()
     for ax in axes:
         plain_log_axis(ax)
+    fig.tight_layout()
     axes[0].legend(ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=10.5)
     if len(p["sigma"]) > 1 and all(np.allclose(v[0], w, rtol=1e-9, equal_nan=True) for v in ratios.values() for w in v):
         note(axes[1], "δ'/floor is the same for every σ:\nthe σ colours coincide\n(only the last is visible)",

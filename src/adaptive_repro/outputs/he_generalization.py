@@ -101,9 +101,10 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="on-average generalization bound",
            title=f"multi-database on-average bound,\nδ = {delta:g}")
     fig.suptitle("He et al. Theorems 1-2 against earlier generalization bounds for (ε, δ)-DP algorithms")
+    for ax in axes:
+        plain_log_axis(ax)
     fig.tight_layout()
     for ax in axes:  # legends below each panel, never over the curves
-        plain_log_axis(ax)
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, fontsize=10.5)
     return fig
 

@@ -14,7 +14,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.registry import Claim
 from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
-from adaptive_repro.plotting import COLORS, SHADE, legend_below, plain_log_axis, pyplot as plt, series_colors  # noqa: F401
+from adaptive_repro.plotting import COLORS, SHADE, legend_below, note, plain_log_axis, pyplot as plt, series_colors  # noqa: F401
 
 KL_METHODS = {
     "lemma5": ("He Lemma 5: ε tanh(ε/2)", he.kl_lemma5),
@@ -53,8 +53,12 @@ def kl_figure(table: pd.DataFrame, params: dict):
     axes[0].set(xlabel="per-step privacy level ε", ylabel="KL divergence D(A(S) ‖ A(S'))",
                 title="KL bounds for ε-DP and exact KL")
     for m in ["dwork_rothblum", "dwork_et_al", "laplace_exact"]:
-        axes[1].plot(wide.index, wide[m] / wide["lemma5"], color=colours[m], label=KL_METHODS[m][0])
-    axes[1].plot(wide.index, (1 + np.exp(wide.index)) / 2, "k:", lw=1.2, label="(1 + e^ε)/2 (He's stated factor)")
+        axes[1].plot(wide.index, wide[m] / wide["lemma5"], "-" if styles[m].isalpha() else styles[m], color=colours[m],
+                     label=KL_METHODS[m][0])
+    factor = (1 + np.exp(wide.index)) / 2
+    axes[1].plot(wide.index, factor, "k:", lw=1.2, label="(1 + e^ε)/2 (He's stated factor)")
+    if np.allclose(wide["dwork_rothblum"] / wide["lemma5"], factor, rtol=1e-9):
+        note(axes[1], "Dwork-Rothblum / Lemma 5 = (1 + e^ε)/2:\nthe two curves coincide", x=0.03, y=0.6, ha="left")
     axes[1].set(xlabel="per-step privacy level ε", ylabel="ratio to He Lemma 5",
                 title="Looseness relative to Lemma 5\n(randomized response attains Lemma 5)")
     for ax in axes:

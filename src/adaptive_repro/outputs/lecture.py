@@ -309,7 +309,7 @@ def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
 
 
 def monitor_figure(frame: pd.DataFrame):
-    from adaptive_repro.plotting import COLORS, OKABE_ITO, legend_below, panel_grid, plain_log_axis, series_colors
+    from adaptive_repro.plotting import COLORS, OKABE_ITO, legend_below, panel_grid, plain_log_axis, plain_symlog_yaxis
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
     fig, axes = panel_grid(len(eps_primes) + 1, max_cols=3, size=(4.7, 5.0))
@@ -332,14 +332,14 @@ def monitor_figure(frame: pd.DataFrame):
                 ax.fill_between(T, ll[q], hh[q], color=style["color"], alpha=0.15, lw=0)
         ax.set_xscale("log")
         plain_log_axis(ax, "x")
-        ax.set_yscale("symlog", linthresh=0.01, linscale=1.5)
+        plain_symlog_yaxis(ax, linthresh=0.01, linscale=1.5)
         ax.set_ylim(-0.5, 1.5)
         ax.axhline(0, color=COLORS["reference"], lw=0.8)
         ax.set_xlabel("number of data sets T")
         ax.set_ylabel("generalization error (symlog)")
         ax.set_title(f"Monitor, ε = {frame.epsilon.iloc[0]:g}, ε' = {ep:g}, m = {frame.m.iloc[0]}")
     ax = axes[-1]
-    beta_colours = series_colors(8)[4:]
+    beta_colours = [o["reddish purple"], o["sky blue"], o["black"], o["grey"]]
     th = frame[frame["quantity"] == "thm01_failure_probability"]
     betas = sorted(th.beta.unique())
     markers = "osD^vx"
