@@ -326,7 +326,7 @@ def monitor_figure(frame: pd.DataFrame):
         for q, style, lab in (("claim03_lower_best", dict(color=o["orange"], ls="--"), "Claim 0.3: α(1−(1−p_α)^T), best α"),
                               ("step4_lower_notes_best", dict(color=o["vermillion"], ls="-."), "Step 4 (notes): … − 2 ln T/(ε'm)"),
                               ("step4_lower_rigorous_best", dict(color=o["bluish green"], ls=":"), "Step 4 rigorous: … − 2(ln 2T + 1)/(ε'm)"),
-                              ("lemma04_upper", dict(color="k", ls="-"), "Lemma 0.4: e^{ε+ε'} − 1 + Tδ")):
+                              ("lemma04_upper", dict(color="k", ls="-"), "Lemma 0.4: e^(ε+ε') − 1 + Tδ")):
             ax.plot(T, vv[q], label=lab, **style)
             if q != "lemma04_upper":
                 ax.fill_between(T, ll[q], hh[q], color=style["color"], alpha=0.15, lw=0)
