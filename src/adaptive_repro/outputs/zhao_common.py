@@ -136,7 +136,15 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
 
 
 def _wrap(text: str, width: int) -> str:
-    """``text`` broken at '; ' or ', ' into lines of at most ``width`` characters."""
-    import textwrap
-
-    return "\n".join(textwrap.wrap(text, width=max(40, width), break_long_words=False))
+    """``text`` on lines of at most ``width`` characters, broken after '; ' and else at the ', ' nearest the middle."""
+    lines = []
+    segments = text.split("; ")
+    for k, seg in enumerate(segments):
+        seg = seg.strip() + (";" if k < len(segments) - 1 else "")
+        while len(seg) > width and ", " in seg:
+            cuts = [i for i in range(len(seg)) if seg.startswith(", ", i) and i <= width] or [seg.index(", ")]
+            cut = min(cuts, key=lambda i: abs(i - len(seg) / 2)) if len(seg) < 2 * width else max(cuts)
+            lines.append(seg[:cut + 1])
+            seg = seg[cut + 2:]
+        lines.append(seg)
+    return "\n".join(lines)
