@@ -87,6 +87,16 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             s = c[c.method == "he"].set_index("T")
             ax.plot(s.index, s.exact_delta_at_eps_prime / s.delta_floor, **METHOD_STYLE["exact_at_he"])
             ax.axhline(1.0, **METHOD_STYLE["floor"])
+            hidden = []  # curves drawn under others: say so on the panel
+            w = c.pivot_table(index="T", columns="method", values="delta_over_floor")
+            if "naive" in w and (w["naive"] - 1).abs().max() < 0.01:
+                hidden.append("naive Tε ≈ floor line")
+            small = w[w.index <= 10]
+            if len(small) and all(m in w for m in ("drv", "kairouz", "he")) and \
+                    max((small[m] / small["he"] - 1).abs().max() for m in ("drv", "kairouz")) < 0.01:
+                hidden.append(f"DRV ≈ Kairouz ≈ He\nfor T ≤ {int(small.index.max())}")
+            if hidden:
+                note(ax, "\n".join(hidden), x=0.97, y=0.97, ha="right", va="top")
             ax.axhspan(0.5, 1.0, **SHADE)
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = {delta:g}", ylim=(0.5, 20))
             plain_log_axis(ax, "x")
@@ -105,7 +115,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
                 if shown.notna().sum() == 1:  # one point: no line to draw, so a marker and a note
                     ax.plot(shown.index, shown, ls="", marker="o", ms=5, color=METHOD_STYLE[m]["color"])
                     below = s[s < ymin]
-                    missing.append(f"{METHOD_STYLE[m]['label']}: one point,\nbelow {ymin:g} for T ≥ {below.index.min():g}"
+                    missing.append(f"{METHOD_STYLE[m]['label']}:\none point; below {ymin:g}\nfor T ≥ {below.index.min():g}"
                                    if len(below) else f"{METHOD_STYLE[m]['label']}: one point")
                 if shown.notna().sum() == 0:
                     why = "undefined (ε' ≥ Tε)" if s.isna().all() else f"below {ymin:g}"
