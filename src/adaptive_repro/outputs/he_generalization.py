@@ -13,7 +13,7 @@ import pandas as pd
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params
-from adaptive_repro.plotting import COLORS, SHADE, legend_below, plain_log_axis, pyplot as plt, series_colors  # noqa: F401
+from adaptive_repro.plotting import COLORS, SHADE, legend_below, note, plain_log_axis, pyplot as plt, series_colors  # noqa: F401
 from adaptive_repro.registry import Claim
 
 
@@ -68,7 +68,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
               "nissim_stemmer": "Nissim-Stemmer", "dwork_et_al": "Dwork et al.", "oneto_et_al": "Oneto et al."}
     col = {"he_thm1": COLORS["he"], "he_thm1_intro": "#56B4E9", "nissim_stemmer": "#E69F00",
            "dwork_et_al": "#009E73"}
-    extra = ["#CC79A7", "#D55E00", "#F0E442", "#999999"]  # Okabe-Ito colours not used above, for Oneto et al.
+    extra = ["#CC79A7", "#D55E00", "#000000", "#999999"]  # Okabe-Ito colours not used above, for Oneto et al.
     ax = axes[0]
     for m in ["he_thm1", "nissim_stemmer", "dwork_et_al"]:
         s = t[(t.method == m) & (t.quantity == "a")]
@@ -100,6 +100,14 @@ def generalization_figure(table: pd.DataFrame, params: dict):
                     label=f"{'He Thm 2' if m == 'he_thm2' else 'Nissim-Stemmer'}, k = {k:g}")
     ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="on-average generalization bound",
            title=f"multi-database on-average bound,\nδ = {delta:g}")
+    same = []  # curves of different k that lie on top of each other: say so on the panel
+    for m, lab in (("he_thm2", "He Thm 2"), ("nissim_stemmer", "Nissim-Stemmer")):
+        v = {k: t[(t.method == m) & (t.quantity == "on_average") & (t.k == k)].value.to_numpy() for k in p["k"]}
+        ks = [k for k in p["k"][1:] if len(v[k]) == len(v[p["k"][0]]) and np.allclose(v[k], v[p["k"][0]], rtol=0.01)]
+        if ks:
+            same.append(f"{lab}: k = {', '.join(f'{k:g}' for k in [p['k'][0]] + ks)}\ncoincide (within 1%)")
+    if same:
+        note(ax, "\n".join(same), x=0.03, y=0.97, ha="left", va="top")
     fig.suptitle("He et al. Theorems 1-2 against earlier generalization bounds for (ε, δ)-DP algorithms")
     for ax in axes:
         plain_log_axis(ax)
