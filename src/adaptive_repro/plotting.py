@@ -173,16 +173,18 @@ def _plain(x: float, _pos=None) -> str:
     return f"1e{math.floor(e + 1e-9)}" if abs(mant - 1) < 1e-6 else f"{mant:.2g}e{math.floor(e + 1e-9)}"
 
 
-def plain_log_axis(ax, which: str = "both"):
+def plain_log_axis(ax, which: str = "both", subs=None):
     """Log scale on ``which`` ("x", "y", "both") with plain tick labels (1, 10, 100, 1e6; no 4×10^0); an axis that
-    spans less than two decades (call after plotting) is also labelled at 2 and 5 times the powers of ten."""
+    spans less than two decades (call after plotting) is also labelled at 2 and 5 times the powers of ten, or at
+    ``subs`` times them if given."""
     for axis_name in ("x", "y") if which == "both" else (which,):
         axis = ax.xaxis if axis_name == "x" else ax.yaxis
         if axis.get_scale() != "log":
             (ax.set_xscale if axis_name == "x" else ax.set_yscale)("log")
         lo, hi = sorted(ax.get_xlim() if axis_name == "x" else ax.get_ylim())
         narrow = lo > 0 and math.log10(hi / lo) < 2
-        axis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5) if narrow else (1.0,), numticks=9))
+        chosen = subs if subs is not None else ((1, 2, 5) if narrow else (1.0,))
+        axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=9))
         axis.set_major_formatter(FuncFormatter(_plain))
         axis.set_minor_formatter(NullFormatter())
 

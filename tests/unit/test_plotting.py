@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import matplotlib.colors as mcolors
-import yaml
 
 from adaptive_repro import plotting
 

@@ -18,7 +18,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
-from adaptive_repro.plotting import COLORS, SHADE, legend_below, note, plain_log_axis, pyplot as plt, series_colors  # noqa: F401
+from adaptive_repro.plotting import SHADE, note, plain_log_axis, pyplot as plt, series_colors
 from adaptive_repro.registry import Claim, format_point
 
 TOL = 1e-9

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from adaptive_repro.plotting import COLORS, DISPLAY_NAMES, SHADE, legend_below, note, plain_log_axis, pyplot as plt  # noqa: F401
+from adaptive_repro.plotting import COLORS, DISPLAY_NAMES, SHADE, legend_below, note, plain_log_axis, pyplot as plt
 
 METHOD_STYLE = {
     "naive": dict(color=COLORS["naive"], ls=":", marker="", label=DISPLAY_NAMES["naive"]),
@@ -25,9 +23,6 @@ METHOD_STYLE = {
                         label=DISPLAY_NAMES["laplace_pld"]),
     "floor": dict(color="k", ls="-", marker="", lw=1, label="floor 1 − (1 − δ)^T"),
 }
-
-_PLAIN = FuncFormatter(lambda v, _: f"{v:g}")
-
 
 def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dict):
     pyplot = plt()
@@ -54,9 +49,7 @@ def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dic
                         label="He Thm 4 / Cor 2 unsound: δ' < exact optimal δ(ε')")
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = {delta:g}")
             plain_log_axis(ax, "x")
-            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-            ax.yaxis.set_major_formatter(_PLAIN)
-            ax.yaxis.set_minor_formatter(NullFormatter())
+            plain_log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
             if i == len(deltas) - 1:
                 ax.set_xlabel("number of steps T")
             if j == 0:
@@ -100,8 +93,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             ax.axhspan(0.5, 1.0, **SHADE)
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = {delta:g}", ylim=(0.5, 20))
             plain_log_axis(ax, "x")
-            ax.yaxis.set_major_formatter(_PLAIN)
-            ax.yaxis.set_minor_formatter(NullFormatter())
+            plain_log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
             if j == 0:
                 ax.set_ylabel("δ' / floor 1 − (1 − δ)^T\n(shaded: impossible)")
         ax = axes[1, j]

@@ -13,7 +13,7 @@ import pandas as pd
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params
-from adaptive_repro.plotting import COLORS, SHADE, legend_below, note, plain_log_axis, pyplot as plt, series_colors  # noqa: F401
+from adaptive_repro.plotting import COLORS, SHADE, note, plain_log_axis, pyplot as plt, series_colors
 from adaptive_repro.registry import Claim
 
 

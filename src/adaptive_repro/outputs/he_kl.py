@@ -14,7 +14,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.registry import Claim
 from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
-from adaptive_repro.plotting import COLORS, SHADE, legend_below, note, plain_log_axis, pyplot as plt, series_colors  # noqa: F401
+from adaptive_repro.plotting import legend_below, note, plain_log_axis, pyplot as plt, series_colors
 
 KL_METHODS = {
     "lemma5": ("He Lemma 5: ε tanh(ε/2)", he.kl_lemma5),
