@@ -1,29 +1,215 @@
-"""Figures of the classifier experiments, drawn like Dwork et al. 2015 Figs. 1-2 (mean curves, +-SD bands)."""
+"""The one plotting module of the pipeline: the Agg backend, one style, display names and colours, and helpers.
+
+Every figure of every output is drawn through :func:`pyplot` (matplotlib on the Agg backend, with this module's
+style applied), so that
+
+* fonts are readable when a PNG (saved at 150 dpi) is shown about 1,000 px wide: figures are kept at most
+  :data:`MAX_WIDTH` inches wide and text is at least 11 pt;
+* colours are the colour-blind-safe Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2008), and the same
+  arm / data set / method has the same colour in every figure (:data:`COLORS`);
+* names are words (:data:`DISPLAY_NAMES`), not code names;
+* legends sit below the panels, outside the data (:func:`legend_below`);
+* log axes have plain tick labels (:func:`plain_log_axis`), and an empty or absent curve is explained on its panel
+  (:func:`note`).
+
+The Dwork-style accuracy panels of the classifier experiments are :func:`accuracy_panels`.
+"""
 
 from __future__ import annotations
+
+import math
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-CURVES = (  # dataset, label, colour, line style
-    ("train", "training", "tab:blue", "-"),
-    ("holdout", "holdout (reported)", "tab:green", "-"),
-    ("fresh", "fresh", "tab:red", "-"),
-    ("population", "population (exact)", "black", ":"),
-)
+#: Okabe-Ito colour-blind-safe palette.
+OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
+             "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish purple": "#CC79A7",
+             "grey": "#999999"}
+PALETTE = [OKABE_ITO[c] for c in ("blue", "orange", "bluish green", "vermillion", "reddish purple", "sky blue",
+                                  "yellow", "black")]
 
-MECHANISM_TITLES = {
-    "standard": "Standard holdout",
-    "dwork_code": "Thresholdout (Dwork 2015 script)",
-    "zhao_alg1": "Zhao Algorithm 1",
+#: Widest figure in inches (at 150 dpi: 2,100 px, shown at 1,000 px the 11-13 pt text stays ~11 px or more).
+MAX_WIDTH = 14.0
+#: Text sizes in points.
+SIZES = {"text": 12, "title": 12.5, "suptitle": 13.5, "tick": 11, "legend": 11.5, "note": 11.5}
+
+STYLE = {
+    "font.size": SIZES["text"], "axes.titlesize": SIZES["title"], "axes.labelsize": SIZES["text"],
+    "xtick.labelsize": SIZES["tick"], "ytick.labelsize": SIZES["tick"], "legend.fontsize": SIZES["legend"],
+    "figure.titlesize": SIZES["suptitle"], "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
+    "axes.grid": True, "grid.alpha": 0.3, "lines.linewidth": 1.8, "legend.frameon": False,
+    "figure.dpi": 100, "savefig.dpi": 150, "axes.formatter.use_mathtext": True,
 }
+matplotlib.rcParams.update(STYLE)
+
+#: Code names -> words, for titles, tick labels and legends.
+DISPLAY_NAMES = {
+    # holdout mechanisms (arms)
+    "standard": "Standard holdout",
+    "dwork_code": "Thresholdout (Dwork et al. 2015 script)",
+    "zhao_alg1": "Algorithm 1 (Zhao et al.)",
+    "zhao_alg1_dp": "Algorithm 1, DP calibration",
+    "zhao_alg1_bdp": "Algorithm 1, Bayesian-DP calibration",
+    "zhao_alg1_theorem2": "Algorithm 1, Theorem 2 calibration",
+    # data sets
+    "train": "training", "holdout": "holdout (as reported)", "fresh": "fresh data", "population": "population (exact)",
+    # composition methods (He et al. outputs)
+    "naive": "naive Tε", "drv": "Dwork-Rothblum-Vadhan", "kairouz": "Kairouz et al. (as He quotes)",
+    "he": "He Thm 4 / Cor 2", "he_cor3": "He Cor 3 (as printed)", "he_cor3_derived": "He Cor 3, δ'' from its derivation",
+    "exact_optimal": "exact optimal ε' (KOV Thm 3.3)", "laplace_pld": "Laplace, PLD accountant",
+    # Markov-quilt roles (Zhao Fig. 1)
+    "node": "the node X_i", "quilt": "quilt X_Q", "nearby": "nearby X_N", "remote": "remote X_R",
+}
+
+#: Output IDs -> figure titles in words.
+OUTPUT_TITLES = {
+    "dwork-null": "Reusing a holdout without signal (as Dwork et al. 2015, Fig. 1)",
+    "dwork-signal": "Reusing a holdout with signal attributes (as Dwork et al. 2015, Fig. 2)",
+}
+
+#: One colour per arm / data set / method, the same in every figure.
+COLORS = {
+    "standard": OKABE_ITO["vermillion"], "dwork_code": OKABE_ITO["orange"], "zhao_alg1": OKABE_ITO["blue"],
+    "zhao_alg1_dp": OKABE_ITO["reddish purple"], "zhao_alg1_bdp": OKABE_ITO["blue"],
+    "zhao_alg1_theorem2": OKABE_ITO["bluish green"],
+    "train": OKABE_ITO["blue"], "holdout": OKABE_ITO["bluish green"], "fresh": OKABE_ITO["vermillion"],
+    "population": OKABE_ITO["black"],
+    "naive": OKABE_ITO["grey"], "drv": OKABE_ITO["orange"], "kairouz": OKABE_ITO["bluish green"],
+    "he": OKABE_ITO["blue"], "he_cor3": OKABE_ITO["reddish purple"], "he_cor3_derived": OKABE_ITO["sky blue"],
+    "exact_optimal": OKABE_ITO["black"], "laplace_pld": OKABE_ITO["vermillion"],
+    "node": OKABE_ITO["vermillion"], "quilt": OKABE_ITO["blue"], "nearby": OKABE_ITO["yellow"],
+    "remote": "#dddddd",
+    # roles that recur: reference lines, budget, answered fraction, "does not hold" markers
+    "reference": OKABE_ITO["grey"], "answered": OKABE_ITO["bluish green"], "budget": OKABE_ITO["reddish purple"],
+    "violation": OKABE_ITO["vermillion"],
+}
+#: Background shading of a region where a bound is vacuous or its hypothesis fails.
+SHADE = {"color": OKABE_ITO["vermillion"], "alpha": 0.08, "lw": 0}
+#: Order of the arms in every figure.
+ARM_ORDER = ("standard", "dwork_code", "zhao_alg1", "zhao_alg1_dp", "zhao_alg1_bdp", "zhao_alg1_theorem2")
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend, with this module's style applied."""
+    return plt
+
+
+def name(code: str) -> str:
+    """The display name of a code name (the code name itself if it has none)."""
+    return DISPLAY_NAMES.get(code, code)
+
+
+def color(key, index: int = 0) -> str:
+    """The colour of an arm / data set / method; for other keys the ``index``-th palette colour."""
+    return COLORS.get(key, PALETTE[index % len(PALETTE)]) if isinstance(key, str) else PALETTE[index % len(PALETTE)]
+
+
+def series_colors(n: int) -> list[str]:
+    """``n`` distinguishable colours for a numeric series (sample sizes, chains, ...), from the palette."""
+    return [PALETTE[i % len(PALETTE)] for i in range(n)]
+
+
+def ordered_arms(arms) -> list[str]:
+    """Distinct arms in the order of :data:`ARM_ORDER` (unknown arms last)."""
+    arms = list(dict.fromkeys(arms))
+    return sorted(arms, key=lambda a: ARM_ORDER.index(a) if a in ARM_ORDER else len(ARM_ORDER))
+
+
+def panel_width(n_panels: int, preferred: float = 4.6) -> float:
+    """Width of one panel so that ``n_panels`` side by side fit in :data:`MAX_WIDTH`."""
+    return min(preferred, MAX_WIDTH / max(1, n_panels))
+
+
+def panel_grid(n_panels: int, max_cols: int = 3, size=(4.6, 4.0), **kwargs):
+    """``n_panels`` panels in rows of at most ``max_cols``, at most :data:`MAX_WIDTH` wide; unused cells hidden.
+    Returns (figure, flat list of the ``n_panels`` axes)."""
+    ncols = min(max_cols, n_panels)
+    nrows = math.ceil(n_panels / ncols)
+    w = panel_width(ncols, size[0])
+    fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, size[1] * nrows), squeeze=False, **kwargs)
+    flat = list(axes.flat)
+    for ax in flat[n_panels:]:
+        ax.set_axis_off()
+    return fig, flat[:n_panels]
+
+
+def legend_below(fig, axes=None, handles=None, labels=None, ncol: int | None = None, rect_top: float = 1.0):
+    """One figure legend below all panels, outside the data; entries of ``axes`` merged by label (first wins).
+
+    Lays the figure out (tight_layout) and places the legend under the lowest axes, so it never covers a curve.
+    """
+    if handles is None:
+        found: dict = {}
+        axs = axes if axes is not None else fig.axes
+        for ax in (axs.flat if hasattr(axs, "flat") else axs):
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                if not lab.startswith("_"):
+                    found.setdefault(lab, h)
+        labels, handles = list(found), list(found.values())
+    if not handles:
+        fig.tight_layout(rect=(0, 0, 1, rect_top))
+        return None
+    if ncol is None:
+        longest = max(len(str(lab).split("\n")[0]) for lab in labels)
+        ncol = max(1, min(len(labels), int(fig.get_figwidth() * 72 / (SIZES["legend"] * 0.55 * longest + 40))))
+    fig.tight_layout(rect=(0, 0, 1, rect_top))
+    return fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
+                      bbox_transform=fig.transFigure, frameon=False)
+
+
+def _plain(x: float, _pos=None) -> str:
+    """A tick label in plain numbers: 0.001, 0.5, 4, 1000, 1e+06 (no 4x10^0)."""
+    if x <= 0 or not math.isfinite(x):
+        return ""
+    e = math.log10(x)
+    if -3 <= e < 5:
+        return f"{x:g}" if abs(x - float(f"{x:.3g}")) < 1e-12 * max(1.0, x) else f"{x:.3g}"
+    mant = x / 10 ** math.floor(e + 1e-9)
+    return f"1e{math.floor(e + 1e-9)}" if abs(mant - 1) < 1e-6 else f"{mant:.2g}e{math.floor(e + 1e-9)}"
+
+
+def plain_log_axis(ax, which: str = "both", subs=None):
+    """Log scale on ``which`` ("x", "y", "both") with plain tick labels (1, 10, 100, 1e6; no 4×10^0); an axis that
+    spans less than two decades (call after plotting) is also labelled at 2 and 5 times the powers of ten, or at
+    ``subs`` times them if given."""
+    for axis_name in ("x", "y") if which == "both" else (which,):
+        axis = ax.xaxis if axis_name == "x" else ax.yaxis
+        if axis.get_scale() != "log":
+            (ax.set_xscale if axis_name == "x" else ax.set_yscale)("log")
+        lo, hi = sorted(ax.get_xlim() if axis_name == "x" else ax.get_ylim())
+        narrow = lo > 0 and math.log10(hi / lo) < 2
+        chosen = subs if subs is not None else ((1, 2, 5) if narrow else (1.0,))
+        axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=9))
+        axis.set_major_formatter(FuncFormatter(_plain))
+        axis.set_minor_formatter(NullFormatter())
+
+
+def plain_symlog_yaxis(ax, linthresh: float, linscale: float = 1.0):
+    """A symmetric-log y axis with plain tick labels (−0.1, 0, 0.01, 1)."""
+    ax.set_yscale("symlog", linthresh=linthresh, linscale=linscale)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "0" if v == 0 else ("−" if v < 0 else "") + _plain(abs(v))))
+
+
+def note(ax, text: str, x: float = 0.5, y: float = 0.5, ha: str = "center", va: str = "center", colour=None):
+    """Write ``text`` on a panel (axes coordinates), boxed: why a curve is absent ("all answers ⊥", "below 1e-40")."""
+    c = colour or OKABE_ITO["black"]
+    return ax.text(x, y, text, transform=ax.transAxes, ha=ha, va=va, fontsize=SIZES["note"], color=c, zorder=10,
+                   bbox={"facecolor": "white", "edgecolor": c, "alpha": 0.9, "boxstyle": "round,pad=0.3"})
+
+
+def suptitle(fig, text: str):
+    """A figure title at the suptitle size."""
+    return fig.suptitle(text, fontsize=SIZES["suptitle"])
 
 
 def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
-    """One panel per mechanism arm: mean accuracy vs k with +-SD bands for train / holdout / fresh.
+    """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
+    train / holdout / fresh and the exact population accuracy.
 
     ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; arms are the distinct
     values of its ``arm`` column if present, else of ``mechanism``.
@@ -33,24 +219,24 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
         shown = table[table["dataset"] != "population"]
         ylim = (min(0.45, float((shown["mean"] - shown["sd"]).min()) - 0.02),
                 max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
-    order = list(MECHANISM_TITLES) + ["zhao_alg1_dp", "zhao_alg1_bdp", "zhao_alg1_theorem2"]
-    arms = sorted(dict.fromkeys(table[arm_col]), key=lambda a: order.index(a) if a in order else len(order))
-    fig, axes = plt.subplots(1, len(arms), figsize=(5.2 * len(arms), 4.2), sharey=True, squeeze=False)
+    arms = ordered_arms(table[arm_col])
+    w = panel_width(len(arms), 5.4)
+    fig, axes = plt.subplots(1, len(arms), figsize=(w * len(arms), 4.6), sharey=True, squeeze=False)
     for ax, arm in zip(axes[0], arms):
         sub = table[table[arm_col] == arm]
-        for dataset, label, colour, style in CURVES:
+        for dataset in ("train", "holdout", "fresh", "population"):
             cur = sub[sub["dataset"] == dataset].sort_values("k")
             if cur.empty:
                 continue
-            ax.plot(cur["k"], cur["mean"], style, color=colour, label=label, lw=1.8)
+            ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", color=COLORS[dataset],
+                    label=name(dataset))
             if dataset != "population":
-                ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=colour, alpha=0.15)
-        ax.set_title(MECHANISM_TITLES.get(arm, arm))
+                ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
+                                alpha=0.15)
+        ax.set_title(name(arm))
         ax.set_xlabel("number of selected variables k")
-        ax.grid(alpha=0.3)
         ax.set_ylim(*ylim)
     axes[0][0].set_ylabel("accuracy (mean ± SD over replicates)")
-    axes[0][-1].legend(loc="upper left", fontsize=8)
-    fig.suptitle(f"{title}\n{subtitle}", fontsize=10)
-    fig.tight_layout()
+    suptitle(fig, f"{title}\n{subtitle}")
+    legend_below(fig, axes)
     return fig

@@ -1,17 +1,13 @@
 """Build one catalogue output (table, figure as PDF and PNG, claims) by its builder: catalogue.build(...)."""
 import time
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from adaptive_repro import catalogue  # noqa: E402
-from adaptive_repro.io import save_figure, write_csv  # noqa: E402
-from adaptive_repro.joblog import job_logger  # noqa: E402
-from adaptive_repro.registry import write_claims  # noqa: E402
+from adaptive_repro import catalogue
+from adaptive_repro.plotting import pyplot  # the one plotting set-up (Agg backend, style)
+from adaptive_repro.io import save_figure, write_csv
+from adaptive_repro.joblog import job_logger
+from adaptive_repro.registry import write_claims
 
 log = job_logger(snakemake.log[0], "build")
 output_id = snakemake.params.output_id
@@ -24,7 +20,7 @@ log.info("%s with parameters %s", output_id, snakemake.params.params)
 table, fig, claims = catalogue.build(output_id, snakemake.params.params, inputs)
 write_csv(table, snakemake.output.table)
 save_figure(fig, snakemake.output.pdf, snakemake.output.png)
-plt.close(fig)
+pyplot().close(fig)
 write_claims(claims, snakemake.output.claims)
 for c in claims:
     log.info("claim %s: %s (%s) %s", c.claim_id, c.status, c.measured, c.counterexample)

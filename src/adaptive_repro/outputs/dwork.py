@@ -96,7 +96,7 @@ def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, 
 def build(output_id: str, params: dict, inputs: dict):
     """(table, figure, claims) of dwork-null / dwork-signal from the aggregated replicate records (the contract of
     catalogue.py): means, SDs and SEs per mechanism, k and data set; one panel per mechanism; the claims above."""
-    from adaptive_repro.plotting import accuracy_panels
+    from adaptive_repro.plotting import OUTPUT_TITLES, accuracy_panels
     from adaptive_repro.stats import summarize
 
     records = inputs["records"]
@@ -105,6 +105,6 @@ def build(output_id: str, params: dict, inputs: dict):
     table.insert(1, "n", spec.n)
     table.insert(2, "d", spec.d)
     replicates = records["replicate"].nunique()
-    fig = accuracy_panels(table, output_id, f"n = {spec.n}, d = {spec.d}, {replicates} replicates, "
+    fig = accuracy_panels(table, OUTPUT_TITLES[output_id], f"n = {spec.n}, d = {spec.d}, {replicates} replicates, "
                                             f"{spec.signal_attributes} signal attributes")
     return table, fig, dwork_claims(output_id, records, spec.n, spec.threshold_scale)

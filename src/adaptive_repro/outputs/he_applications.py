@@ -17,7 +17,8 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.bounds import he_applications as hea
-from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params, plt
+from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
+from adaptive_repro.plotting import SHADE, note, plain_log_axis, pyplot as plt, series_colors
 from adaptive_repro.registry import Claim, format_point
 
 TOL = 1e-9
@@ -105,40 +106,50 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     p = params[which]
     dt = figure_delta_tilde(p)
     Ts = np.unique(np.round(np.geomspace(1, max(p["T"]), 60)).astype(int))
-    fig, axes = pyplot.subplots(1, 3, figsize=(16, 6.0))
-    colors = pyplot.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, axes = pyplot.subplots(1, 3, figsize=(14, 6.6))
+    colors = series_colors(8)
     lss = ["-", "--", ":", "-."]
+    ratios: dict = {}
     for i, N in enumerate(p["N"]):
         for j, sigma in enumerate(p["sigma"]):
             r = _theorem(which, p, N, Ts, sigma, dt)
             floor = gt.delta_floor(p["tau"] / N * p["delta"], Ts)
-            axes[0].plot(Ts, r["eps_prime"], color=colors[j % 10], ls=lss[i % 4], label=f"N={N:g}, sigma={sigma:g}")
-            axes[1].plot(Ts, r["delta_prime_free"] / floor, color=colors[j % 10], ls=lss[i % 4])
+            axes[0].plot(Ts, r["eps_prime"], color=colors[j % 8], ls=lss[i % 4], label=f"N = {N:g}, σ = {sigma:g}")
+            axes[1].plot(Ts, r["delta_prime_free"] / floor, color=colors[j % 8], ls=lss[i % 4])
+            ratios.setdefault(N, []).append(np.asarray(r["delta_prime_free"] / floor, dtype=float))
     thm = "Theorem 7 (SGLD)" if which == "sgld" else "Theorem 8 (federated)"
-    axes[0].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="eps'", title=f"{thm}: eps'")
+    axes[0].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="ε'", title=f"{thm}: ε'")
     axes[1].axhline(1, color="k", lw=1)
-    axes[1].axhspan(0.5, 1, color="red", alpha=0.08)
-    axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="delta' / floor 1-(1-q delta)^T",
-                title="delta' / floor (shaded: impossible)", ylim=(0.5, None))
+    axes[1].axhspan(0.5, 1, **SHADE)
+    axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="δ' / floor 1 − (1 − qδ)^T",
+                title="δ' / floor (shaded: impossible)", ylim=(0.5, None))
     w = wang_direction_table(params, which)
     for i, eps in enumerate(sorted(w.eps_target.unique())):
         s = w[w.eps_target == eps]
         for j, sigma in enumerate(p["sigma"]):
             ss = s[s.sigma == sigma]
-            axes[2].plot(ss.N, ss.he_max_T, color=colors[j % 10], ls=lss[i % 4], marker="o", ms=3,
-                         label=f"{thm.split(' (')[0]}: largest T with eps' <= {eps:g}, sigma={sigma:g}")
+            axes[2].plot(ss.N, ss.he_max_T, color=colors[j % 8], ls=lss[i % 4], marker="o", ms=3,
+                         label=f"{thm.split(' (')[0]}: largest T with ε' ≤ {eps:g}, σ = {sigma:g}")
         if which == "sgld":
             ss = s[s.sigma == p["sigma"][0]]
             axes[2].plot(ss.N, ss.wang_min_T, color="k", ls=lss[i % 4], lw=2,
-                         label=f"Wang et al. (as quoted): smallest T, eps={eps:g}")
+                         label=f"Wang et al. (as quoted): smallest T, ε = {eps:g}")
     axes[2].set(xscale="log", yscale="log", xlabel="sample size N", ylabel="iterations T",
-                title=("admissible T: He (at most), Wang (at least)" if which == "sgld"
-                       else "largest T within the privacy target"))
-    axes[0].legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
-    axes[2].legend(fontsize=7, ncol=1, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
-    fig.suptitle(f"tau = {p['tau']}, delta = {p['delta']:g}, delta~ = {dt:g} (claims: every delta~ of the sweep)"
-                 + (f", L = {p['L']}" if which == "sgld" else ""), fontsize=10)
+                title=("admissible T: He (at most),\nWang (at least)" if which == "sgld"
+                       else "largest T within\nthe privacy target"))
+    fig.suptitle(f"He et al. {thm}: τ = {p['tau']}, δ = {p['delta']:g}, δ~ = {dt:g} (claims: every δ~ of the sweep)"
+                 + (f", L = {p['L']}" if which == "sgld" else ""))
+    for ax in axes:
+        plain_log_axis(ax)
     fig.tight_layout()
+    axes[0].legend(ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=10.5)
+    spread = max((float(np.nanmax(np.abs(w / v[0] - 1))) for v in ratios.values() for w in v), default=0.0)
+    if len(p["sigma"]) > 1 and spread < 0.01:  # the sigma curves lie on top of each other: say so
+        note(axes[1], f"the σ curves coincide\n(differ by < {max(spread, 1e-12):.1g} relative);\nonly the last σ is visible",
+             x=0.97, y=0.97, ha="right", va="top")
+    axes[1].text(0.5, -0.16, "curves: colour = σ, line style = N\n(as in the legend on the left)",
+                 transform=axes[1].transAxes, ha="center", va="top")
+    axes[2].legend(ncol=1, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=10.5)
     return fig
 
 

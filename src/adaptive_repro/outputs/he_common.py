@@ -112,13 +112,3 @@ def claim(output_id: str, claim_id: str, kind: str, source: str, text: str, expe
     measured = gc.measured + (f"; {note}" if note else "")
     return Claim(output_id, claim_id, source, text, expected, measured, gc.status, gc.counterexample, kind=kind,
                  quote=quote, code=code)
-
-
-def plt():
-    """matplotlib.pyplot on the Agg backend."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as pyplot
-
-    return pyplot

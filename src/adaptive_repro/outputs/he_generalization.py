@@ -12,7 +12,8 @@ import pandas as pd
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params, plt
+from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params
+from adaptive_repro.plotting import COLORS, SHADE, note, plain_log_axis, pyplot as plt, series_colors
 from adaptive_repro.registry import Claim
 
 
@@ -61,12 +62,13 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     pyplot = plt()
     p = params["generalization"]
     delta = sorted(p["delta"])[len(p["delta"]) // 2]
-    fig, axes = pyplot.subplots(1, 3, figsize=(15, 5.6))
+    fig, axes = pyplot.subplots(1, 3, figsize=(14, 6.4))
     t = table[table.delta == delta]
-    labels = {"he_thm1": "He Thm 1", "he_thm1_intro": "He Thm 1 as in the introduction (2x)",
+    labels = {"he_thm1": "He Thm 1", "he_thm1_intro": "He Thm 1 as in the introduction (2×)",
               "nissim_stemmer": "Nissim-Stemmer", "dwork_et_al": "Dwork et al.", "oneto_et_al": "Oneto et al."}
-    col = {"he_thm1": "tab:blue", "he_thm1_intro": "tab:cyan", "nissim_stemmer": "tab:orange",
-           "dwork_et_al": "tab:green"}
+    col = {"he_thm1": COLORS["he"], "he_thm1_intro": "#56B4E9", "nissim_stemmer": "#E69F00",
+           "dwork_et_al": "#009E73"}
+    extra = ["#CC79A7", "#D55E00", "#000000", "#999999"]  # Okabe-Ito colours not used above, for Oneto et al.
     ax = axes[0]
     for m in ["he_thm1", "nissim_stemmer", "dwork_et_al"]:
         s = t[(t.method == m) & (t.quantity == "a")]
@@ -74,31 +76,44 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     N = max(p["N"])
     for r in p["oneto_empirical_risk"]:
         s = t[(t.method == "oneto_et_al") & (t.quantity == "a") & (t.N == N) & (t.empirical_risk == r)]
-        ax.plot(s.eps, s.value, marker="s", ms=3, ls="--", label=f"Oneto et al. (N={N:g}, emp. risk={r:g})")
-    ax.axhline(1, color="k", lw=0.8, ls=":", label="a = 1 (vacuous above, loss in [0,1])")
-    ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="a in P[gap < a] > 1 - b", title="accuracy term a")
+        ax.plot(s.eps, s.value, marker="s", ms=3, ls="--", color=extra[p["oneto_empirical_risk"].index(r) % 4],
+                label=f"Oneto et al. (N = {N:g}, emp. risk = {r:g})")
+    ax.axhline(1, color="k", lw=0.8, ls=":", label="a = 1 (vacuous above, loss in [0, 1])")
+    ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="a in P[gap < a] > 1 − b", title="accuracy term a")
     ax = axes[1]
     for m in ["he_thm1", "he_thm1_intro", "nissim_stemmer", "dwork_et_al"]:
         s = t[(t.method == m) & (t.quantity == "b")]
         ax.plot(s.eps, s.value, marker="o", ms=3, color=col[m], label=labels[m])
     for Nn in p["N"]:
         s = t[(t.method == "oneto_et_al") & (t.quantity == "b") & (t.N == Nn) & (t.empirical_risk == 0)]
-        ax.plot(s.eps, s.value, ls="--", label=f"Oneto et al. (N={Nn:g})")
+        ax.plot(s.eps, s.value, ls="--", color=extra[p["N"].index(Nn) % 4], label=f"Oneto et al. (N = {Nn:g})")
     if max(p["eps"]) > 2:
-        ax.axvspan(2, max(p["eps"]), color="red", alpha=0.08, label="eps >= 2: ln(2/eps) <= 0, b <= 0")
-    ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="b (failure probability)",
-           title=f"failure probability b, delta = {delta:g}")
+        ax.axvspan(2, max(p["eps"]), **SHADE, label="ε ≥ 2: ln(2/ε) ≤ 0, so b ≤ 0")
+    ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="b (failure probability)",
+           title=f"failure probability b, δ = {delta:g}")
     ax.set_ylim(1e-16, 10)
     ax = axes[2]
     for i, k in enumerate(p["k"]):
         for m, ls in [("he_thm2", "-"), ("nissim_stemmer", "--")]:
             s = t[(t.method == m) & (t.quantity == "on_average") & (t.k == k)]
-            ax.plot(s.eps, s.value, ls=ls, color=f"C{i % 10}", label=f"{'He Thm 2' if m == 'he_thm2' else 'Nissim-Stemmer'}, k={k:g}")
-    ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="on-average generalization bound",
-           title=f"multi-database on-average bound, delta = {delta:g}")
-    for ax in axes:  # legends below the panels, never over the curves
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+            ax.plot(s.eps, s.value, ls=ls, color=series_colors(8)[i % 8],
+                    label=f"{'He Thm 2' if m == 'he_thm2' else 'Nissim-Stemmer'}, k = {k:g}")
+    ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="on-average generalization bound",
+           title=f"multi-database on-average bound,\nδ = {delta:g}")
+    same = []  # curves of different k that lie on top of each other: say so on the panel
+    for m, lab in (("he_thm2", "He Thm 2"), ("nissim_stemmer", "Nissim-Stemmer")):
+        v = {k: t[(t.method == m) & (t.quantity == "on_average") & (t.k == k)].value.to_numpy() for k in p["k"]}
+        ks = [k for k in p["k"][1:] if len(v[k]) == len(v[p["k"][0]]) and np.allclose(v[k], v[p["k"][0]], rtol=0.01)]
+        if ks:
+            same.append(f"{lab}: k = {', '.join(f'{k:g}' for k in [p['k'][0]] + ks)}\ncoincide (within 1%)")
+    if same:
+        note(ax, "\n".join(same), x=0.03, y=0.97, ha="left", va="top")
+    fig.suptitle("He et al. Theorems 1-2 against earlier generalization bounds for (ε, δ)-DP algorithms")
+    for ax in axes:
+        plain_log_axis(ax)
     fig.tight_layout()
+    for ax in axes:  # legends below each panel, never over the curves
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, fontsize=10.5)
     return fig
 
 

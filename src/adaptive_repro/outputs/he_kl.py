@@ -13,12 +13,13 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.registry import Claim
-from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params, plt
+from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
+from adaptive_repro.plotting import legend_below, note, plain_log_axis, pyplot as plt, series_colors
 
 KL_METHODS = {
-    "lemma5": ("He Lemma 5: eps tanh(eps/2)", he.kl_lemma5),
-    "dwork_rothblum": ("Dwork-Rothblum eq. (9): eps(e^eps-1)/2", he.kl_dwork_rothblum),
-    "dwork_et_al": ("Dwork et al.: eps(e^eps-1)", he.kl_dwork_et_al),
+    "lemma5": ("He Lemma 5: ε tanh(ε/2)", he.kl_lemma5),
+    "dwork_rothblum": ("Dwork-Rothblum eq. (9): ε(e^ε − 1)/2", he.kl_dwork_rothblum),
+    "dwork_et_al": ("Dwork et al.: ε(e^ε − 1)", he.kl_dwork_et_al),
     "randomized_response_exact": ("exact KL, randomized response", gt.kl_randomized_response),
     "laplace_exact": ("exact KL, Laplace mechanism", gt.kl_laplace),
 }
@@ -38,26 +39,32 @@ def kl_table(params: dict) -> pd.DataFrame:
 
 def kl_figure(table: pd.DataFrame, params: dict):
     pyplot = plt()
-    fig, axes = pyplot.subplots(1, 2, figsize=(11, 4.2))
+    fig, axes = pyplot.subplots(1, 2, figsize=(13, 5.2))
     wide = table.pivot(index="eps", columns="method", values="kl")
     styles = {"lemma5": "-", "dwork_rothblum": "--", "dwork_et_al": ":", "randomized_response_exact": "o",
               "laplace_exact": "s"}
+    colours = dict(zip(styles, series_colors(len(styles))))
     for m, (label, _) in KL_METHODS.items():
         st = styles[m]
         if st.isalpha():
-            axes[0].plot(wide.index[::6], wide[m].values[::6], st, ms=4, mfc="none", label=label)
+            axes[0].plot(wide.index[::6], wide[m].values[::6], st, ms=5, mfc="none", color=colours[m], label=label)
         else:
-            axes[0].plot(wide.index, wide[m], st, lw=1.8, label=label)
-    axes[0].set(xscale="log", yscale="log", xlabel="per-step privacy level eps",
-                ylabel="KL divergence D(A(S) || A(S'))", title="KL bounds for eps-DP and exact KL")
-    axes[0].legend(fontsize=8)
+            axes[0].plot(wide.index, wide[m], st, color=colours[m], label=label)
+    axes[0].set(xlabel="per-step privacy level ε", ylabel="KL divergence D(A(S) ‖ A(S'))",
+                title="KL bounds for ε-DP and exact KL")
     for m in ["dwork_rothblum", "dwork_et_al", "laplace_exact"]:
-        axes[1].plot(wide.index, wide[m] / wide["lemma5"], label=KL_METHODS[m][0])
-    axes[1].plot(wide.index, (1 + np.exp(wide.index)) / 2, "k:", lw=1, label="(1+e^eps)/2 (He's stated factor)")
-    axes[1].set(xscale="log", yscale="log", xlabel="per-step privacy level eps", ylabel="ratio to He Lemma 5",
-                title="Looseness relative to Lemma 5 (RR attains Lemma 5)")
-    axes[1].legend(fontsize=8)
-    fig.tight_layout()
+        axes[1].plot(wide.index, wide[m] / wide["lemma5"], "-" if styles[m].isalpha() else styles[m], color=colours[m],
+                     label=KL_METHODS[m][0])
+    factor = (1 + np.exp(wide.index)) / 2
+    axes[1].plot(wide.index, factor, "k:", lw=1.2, label="(1 + e^ε)/2 (He's stated factor)")
+    if np.allclose(wide["dwork_rothblum"] / wide["lemma5"], factor, rtol=1e-9):
+        note(axes[1], "Dwork-Rothblum / Lemma 5 = (1 + e^ε)/2:\nthe two curves coincide", x=0.03, y=0.6, ha="left")
+    axes[1].set(xlabel="per-step privacy level ε", ylabel="ratio to He Lemma 5",
+                title="Looseness relative to Lemma 5\n(randomized response attains Lemma 5)")
+    for ax in axes:
+        plain_log_axis(ax)
+    fig.suptitle("He et al. Lemma 5: the KL divergence of an ε-DP step")
+    legend_below(fig, axes)
     return fig
 
 

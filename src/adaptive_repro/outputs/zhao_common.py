@@ -7,14 +7,11 @@ records are correlated; the "chain" data model is this project's design (docs/ME
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro import privacy  # noqa: E402
+from adaptive_repro.plotting import COLORS, legend_below, name, note, ordered_arms, panel_width, pyplot, suptitle  # noqa: E402,F401
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 from adaptive_repro.stats import summarize  # noqa: E402
 
@@ -24,22 +21,23 @@ QUOTE_FIG2 = "Reusing a holdout dataset in the common way can lead to overfittin
 QUOTE_FIG3 = "Overfitting of reusing a holdout dataset is prevented in our Bayesian differential privacy-based approach."
 QUOTE_SECTION = ("Figures 2 and 3 illustrate that reusing a holdout dataset in the common way can lead to overfitting, "
                  "and that overfitting is prevented by our approach based on Bayesian differential privacy (BDP).")
-ARM_ORDER = ("standard", "dwork_code", "zhao_alg1_dp", "zhao_alg1_bdp", "zhao_alg1_theorem2")
+#: What each arm's panel title adds to its display name (adaptive_repro.plotting.DISPLAY_NAMES).
+ARM_DETAILS = {"standard": "(reused as is)", "zhao_alg1_dp": "(as if records were independent)",
+               "zhao_alg1_bdp": "(Lemma 2 on the records' chain)", "zhao_alg1_theorem2": "(Theorem 2's σ and T)"}
+#: The arm names the claims' text uses (kept as they were, so that claims do not change with figure styling).
+_CLAIM_NAMES = {"standard": "Standard holdout (reused as is)", "zhao_alg1_theorem2": "Algorithm 1, Theorem 2's σ and T"}
 
 
 def arm_title(arm: str, eps: float | None = None) -> str:
-    """A panel title in words."""
-    e = "" if eps is None else f" ε = {eps:g}"
-    return {"standard": "Standard holdout (reused as is)",
-            "dwork_code": "Thresholdout (Dwork et al. 2015 script)",
-            "zhao_alg1_dp": f"Algorithm 1, DP calibration{e}\n(as if records were independent)",
-            "zhao_alg1_bdp": f"Algorithm 1, Bayesian-DP calibration{e}\n(Lemma 2 on the records' chain)",
-            "zhao_alg1_theorem2": "Algorithm 1, Theorem 2's σ and T"}.get(arm, arm)
+    """A panel title in words: the arm's display name (with the session's ε) and, on a second line, what it is."""
+    e = "" if eps is None else f", ε = {eps:g}"
+    detail = ARM_DETAILS.get(arm, "")
+    return name(arm) + e + (f"\n{detail}" if detail else "")
 
 
-def ordered_arms(arms) -> list[str]:
-    arms = list(dict.fromkeys(arms))
-    return sorted(arms, key=lambda a: ARM_ORDER.index(a) if a in ARM_ORDER else len(ARM_ORDER))
+def claim_arm_name(arm: str) -> str:
+    """The arm's name in claim text."""
+    return _CLAIM_NAMES.get(arm, name(arm))
 
 
 def theory_table(spec) -> pd.DataFrame:
@@ -80,13 +78,14 @@ def answered_table(records: pd.DataFrame, n: int) -> pd.DataFrame:
 def alg1_label(row) -> str:
     """Certified levels of one Algorithm 1 arm, for its panel."""
     return (f"σ = {row.sigma:.3g}, T = {row.threshold:.3g}, B = {row.budget}\n"
-            f"DP level ε* = {row.eps_star:.3g} ⇒ certified BDP (Lemma 2) = {row.certified_bdp:.3g}")
+            f"DP level ε* = {row.eps_star:.3g}\n⇒ certified BDP (Lemma 2) = {row.certified_bdp:.3g}")
 
 
 def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory: pd.DataFrame | None = None):
     """One column per arm: accuracy vs k (train, holdout as reported, fresh, exact population; mean ± SD) with a
     right axis in sampling-SE units 2 sqrt(n)(acc - 1/2), and under it the fraction of accuracy queries answered
     and the budget used. A panel whose holdout answers are all bottom says so."""
+    plt = pyplot()
     arms = ordered_arms(table["mechanism"])
     n = spec.n
     eps = zhao_calibration.alg1_settings(spec.alg1_block)["epsilon"]
@@ -94,48 +93,58 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     lo = float((shown["mean"] - shown["sd"].fillna(0)).min())
     hi = float((shown["mean"] + shown["sd"].fillna(0)).max())
     lo, hi = lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)  # data-driven: at large n the curves are close to 1/2
-    fig, axes = plt.subplots(2, len(arms), figsize=(4.6 * len(arms), 5.6), sharex=True, squeeze=False,
-                             gridspec_kw={"height_ratios": [3, 1]})
-    curves = (("train", "training", "tab:blue", "-"), ("holdout", "holdout (as reported)", "tab:green", "-"),
-              ("fresh", "fresh data", "tab:red", "-"), ("population", "population (exact)", "black", ":"))
+    w = panel_width(len(arms), 4.8)
+    fig, axes = plt.subplots(2, len(arms), figsize=(w * len(arms), 7.2), sharex=True, squeeze=False,
+                             gridspec_kw={"height_ratios": [3, 1.2]})
     theory = theory if theory is not None else pd.DataFrame()
     for j, arm in enumerate(arms):
         ax, axb = axes[0][j], axes[1][j]
         sub = table[table["mechanism"] == arm]
-        for dataset, label, colour, style in curves:
+        for dataset in ("train", "holdout", "fresh", "population"):
             cur = sub[sub["dataset"] == dataset].sort_values("k")
-            ax.plot(cur["k"], cur["mean"], style, color=colour, label=label, lw=1.8, marker="." if dataset == "holdout" else None)
+            ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", color=COLORS[dataset],
+                    label=name(dataset), marker="." if dataset == "holdout" else None)
             if dataset != "population":
-                ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=colour, alpha=0.15)
+                ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
+                                alpha=0.15)
         hold = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)]
         title_text = arm_title(arm, eps if arm in ("zhao_alg1_dp", "zhao_alg1_bdp") else None)
         if arm in set(theory.get("arm", [])):
             title_text += "\n" + alg1_label(theory[theory["arm"] == arm].iloc[0])
-        ax.set_title(title_text, fontsize=8)
+        ax.set_title(title_text, fontsize=11)
         if len(hold) and hold["mean"].isna().all():
-            ax.text(0.5, 0.5, "all accuracy answers ⊥\n(budget spent on attribute queries)", transform=ax.transAxes,
-                    ha="center", va="center", fontsize=10, color="tab:green",
-                    bbox={"facecolor": "white", "edgecolor": "tab:green"})
+            note(ax, "holdout curve absent:\nall accuracy answers ⊥\n(budget spent on\nattribute queries)", x=0.97,
+                 y=0.04, ha="right", va="bottom", colour=COLORS["holdout"])
         ax.set_ylim(lo, hi)
-        ax.grid(alpha=0.3)
         sec = ax.secondary_yaxis("right", functions=(lambda a: 2 * np.sqrt(n) * (a - 0.5),
                                                      lambda z: 0.5 + z / (2 * np.sqrt(n))))
         if j == len(arms) - 1:
-            sec.set_ylabel("2√n (accuracy − ½)  [sampling SE units]", fontsize=8)
+            sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
         cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
-        axb.plot(cur["k"], cur["answered"], "o-", color="tab:green", label="accuracy queries answered (not ⊥)")
+        axb.plot(cur["k"], cur["answered"], "o-", color=COLORS["answered"], label="accuracy queries answered (not ⊥)")
         if arm.startswith("zhao_alg1_"):
             budget = theory[theory["arm"] == arm]["budget"].iloc[0] if arm in set(theory.get("arm", [])) else np.nan
-            axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color="tab:purple", ms=3,
+            axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=COLORS["budget"], ms=4,
                      label="budget used / B")
         axb.set_ylim(-0.05, 1.1)
-        axb.grid(alpha=0.3)
-        axb.set_xlabel("number of selected variables k")
+        axb.set_xlabel("selected variables k")
     axes[0][0].set_ylabel("accuracy (mean ± SD)")
     axes[1][0].set_ylabel("fraction")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    hb, lb = axes[1][-1].get_legend_handles_labels()
-    fig.legend(handles + hb, labels + lb, loc="lower center", ncol=6, fontsize=8, bbox_to_anchor=(0.5, -0.01))
-    fig.suptitle(f"{title}\n{subtitle}", fontsize=9)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    suptitle(fig, f"{title}\n{_wrap(subtitle, int(8.5 * w * len(arms)))}")
+    legend_below(fig, axes)
     return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    """``text`` on lines of at most ``width`` characters, broken after '; ' and else at the ', ' nearest the middle."""
+    lines = []
+    segments = text.split("; ")
+    for k, seg in enumerate(segments):
+        seg = seg.strip() + (";" if k < len(segments) - 1 else "")
+        while len(seg) > width and ", " in seg:
+            cuts = [i for i in range(len(seg)) if seg.startswith(", ", i) and i <= width] or [seg.index(", ")]
+            cut = min(cuts, key=lambda i: abs(i - len(seg) / 2)) if len(seg) < 2 * width else max(cuts)
+            lines.append(seg[:cut + 1])
+            seg = seg[cut + 2:]
+        lines.append(seg)
+    return "\n".join(lines)

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import importlib
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from adaptive_repro.outputs.zhao_common import arm_title, model_subtitle, theory_table  # noqa: E402
+from adaptive_repro.outputs.zhao_common import claim_arm_name, model_subtitle, theory_table  # noqa: E402
+from adaptive_repro.plotting import COLORS, legend_below, name, pyplot, suptitle  # noqa: E402
 from adaptive_repro.registry import Claim, verdict  # noqa: E402
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 
@@ -60,24 +57,25 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
                      "sigma": th["sigma"], "threshold": th["threshold"],
                      "theorem2_n_required": th["theorem2_n_required"], "n_meets_theorem2": spec.n >= th["theorem2_n_required"]})
     table = pd.DataFrame(rows)
-    fig, ax = plt.subplots(figsize=(8, 4.8))
+    fig, ax = pyplot().subplots(figsize=(10, 5.6))
     x = np.arange(len(table))
     ax.errorbar(x, table["frequency"], yerr=[table["frequency"] - table["ci_low"], table["ci_high"] - table["frequency"]],
-                fmt="o", capsize=4, label="measured frequency (95% Clopper–Pearson)")
-    ax.axhline(beta, color="tab:red", ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
-    ax.set_xticks(x, [arm_title(m).splitlines()[0] for m in table["mechanism"]], rotation=10, fontsize=7)
+                fmt="o", capsize=4, color="black", label="measured frequency (95% Clopper–Pearson)")
+    ax.axhline(beta, color=COLORS["violation"], ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
+    ax.set_xticks(x, [name(m).replace(", ", ",\n") for m in table["mechanism"]])
     ax.set_ylabel("P[∃i: Z_i < B and |a_i − Q_i(P)| ≥ τ]")
-    ax.set_ylim(-0.02, 1.22)
+    ax.set_ylim(-0.02, 1.3)
     for i, r in enumerate(table.itertuples()):
         note = ("Theorem 2's σ and T" if r.mechanism == "zhao_alg1_theorem2" else "not applicable:\nσ, T not Theorem 2's")
-        ax.annotate(f"{note}\n{r.answered_fraction:.0%} of queries answered", (i, r.frequency), fontsize=7,
-                    textcoords="offset points", xytext=(8, -4 if r.frequency > 0.5 else 14))
+        ax.annotate(f"{note}\n{r.answered_fraction:.0%} of queries answered", (i, r.frequency), fontsize=11,
+                    textcoords="offset points", xytext=(10, -8 if r.frequency > 0.5 else 14),
+                    va="top" if r.frequency > 0.5 else "bottom")
     ax.set_xlim(-0.5, len(table) - 0.1)
     n_req = float(table["theorem2_n_required"].min())
-    ax.set_title("Theorem 2's failure event over replicates (n = {:,} is below its requirement {:.2g})\n".format(
-        spec.n, n_req) + model_subtitle(spec, int(table["replicates"].max())).replace("; data", ";\ndata"), fontsize=7)
-    ax.legend(fontsize=8, loc="center left")
-    fig.tight_layout()
+    suptitle(fig, "Theorem 2's failure event over replicates (n = {:,} is below its requirement {:.2g})\n".format(
+        spec.n, n_req) + model_subtitle(spec, int(table["replicates"].max())).replace(", stay", ",\nstay")
+             .replace("; data", ";\ndata"))
+    legend_below(fig, [ax])
     return table, fig, thm2_claims(table, beta)
 
 
@@ -92,7 +90,7 @@ def thm2_claims(table: pd.DataFrame, beta: float) -> list[Claim]:
         if r.mechanism != "zhao_alg1_theorem2":
             claims.append(Claim(
                 "zhao-thm2-check", f"{r.mechanism}-event-rate", "Zhao 2017, Theorem 2",
-                f"{arm_title(r.mechanism).splitlines()[0]}: Theorem 2's failure event has probability ≤ β.",
+                f"{claim_arm_name(r.mechanism)}: Theorem 2's failure event has probability ≤ β.",
                 f"≤ β = {beta:g}", measured + f"; σ = {r.sigma:.3g}, T = {r.threshold:.3g}",
                 "not applicable", f"hypotheses not met: σ and T are not Theorem 2's, and n = {r.n:,} < "
                 f"{r.theorem2_n_required:.3g} (Theorem 2's requirement)", kind="paper", quote=QUOTE_THM2,

@@ -18,7 +18,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.dwork import Z, standard_overfits_claim
 from adaptive_repro.outputs.zhao_common import (QUOTE_FIG2, QUOTE_FIG3, QUOTE_SECTION, accuracy_panels,
-                                                answered_table, arm_title, model_subtitle, theory_table)
+                                                answered_table, claim_arm_name, model_subtitle, theory_table)
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.stats import paired_gap, summarize
 from adaptive_repro.simulation import zhao_calibration
@@ -77,7 +77,7 @@ def certified_claims(output_id: str, theory: pd.DataFrame) -> list[Claim]:
         ok = bool(r.certified_bdp <= r.eps_session * (1 + 1e-6))
         claims.append(Claim(
             output_id, f"{r.arm}-certified-bdp", "Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
-            f"{arm_title(r.arm).splitlines()[0]}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
+            f"{claim_arm_name(r.arm)}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
             "session's ε (is the arm Bayesian-DP at the level it is meant to have?).",
             f"certified BDP ≤ ε = {r.eps_session:g}",
             f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "

@@ -18,16 +18,13 @@ queries: the expected answered fraction of m candidate queries is min(1, B L(t)/
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import optimize  # noqa: E402
 
 from adaptive_repro import privacy  # noqa: E402
 from adaptive_repro.bounds import zhao as zb  # noqa: E402
+from adaptive_repro.plotting import COLORS, OKABE_ITO, legend_below, panel_width, plain_log_axis, pyplot, suptitle  # noqa: E402
 from adaptive_repro.registry import Claim, check_grid  # noqa: E402
 
 TARGET = 0.9
@@ -92,47 +89,48 @@ def requirements(table: pd.DataFrame, spec) -> pd.DataFrame:
 
 
 def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
+    plt = pyplot()
     eps_grid = sorted(table["eps"].unique())
-    fig, axes = plt.subplots(1, len(eps_grid), figsize=(6.2 * len(eps_grid), 4.6), sharey=True, squeeze=False)
-    colours = dict(zip(sorted(table["p"].unique()), ("tab:blue", "tab:orange", "tab:red", "tab:green", "tab:purple")))
+    w = panel_width(len(eps_grid), 6.2)
+    fig, axes = plt.subplots(1, len(eps_grid), figsize=(w * len(eps_grid), 5.0), sharey=True, squeeze=False)
+    p_colours = [OKABE_ITO[c] for c in ("blue", "orange", "bluish green", "vermillion", "sky blue", "black")]
+    colours = dict(zip(sorted(table["p"].unique()), p_colours))
     n_fine = np.logspace(np.log10(table["n"].min()), np.log10(table["n"].max()), 200)
     for ax, eps in zip(axes[0], eps_grid):
         for (cal, p), grp in table[table["eps"] == eps].groupby(["calibration", "p"]):
             if cal == "dp" and p != max(colours):  # dp's sigma does not depend on p: one curve (at the largest p)
                 continue
             grp = grp.sort_values("n")
-            colour = "black" if cal == "dp" else colours[p]
+            colour = COLORS["zhao_alg1_dp"] if cal == "dp" else colours[p]
             label = (f"DP calibration (independent records)" if cal == "dp" else f"Bayesian-DP calibration, p = {p:g}")
             ax.errorbar(grp["n"], grp["answered_fraction"], yerr=grp["answered_fraction_se"], color=colour,
-                        marker="o", ms=3, capsize=2, label=label + " (measured)")
+                        marker="o", ms=4, capsize=2, label=label + " (measured)")
             r = req[(req["calibration"] == cal) & (req["p"] == p) & (req["eps"] == eps)].iloc[0]
             ax.plot(n_fine, analytic_fraction(n_fine, r["eps_dp"], spec.budget, r["candidates"], r["gap_units"],
-                                              spec.threshold_units), "--", color=colour, lw=1)
+                                              spec.threshold_units), "--", color=colour, lw=1.2)
             if cal == "bdp":
-                ax.axvline(r["theorem2_n_required"], color=colour, ls=":", lw=1)
-        ax.axhline(TARGET, color="grey", lw=0.8)
-        ax.set_xscale("log")
+                ax.axvline(r["theorem2_n_required"], color=colour, ls=":", lw=1.2)
+        ax.axhline(TARGET, color=COLORS["reference"], lw=0.8)
+        plain_log_axis(ax, "x")
         t2 = req[req["calibration"] == "bdp"]["theorem2_n_required"]
         ax.set_xlim(table["n"].min() / 1.5, max(table["n"].max(), t2.replace(np.inf, np.nan).max()) * 1.5)
         ax.text(0.98, 0.5, "Theorem 2 needs n ≥\n" + "\n".join(
             f"{v:.2g} (p = {p:g})" for p, v in zip(req[req["calibration"] == "bdp"]["p"].unique(),
                                                      req[(req["calibration"] == "bdp") & (req["eps"] == eps)][
                                                          "theorem2_n_required"])) + f"\nat τ = {spec.tau:g}",
-                transform=ax.transAxes, ha="right", va="center", fontsize=7,
+                transform=ax.transAxes, ha="right", va="center", fontsize=11,
                 bbox={"facecolor": "white", "edgecolor": "grey", "alpha": 0.9})
         ax.set_xlabel("holdout size n (records)")
-        ax.set_title(f"session privacy level ε = {eps:g}", fontsize=9)
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("fraction of candidate attribute queries answered")
+        ax.set_title(f"session privacy level ε = {eps:g}")
+    axes[0][0].set_ylabel("fraction of candidate\nattribute queries answered")
     handles, labels = axes[0][0].get_legend_handles_labels()
     handles += [plt.Line2D([], [], color="grey", ls="--"), plt.Line2D([], [], color="grey", ls=":")]
     labels += ["analytic: min(1, B·L(t)/m), L(t) = (8/3)·exp(t/2) + (4 ln 2 − 8/3)·exp(−t), t = (T − gap)/σ",
                f"Theorem 2's sample-size requirement at τ = {spec.tau:g} (Bayesian-DP colours)"]
-    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, -0.02))
-    fig.suptitle(f"How large must n be for Algorithm 1 to answer? d = {spec.d:,}, B = {spec.budget}, "
-                 f"T = {spec.threshold_units:g}/(2√n), batch SD b = {spec.b:g}, "
-                 f"{int(table['replicates'].max())} replicates; data model 'chain' (docs/METHODS.md §4)", fontsize=9)
-    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    suptitle(fig, f"How large must n be for Algorithm 1 to answer? d = {spec.d:,}, B = {spec.budget}, "
+                  f"T = {spec.threshold_units:g}/(2√n), batch SD b = {spec.b:g},\n"
+                  f"{int(table['replicates'].max())} replicates; data model 'chain' (docs/METHODS.md §4)")
+    legend_below(fig, handles=handles, labels=labels, ncol=1)
     return fig
 
 

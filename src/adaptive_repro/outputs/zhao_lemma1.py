@@ -188,38 +188,36 @@ def build(output_id: str, params: dict, inputs: dict):
 
 def build_figure(frame: pd.DataFrame):
     """One panel per tau: P[|q(X) - 1/2| >= tau] vs n, one colour per p, MC with CP error bars, bound in black."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from adaptive_repro.plotting import legend_below, panel_grid, plain_log_axis, series_colors
 
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())
-    fig, axes = plt.subplots(1, len(taus), figsize=(3.6 * len(taus), 3.6), sharey=True, squeeze=False)
-    colors = plt.cm.viridis(np.linspace(0, 0.9, len(ps)))
+    fig, axes = panel_grid(len(taus), max_cols=3, size=(4.6, 4.2), sharey=True)
+    colors = series_colors(len(ps))
     floor = 0.3 / frame["replicates"].max()
-    for ax, tau in zip(axes[0], taus):
+    for ax, tau in zip(axes, taus):
         sub_t = frame[np.isclose(frame["tau"], tau)]
         for c, p in zip(colors, ps):
             s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")
             y = np.maximum(s.mc_probability, floor)
             ax.errorbar(s.n, y, yerr=[y - np.maximum(s.mc_ci_low, floor), np.maximum(s.mc_ci_high, floor) - y],
-                        fmt="-", color=c, capsize=2, label=f"MC, p = {p:g}")
+                        fmt="-", color=c, capsize=2, label=f"Monte Carlo, stay prob. p = {p:g}")
             pos = s.mc_probability > 0
             ax.plot(s.n[pos], y[pos], "o", color=c, ms=4)
             ax.plot(s.n[~pos], y[~pos], "o", color=c, mfc="white", ms=4)
-            ax.plot(s.n, s.exact_probability.clip(lower=floor), ":", color=c, lw=1)
+            ax.plot(s.n, s.exact_probability.clip(lower=floor), ":", color=c, lw=1.2)
         s = sub_t.drop_duplicates("n").sort_values("n")
-        ax.plot(s.n, s.bound, "k-", lw=2, label="Lemma 1: 4 exp(-τ²n/9)")
+        ax.plot(s.n, s.bound, "k-", lw=2, label="Lemma 1: 4 exp(−τ²n/9)")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_ylim(floor * 0.5, 5)
+        plain_log_axis(ax)
         ax.set_title(f"τ = {tau:g}")
         ax.set_xlabel("records n")
-    axes[0][0].set_ylabel("P[|q(X) − q(P)| ≥ τ]  (0-BDP query)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=len(labels), bbox_to_anchor=(0.5, -0.08))
-    fig.suptitle("Zhao Lemma 1 vs Monte Carlo on Markov-chain labels (stay prob. p; dotted: exact probability; "
-                 f"bars: {frame.confidence.iloc[0]:.0%} Clopper-Pearson; hollow: zero count, drawn at the floor)", fontsize=9)
-    fig.tight_layout()
+    axes[0].set_ylabel("P[|q(X) − q(P)| ≥ τ]\n(0-BDP query)")
+    axes[0].plot([], [], ":", color="grey", label="exact probability (dotted)")
+    axes[0].plot([], [], "o", color="grey", mfc="white", label="zero count, drawn at the floor")
+    fig.suptitle("Zhao Lemma 1 vs Monte Carlo on Markov-chain labels\n"
+                 f"(bars: {frame.confidence.iloc[0]:.0%} Clopper-Pearson intervals)")
+    legend_below(fig, axes)
     return fig

@@ -6,10 +6,6 @@ Parameters: config key ``theory.zhao`` (src/adaptive_repro/schemas/theory_zhao.s
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -35,32 +31,33 @@ def maxinfo_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+from adaptive_repro.plotting import COLORS, legend_below, plain_log_axis, pyplot, series_colors  # noqa: E402
+
+
 def maxinfo_figure(table: pd.DataFrame):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    cmap = plt.get_cmap("plasma")
+    fig, axes = pyplot().subplots(1, 2, figsize=(13, 5.2))
     ns = sorted(table["n"].unique())
-    for j, n in enumerate(ns):
+    for n, col in zip(ns, series_colors(len(ns))):
         sub = table[table["n"] == n]
-        col = cmap(j / max(1, len(ns)))
-        axes[0].loglog(sub["eps"], sub["theorem3_bits"], "-", color=col, label=f"Thm 3, n={n:,}")
-        axes[0].loglog(sub["eps"], sub["dwork_thm19_bits"], "--", color=col)
-        axes[1].loglog(sub["eps"], sub["ratio"], "-", color=col, label=f"n={n:,}")
+        axes[0].plot(sub["eps"], sub["theorem3_bits"], "-", color=col, label=f"n = {n:,}")
+        axes[0].plot(sub["eps"], sub["dwork_thm19_bits"], "--", color=col)
+        axes[1].plot(sub["eps"], sub["ratio"], "-", color=col)
+    axes[0].plot([], [], "-", color="grey", label="Zhao Theorem 3 (solid)")
+    axes[0].plot([], [], "--", color="grey", label="Dwork et al. Theorem 19 (dashed)")
     axes[0].set_xlabel(r"$\varepsilon$")
     axes[0].set_ylabel("bound on max-information (bits)")
-    axes[0].set_title(r"solid: Zhao Thm 3 $(2\varepsilon^2 n+\varepsilon\sqrt{2n\ln(2/\beta)})\log e$;"
-                      "\n" r"dashed: Dwork et al. Thm 19 $\varepsilon n\log e$", fontsize=9)
-    axes[0].legend(fontsize=7)
-    axes[1].axhline(1.0, color="k", lw=1)
-    axes[1].axvline(0.5, color="gray", ls=":", lw=1)
-    axes[1].text(0.52, axes[1].get_ylim()[0] * 1.5 if axes[1].get_ylim()[0] > 0 else 0.1,
-                 r"$\varepsilon=1/2$", fontsize=8)
+    axes[0].set_title(r"Zhao Thm 3: $(2\varepsilon^2 n+\varepsilon\sqrt{2n\ln(2/\beta)})\log e$"
+                      "\n" r"Dwork et al. Thm 19: $\varepsilon n\log e$")
+    axes[1].axhline(1.0, color=COLORS["reference"], lw=1.2, label="ratio 1 (below: Theorem 3 tighter)")
+    axes[1].axvline(0.5, color=COLORS["reference"], ls=":", lw=1.2, label=r"$\varepsilon = 1/2$")
     axes[1].set_xlabel(r"$\varepsilon$")
-    axes[1].set_ylabel("Thm 3 / (eps n log e)   (<1: Thm 3 tighter)")
-    axes[1].set_title(rf"tighter iff $2\varepsilon+\sqrt{{2\ln(2/\beta)/n}}<1$, $\beta$={table['beta'].iloc[0]:g}",
-                      fontsize=9)
+    axes[1].set_ylabel("Theorem 3 / (ε n log e)")
+    axes[1].set_title(rf"ratio < 1 iff $2\varepsilon+\sqrt{{2\ln(2/\beta)/n}}<1$, $\beta$ = {table['beta'].iloc[0]:g}")
+    for ax in axes:
+        plain_log_axis(ax)
     axes[1].grid(alpha=0.3, which="both")
-    axes[1].legend(fontsize=7)
-    fig.tight_layout()
+    fig.suptitle("Zhao Theorem 3 vs Dwork et al. Theorem 19: max-information of an ε-DP algorithm")
+    legend_below(fig, axes)
     return fig
 
 

@@ -11,10 +11,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -63,24 +59,25 @@ def fig1_table(params) -> pd.DataFrame:
                          "role": [roles[k] for k in range(n)], "focal_node": i + 1, "a": a, "b": b})
 
 
-ROLE_COLORS = {"node": "#d62728", "quilt": "#1f77b4", "nearby": "#ffbf00", "remote": "#bbbbbb"}
+from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, plain_log_axis, pyplot  # noqa: E402
 
 
 def fig1_figure(table: pd.DataFrame):
     n = len(table)
     g = markov_chain_graph(n)
     pos = {k: (k, 0.0) for k in range(n)}
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.8 * n), 1.9))
-    colors = [ROLE_COLORS[r] for r in table["role"]]
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(min(14.0, max(8.0, 0.8 * n)), 2.6))
+    colors = [COLORS[r] for r in table["role"]]
     nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=14, node_size=900)
     nx.draw_networkx_nodes(g, pos, ax=ax, node_color=colors, node_size=900, edgecolors="black")
-    nx.draw_networkx_labels(g, pos, labels={k: f"$X_{{{k + 1}}}$" for k in range(n)}, ax=ax, font_size=10)
+    nx.draw_networkx_labels(g, pos, labels={k: f"$X_{{{k + 1}}}$" for k in range(n)}, ax=ax, font_size=12)
     i, a, b = int(table["focal_node"][0]) - 1, int(table["a"][0]), int(table["b"][0])
-    handles = [plt.Line2D([], [], marker="o", ls="", ms=10, mfc=ROLE_COLORS[r], mec="black", label=lab)
+    handles = [plt.Line2D([], [], marker="o", ls="", ms=10, mfc=COLORS[r], mec="black", label=lab)
                for r, lab in (("node", f"$X_i$ ($i={i + 1}$)"), ("quilt", f"Markov quilt $X_{{Q_i}}$ (a={a}, b={b})"),
                               ("nearby", "nearby set $X_{N_i}$"), ("remote", "remote set $X_{R_i}$"))]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.05), ncol=4, frameon=False, fontsize=8)
-    ax.set_title("Zhao Fig. 1: a Markov quilt of $X_i$ on a Markov chain (from privacy.quilts)", fontsize=10)
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2, frameon=False)
+    ax.set_title("Zhao Fig. 1: a Markov quilt of $X_i$ on a Markov chain")
     ax.set_xlim(-0.6, n - 0.4)
     ax.set_ylim(-0.5, 0.5)
     ax.axis("off")
@@ -174,34 +171,35 @@ def conversion_figure(curves: pd.DataFrame, n: int):
     """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau."""
     curves = curves.assign(corr=2 * curves["p"] - 1)
     taus = sorted(curves["tau"].unique())
-    fig, axes = plt.subplots(1, len(taus), figsize=(4.2 * len(taus), 3.8), sharey=True, squeeze=False)
+    ncol = min(3, len(taus))
+    fig, axes = pyplot().subplots((len(taus) + ncol - 1) // ncol, ncol, figsize=(4.6 * ncol, 4.4 * ((len(taus) + ncol - 1) // ncol)),
+                                  sharey=True, squeeze=False)
+    for ax in list(axes.flat)[len(taus):]:
+        ax.set_axis_off()
     cs = sorted(c for c in curves["c"].dropna().unique())
-    cmap = plt.get_cmap("viridis")
-    for ax, tau in zip(axes[0], taus):
+    c_colours = [OKABE_ITO[k] for k in ("orange", "sky blue", "bluish green", "reddish purple", "yellow")]
+    for ax, tau in zip(axes.flat, taus):
         sub = curves[curves["tau"] == tau]
         eps = tau / 3
-        ax.axhline(eps, color="gray", ls=":", lw=1, label=r"$\varepsilon$ (independent records)")
+        ax.axhline(eps, color=COLORS["reference"], ls=":", lw=1.2, label=r"$\varepsilon$ (independent records)")
         l2 = sub[sub["method"] == "lemma2"]
-        ax.plot(l2["corr"], l2["eps_dp"], "k-", lw=2, label="Lemma 2 (exact quilts)")
+        ax.plot(l2["corr"], l2["eps_dp"], "-", color="black", lw=2, label="Lemma 2 (exact quilts)")
         l3 = sub[(sub["method"] == "lemma3") & sub["feasible"]]
-        ax.plot(l3["corr"], l3["eps_dp"], "r-o", ms=3, label="Lemma 3 (Markov blanket)")
+        ax.plot(l3["corr"], l3["eps_dp"], "-o", color=OKABE_ITO["vermillion"], ms=3, label="Lemma 3 (Markov blanket)")
         for j, c in enumerate(cs):
             l4 = sub[(sub["method"] == "lemma4") & (sub["c"] == c) & sub["feasible"]]
-            ax.plot(l4["corr"], l4["eps_dp"], "--", color=cmap(j / max(1, len(cs) - 1)), label=f"Lemma 4, c={c:g}")
+            ax.plot(l4["corr"], l4["eps_dp"], "--", color=c_colours[j % len(c_colours)], label=f"Lemma 4, c = {c:g}")
         inf3 = sub[(sub["method"] == "lemma3") & ~sub["feasible"]]
         if len(inf3):
-            ax.axvspan(inf3["corr"].min(), inf3["corr"].max(), color="red", alpha=0.07, lw=0,
-                       label="Lemma 3 infeasible")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("correlation 2p-1 of the binary chain (stay prob. p)")
-        ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$, n={n:,}", fontsize=9)
+            ax.axvspan(inf3["corr"].min(), inf3["corr"].max(), **SHADE, label="Lemma 3 infeasible (no finite ε')")
+        plain_log_axis(ax)
+        ax.set_xlabel("correlation 2p − 1 of the binary chain")
+        ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$, n = {n:,}")
         ax.grid(alpha=0.3, which="both")
-    axes[0][0].set_ylabel(r"DP level $\varepsilon'$ implying $\varepsilon$-BDP")
-    handles, labels = axes[0][-1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False, bbox_to_anchor=(0.5, 0.0))
-    fig.suptitle("Zhao Lemmas 2-4: the DP level that implies Bayesian DP, vs correlation", fontsize=10)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    for row in axes:
+        row[0].set_ylabel(r"DP level $\varepsilon'$ implying $\varepsilon$-BDP")
+    fig.suptitle("Zhao Lemmas 2-4: the DP level that implies Bayesian DP, against correlation")
+    legend_below(fig, axes)
     return fig
 
 

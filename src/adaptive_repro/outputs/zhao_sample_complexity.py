@@ -9,10 +9,6 @@ from __future__ import annotations
 import math
 import re
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -70,42 +66,56 @@ def sample_complexity_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+from adaptive_repro.plotting import legend_below, plain_log_axis, pyplot, series_colors  # noqa: E402
+
+
+def _chain_words(chain: str) -> str:
+    """'binary(p=0.6)' -> 'binary chain, p = 0.6'; 'iid' -> 'i.i.d. records'."""
+    if chain == "iid":
+        return "i.i.d. records"
+    kind, _, args = chain.partition("(")
+    args = args.rstrip(")").replace("=", " = ").replace(",", ", ")
+    return f"{'binary chain' if kind == 'binary' else 'chain data model'}, {args}" if args else chain
+
+
 def sample_complexity_figure(table: pd.DataFrame):
     """Left: n_# per chain (solid: Lemma 2, dotted: Lemma 4's h; x: n_* where finite). Right: n_# tau^2/(B ln(m/beta)
     ln(1/tau)). One legend (colour = chain, style = route) below both panels, clear of the curves."""
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    plt = pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.4))
     ax = axes[0]
     chains = list(dict.fromkeys(table["chain"]))
-    cmap = plt.get_cmap("tab10")
+    cols = series_colors(len(chains))
     for j, ch in enumerate(chains):
         sub = table[(table["chain"] == ch) & (table["quantity"] == EXACT)]
-        ax.loglog(sub["tau"], sub["n_required"], "-", color=cmap(j))
+        ax.plot(sub["tau"], sub["n_required"], "-", color=cols[j])
         sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem2 n_# with Lemma 4's h")]
         if ch != "iid":
-            ax.loglog(sub["tau"], sub["n_required"], ":", color=cmap(j))
+            ax.plot(sub["tau"], sub["n_required"], ":", color=cols[j])
         sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem1 n_* (Lemma 3)") & table["finite"]]
         if ch != "iid" and len(sub):
-            ax.loglog(sub["tau"], sub["n_required"], "x", color=cmap(j), ms=4)
+            ax.plot(sub["tau"], sub["n_required"], "x", color=cols[j], ms=5)
     ax.set_xlabel(r"accuracy $\tau$")
     ax.set_ylabel("required holdout size n")
-    ax.set_title("Theorem 2's requirement $n_\\#$ (Theorem 1's $n_*$ not applicable:\n"
-                 r"$\tau'/3 \leq 4a_i$ on every correlated chain, not drawn)", fontsize=9)
-    ax.grid(alpha=0.3, which="both")
+    ax.set_title("Theorem 2's requirement $n_\\#$\n(Theorem 1's $n_*$ not applicable: "
+                 r"$\tau'/3 \leq 4a_i$" "\non every correlated chain, not drawn)")
     ax = axes[1]
     for j, ch in enumerate(chains):
         sub = table[(table["chain"] == ch) & (table["quantity"] == EXACT)]
         r = sub["n_required"] * sub["tau"] ** 2 / (sub["B"] * np.log(sub["m"] / sub["beta"]))
-        ax.loglog(sub["tau"], r / np.log(1 / sub["tau"]), "-", color=cmap(j))
+        ax.plot(sub["tau"], r / np.log(1 / sub["tau"]), "-", color=cols[j])
     ax.set_xlabel(r"accuracy $\tau$")
     ax.set_ylabel(r"$n_\#\,\tau^2 / (B\,\ln(m/\beta)\,\ln(1/\tau))$")
-    ax.set_title(r"flat as $\tau\to 0$ $\Leftrightarrow$ $n = \Theta(B\ln(1/\tau)\ln(m/\beta)/\tau^2)$", fontsize=9)
-    ax.grid(alpha=0.3, which="both")
-    handles = [plt.Line2D([], [], color=cmap(j), lw=2, label=ch) for j, ch in enumerate(chains)]
+    ax.set_title(r"flat as $\tau\to 0$ $\Leftrightarrow$ $n = \Theta(B\ln(1/\tau)\ln(m/\beta)/\tau^2)$")
+    for ax in axes:
+        plain_log_axis(ax)
+        ax.grid(alpha=0.3, which="both")
+    handles = [plt.Line2D([], [], color=cols[j], lw=2, label=_chain_words(ch))
+               for j, ch in enumerate(chains)]
     handles += [plt.Line2D([], [], color="k", ls="-", label="$n_\\#$ with Lemma 2 (exact quilts)"),
                 plt.Line2D([], [], color="k", ls=":", label="$n_\\#$ with Lemma 4's h")]
-    fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=8, frameon=False)
-    fig.suptitle("Zhao Theorems 1-2: sample complexity, i.i.d. vs Markov chain", fontsize=10)
-    fig.tight_layout(rect=(0, 0.13, 1, 1))
+    fig.suptitle("Zhao Theorems 1-2: sample complexity, i.i.d. vs Markov chain")
+    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles])
     return fig
 
 

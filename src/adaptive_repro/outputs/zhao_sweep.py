@@ -7,15 +7,12 @@ Overfitting is holdout − fresh accuracy at the largest k, in two units: sampli
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro.outputs.dwork import Z  # noqa: E402
 from adaptive_repro.outputs.zhao_common import MODEL_NOTE, arm_title, ordered_arms, theory_table  # noqa: E402
+from adaptive_repro.plotting import COLORS, legend_below, note, panel_grid, plain_log_axis, series_colors, suptitle  # noqa: E402
 from adaptive_repro.registry import Claim, verdict  # noqa: E402
 from adaptive_repro.stats import paired_gap  # noqa: E402
 
@@ -48,51 +45,49 @@ def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
 
 def figure(table: pd.DataFrame, n: int, d: int):
     mechs = ordered_arms(table["mechanism"])
-    fig, axes = plt.subplots(1, len(mechs) + 1, figsize=(4.3 * (len(mechs) + 1), 4.3), squeeze=False)
-    for ax, mech in zip(axes[0], mechs):
+    fig, axes = panel_grid(len(mechs) + 1, max_cols=2, size=(6.2, 4.6))
+    b_colours = dict(zip(sorted(table["b"].unique()), series_colors(table["b"].nunique())))
+    for ax, mech in zip(axes, mechs):
         sub = table[table["mechanism"] == mech]
         labelled = set()
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p")
-            line = ax.errorbar(grp["p"], grp["gap_se_units"], yerr=2 * np.sqrt(n) * grp["gap_se"], marker="o",
-                               capsize=3, label=f"batch SD b = {b:g}")
+            ax.errorbar(grp["p"], grp["gap_se_units"], yerr=2 * np.sqrt(n) * grp["gap_se"], marker="o",
+                        capsize=3, color=b_colours[b], label=f"batch SD b = {b:g}")
             for r in grp.itertuples():
                 if r.answered == 0:  # every accuracy answer bottom: drawn as an x on the zero line
-                    ax.plot(r.p, 0, "x", ms=9, mew=2, color=line[0].get_color())
+                    ax.plot(r.p, 0, "x", ms=9, mew=2, color=b_colours[b])
                     if r.p not in labelled:
                         labelled.add(r.p)
-                        ax.annotate("all ⊥", (r.p, 0), fontsize=7, textcoords="offset points", xytext=(-8, 8))
+                        ax.annotate("all ⊥", (r.p, 0), fontsize=11, textcoords="offset points", xytext=(-8, 8))
                 elif r.answered < 1:
-                    ax.annotate(f"{r.answered:.0%} ans.", (r.p, r.gap_se_units if np.isfinite(r.gap_se_units) else 0),
-                                fontsize=6, textcoords="offset points", xytext=(3, 3))
+                    ax.annotate(f"{r.answered:.0%} answered", (r.p, r.gap_se_units if np.isfinite(r.gap_se_units) else 0),
+                                fontsize=10, textcoords="offset points", xytext=(4, 4))
         ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
         if sub["gap_mean"].isna().all():
-            ax.text(0.5, 0.5, "all accuracy answers ⊥\n(budget spent on attribute queries)", transform=ax.transAxes,
-                    ha="center", va="center", color="tab:green", bbox={"facecolor": "white", "edgecolor": "tab:green"})
-            ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
-        ax.axhline(0, color="grey", lw=0.8)
+            note(ax, "all accuracy answers ⊥\n(budget spent on attribute queries)", colour=COLORS["holdout"])
+        ax.axhline(0, color=COLORS["reference"], lw=0.8)
         eps = sub["eps_session"].iloc[0] if "eps_session" in sub and sub["eps_session"].notna().any() else None
-        ax.set_title(arm_title(mech, eps), fontsize=8)
+        ax.set_title(arm_title(mech, eps))
         ax.set_xlabel("stay probability p = p_s = p_y")
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("overfitting 2√n (holdout − fresh) at the largest k\n[sampling SE units; bars: ± 1 MC SE]")
-    ax = axes[0][-1]
+        ax.set_ylabel("overfitting 2√n (holdout − fresh)\nat the largest k [sampling SE units]")
+    ax = axes[-1]
     dp = table[table["mechanism"] == "zhao_alg1_dp"].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
     if not dp.empty:
-        ax.semilogy(dp["p"], dp["certified_bdp"], "k-o", label="certified BDP of the DP calibration (Lemma 2)")
-        ax.axhline(float(dp["eps_session"].iloc[0]), color="tab:green", ls="--", label="session ε")
-        ax.set_title("What the DP calibration really gives", fontsize=8)
+        ax.plot(dp["p"], dp["certified_bdp"], "-o", color=COLORS["zhao_alg1_dp"],
+                label="certified Bayesian-DP level of the DP calibration (Lemma 2)")
+        plain_log_axis(ax, "y")
+        ax.axhline(float(dp["eps_session"].iloc[0]), color=COLORS["reference"], ls="--", label="session ε")
+        ax.set_title("What the DP calibration really gives")
         ax.set_xlabel("stay probability p = p_s = p_y")
         ax.set_ylabel("Bayesian-DP level")
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7, loc="upper left")
     else:
-        ax.set_axis_off()
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, bbox_to_anchor=(0.5, -0.01))
-    fig.suptitle(f"zhao-sweep: overfitting against correlation, n = {n:,}, d = {d:,}, null labels; {MODEL_NOTE}",
-                 fontsize=9)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+        note(ax, "no DP-calibration arm in this run:\nno certified Bayesian-DP level to show")
+        ax.set_xticks([]), ax.set_yticks([])
+    suptitle(fig, f"Overfitting against correlation (beyond Zhao et al.): n = {n:,}, d = {d:,}, null labels;\n"
+                  f"{MODEL_NOTE}; error bars: ± 1 Monte-Carlo SE")
+    legend_below(fig, axes)
     return fig
 
 
