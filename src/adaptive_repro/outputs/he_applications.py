@@ -174,7 +174,6 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
     oid = "he-sgld" if which == "sgld" else "he-federated"
     thm = "Theorem 7" if which == "sgld" else "Theorem 8"
     src = f"{HE}, {thm}"
-    quote = QUOTES["thm7" if which == "sgld" else "thm8"]
     code = "adaptive_repro.bounds.he_applications." + ("theorem7_sgld" if which == "sgld" else "theorem8_federated")
     g = ["N", "T", "sigma", "delta_tilde"]
     keys = g + ["eps_prime", "delta_prime_free", "exact_delta_at_eps_prime"]
