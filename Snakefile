@@ -17,7 +17,9 @@ configfile: "config.yaml"
 #    numbers, the JSON schema, relations; then every default filled in, once (the rules read only this `config`).
 try:
     validation.check_config_files(workflow.configfiles)
-    config = validation.validated(config)
+    _resolved = validation.validated(config)
+    config.clear()  # in place: the rules, and the scripts' snakemake.config, see the resolved config
+    config.update(_resolved)
 except ConfigError as err:
     validation.refuse(err)
 

@@ -16,7 +16,7 @@ TINY = ROOT / "tests" / "configs" / "tiny.yaml"
 def copy_workflow(dest: Path) -> Path:
     """Copy what a run needs (Snakefile, config, workflow/, tests/configs) into ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
-    for name in ("Snakefile", "config.yaml"):
+    for name in ("Snakefile", "config.yaml", "environment.yml"):
         shutil.copy(ROOT / name, dest / name)
     shutil.copytree(ROOT / "workflow", dest / "workflow")
     shutil.copytree(ROOT / "tests" / "configs", dest / "tests" / "configs")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -91,6 +92,21 @@ def _walk(value: Any, key: str = ""):
         yield key, value
 
 
+_SCIENTIFIC = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+$")
+
+
+def numbers_from_scientific_strings(value: Any) -> Any:
+    """``value`` with every string like ``1e-12`` read as the number it means. YAML 1.1 (PyYAML, Snakemake) reads
+    scientific notation without a decimal point as a string; DP parameters are written that way all the time."""
+    if isinstance(value, dict):
+        return {k: numbers_from_scientific_strings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [numbers_from_scientific_strings(v) for v in value]
+    if isinstance(value, str) and _SCIENTIFIC.match(value.strip()):
+        return float(value)
+    return value
+
+
 def check_finite(config: dict) -> None:
     """No NaN or infinity anywhere (YAML's ``.nan`` / ``.inf`` would otherwise pass a ``number`` schema)."""
     for key, value in _walk(config):
@@ -136,8 +152,14 @@ def _message(err: jsonschema.ValidationError) -> str:
         where = f"under '{key}'" if err.absolute_path else "at the top level"
         return (f"unknown config key {', '.join(repr(u) for u in unknown)} {where} ({err.message}); "
                 f"allowed: {allowed}")
-    allowed = {"enum": lambda: f"one of {err.validator_value}",
-               "type": lambda: f"type {err.validator_value}" + (" (a whole number without a decimal point)"
+    bounds = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than",
+              "exclusiveMaximum": "less than"}
+    if err.validator == "enum":
+        return f"config key '{key}': value {err.instance!r} is not allowed; allowed: one of {err.validator_value}"
+    if err.validator in bounds:
+        return (f"config key '{key}': value {err.instance!r} is not allowed; allowed: a number "
+                f"{bounds[err.validator]} {err.validator_value}")
+    allowed = {"type": lambda: f"type {err.validator_value}" + (" (a whole number without a decimal point)"
                                                                  if err.validator_value == "integer" else ""),
                "minItems": lambda: f"at least {err.validator_value} item(s)"}.get(err.validator,
                                                                                   lambda: err.message)()
@@ -211,6 +233,7 @@ def refuse(err: ConfigError):
 
 def validated(config: dict) -> dict:
     """The config checked (steps 2-4) and resolved: every default of every schema filled in, once."""
+    config = numbers_from_scientific_strings(config)
     check_finite(config)
     check_schema(config)
     resolved = fill_schema_defaults(config, load_schema("config"))

@@ -50,10 +50,10 @@ CASES = [  # (id, mutation, fragments the message must contain: key, value, what
     ("nan", set_key(["experiments", "dwork-null", "signal_scale"], math.nan),
      ["experiments.dwork-null.signal_scale", "nan", "finite"]),
     ("infinity", with_zhao(model={"b": math.inf}), ["experiments.zhao-fig2.model.b", "inf", "finite"]),
-    ("n-below-1", set_key(["experiments", "dwork-null", "n"], 0), ["experiments.dwork-null.n", "0", "minimum of 1"]),
-    ("d-below-1", set_key(["experiments", "dwork-null", "d"], 0), ["experiments.dwork-null.d", "minimum of 1"]),
+    ("n-below-1", set_key(["experiments", "dwork-null", "n"], 0), ["experiments.dwork-null.n", "0", "at least 1"]),
+    ("d-below-1", set_key(["experiments", "dwork-null", "d"], 0), ["experiments.dwork-null.d", "at least 1"]),
     ("replicates-below-1", set_key(["experiments", "dwork-null", "replicates"], 0),
-     ["experiments.dwork-null.replicates", "minimum of 1"]),
+     ["experiments.dwork-null.replicates", "at least 1"]),
     ("replicates-per-job-below-1", set_key(["replicates_per_job"], 0), ["replicates_per_job", "0"]),
     ("replicates-per-job-word", set_key(["replicates_per_job"], "many"), ["replicates_per_job", "'many'"]),
     ("k-grid-not-increasing", set_key(["experiments", "dwork-null", "k_grid"], [0, 20, 10]),
@@ -62,7 +62,7 @@ CASES = [  # (id, mutation, fragments the message must contain: key, value, what
      ["experiments.dwork-null.k_grid", "strictly increasing"]),
     ("k-above-d", set_key(["experiments", "dwork-null", "k_grid"], [0, 10, 401]),
      ["experiments.dwork-null.k_grid", "401", "d = 400"]),
-    ("k-negative", set_key(["experiments", "dwork-null", "k_grid"], [-1, 10]), ["k_grid[0]", "-1", "minimum of 0"]),
+    ("k-negative", set_key(["experiments", "dwork-null", "k_grid"], [-1, 10]), ["k_grid[0]", "-1", "at least 0"]),
     ("unknown-mechanism", set_key(["experiments", "dwork-null", "mechanisms"], ["standard", "laplace"]),
      ["experiments.dwork-null.mechanisms[1]", "'laplace'", "dwork_code"]),
     ("unknown-experiment", set_key(["experiments", "dwork-nul"], {"n": 10}), ["'dwork-nul'", "dwork-null"]),
@@ -70,9 +70,9 @@ CASES = [  # (id, mutation, fragments the message must contain: key, value, what
      ["outputs[1]", "'dwork-figure-9'", "dwork-signal"]),
     ("no-outputs", set_key(["outputs"], []), ["outputs", "[]", "at least 1"]),
     ("unknown-engine", set_key(["engine"], "quick"), ["engine", "'quick'", "auto"]),
-    ("negative-seed", set_key(["seed"], -1), ["seed", "-1", "minimum of 0"]),
-    ("probability-above-1", with_zhao(model={"p_s": 1.5}), ["experiments.zhao-fig2.model.p_s", "1.5", "maximum of 1"]),
-    ("probability-below-0", with_zhao(model={"p_y": -0.1}), ["experiments.zhao-fig2.model.p_y", "-0.1", "minimum"]),
+    ("negative-seed", set_key(["seed"], -1), ["seed", "-1", "at least 0"]),
+    ("probability-above-1", with_zhao(model={"p_s": 1.5}), ["experiments.zhao-fig2.model.p_s", "1.5", "at most 1"]),
+    ("probability-below-0", with_zhao(model={"p_y": -0.1}), ["experiments.zhao-fig2.model.p_y", "-0.1", "at least 0"]),
     ("fast-engine-not-exact", lambda cfg: (cfg.update(engine="fast"), with_zhao()(cfg)),
      ["config key 'engine'", "'fast'", "zhao_alg1_bdp", "'auto' or 'direct'"]),
     ("output-without-experiment", lambda cfg: cfg["experiments"].pop("dwork-signal"),
@@ -102,6 +102,12 @@ def test_blocks_of_outputs_not_built_are_not_held_against_the_run():
     """engine = fast is exact for dwork-null; the Algorithm 1 arms of other (unbuilt) blocks do not matter."""
     cfg = copy.deepcopy(DEFAULT) | {"engine": "fast", "outputs": ["dwork-null"]}
     assert validation.validated(cfg)["engine"] == "fast"
+
+
+def test_scientific_notation_without_a_point_is_a_number():
+    """YAML 1.1 reads 1e-12 as a string; the config means the number."""
+    cfg = config_of(set_key(["theory", "he", "sgld", "delta_tilde"], ["1e-12", "2.5E-3"]))
+    assert validation.validated(cfg)["theory"]["he"]["sgld"]["delta_tilde"] == [1e-12, 2.5e-3]
 
 
 def test_defaults_filled_once_from_the_schemas():

@@ -15,8 +15,7 @@ rule build_output:
         output="|".join(re.escape(oid) for oid in OUTPUTS),
     params:
         output_id=lambda w: w.output,
-        params=lambda w: output_params(config, w.output),
-        params_digest=lambda w: digest(output_params(config, w.output)),
+        params_digest=lambda w: digest(output_params(config, w.output)),  # the builder reads snakemake.config
         specs=lambda w: {name: EXPERIMENT_SPECS[name] for name in experiments_of(w.output)},
     resources:
         mem_mb=2000,

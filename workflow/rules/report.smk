@@ -10,8 +10,7 @@ rule run_config:
     log:
         log_file("run_config"),
     params:
-        config=config,
-        config_digest=digest(config),
+        config_digest=digest(config),  # the script writes snakemake.config (the resolved config)
     group:
         "post"
     conda:

@@ -4,6 +4,7 @@ import time
 import pandas as pd
 
 from adaptive_repro import catalogue
+from adaptive_repro.config import digest, output_params
 from adaptive_repro.plotting import pyplot  # the one plotting set-up (Agg backend, style)
 from adaptive_repro.io import save_figure, write_csv
 from adaptive_repro.joblog import job_logger
@@ -16,8 +17,11 @@ inputs = {}
 if catalogue.get(output_id).kind == "experiment":
     inputs = {"records": pd.read_csv(snakemake.input.records), "diagnostics": pd.read_csv(snakemake.input.diagnostics),
               "specs": snakemake.params.specs}
-log.info("%s with parameters %s", output_id, snakemake.params.params)
-table, fig, claims = catalogue.build(output_id, snakemake.params.params, inputs)
+params = output_params(snakemake.config, output_id)  # the resolved config (defaults filled in by the Snakefile)
+log.info("%s with parameters %s (digest %s)", output_id, params, snakemake.params.params_digest)
+if digest(params) != snakemake.params.params_digest:
+    raise RuntimeError(f"{output_id}: parameters changed between planning and running the job; rerun the workflow")
+table, fig, claims = catalogue.build(output_id, params, inputs)
 write_csv(table, snakemake.output.table)
 save_figure(fig, snakemake.output.pdf, snakemake.output.png)
 pyplot().close(fig)

@@ -7,5 +7,5 @@ from adaptive_repro.joblog import job_logger
 log = job_logger(snakemake.log[0], "run_config")
 header = ("# The resolved config of the run that made these results (defaults filled in). `make report` captions the\n"
           "# HTML report with it; rerun the same results with: snakemake --configfile results/run-config.yaml\n")
-write_text(header + yaml.safe_dump(dict(snakemake.params.config), sort_keys=False), snakemake.output[0])
+write_text(header + yaml.safe_dump(dict(snakemake.config), sort_keys=False), snakemake.output[0])
 log.info("config digest %s", snakemake.params.config_digest)
