@@ -6,7 +6,8 @@
 ``show`` prints the claim's kind, source, the paper's words, the reading checked, the measured value, the status and
 the first counter-example, and where the function that computes the measured value lives (file and line). With
 ``--set`` it rebuilds the output with those parameters changed (keys relative to the output's config block, e.g.
-``--set composition.eps=[0.01] composition.T=[1000]`` for the He composition outputs; values are YAML) and prints the
+``--set composition.eps=[0.01] composition.T=[1000]`` for the He composition outputs: the keys of
+``theory.<paper>`` in the config schema; values are YAML) and prints the
 claim as evaluated there. Only theory outputs are re-evaluated this way; an experiment's claims need its records
 (rerun the pipeline with a config of your own: README, "Running your own configuration").
 """
@@ -113,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     match = claims[(claims["output_id"] == output_id) & (claims["claim_id"] == claim_id)]
     if match.empty:
         known = sorted(claims.loc[claims["output_id"] == output_id, "claim_id"])
-        raise SystemExit(f"no claim {args.claim!r} in this run" + (f"; {output_id} has {known}" if known else ""))
+        if known:
+            raise SystemExit(f"no claim {args.claim!r} in this run; {output_id} has {known}")
+        raise SystemExit(f"the last run (results/tables/claims.csv) did not build {output_id!r}; it built "
+                         f"{sorted(set(claims['output_id']))}. Point --results at another run's folder, or rerun")
     print("As measured by the run:")
     print(describe(match.iloc[0].to_dict()))
     if args.set:

@@ -145,7 +145,9 @@ def run_header(cfg: dict, outputs: list[str]) -> str:
         n = block["n"] if "n" in block else block.get("n_grid")
         d = block.get("d", "—")
         sizes.append(f"`{name}`: n = {n}, d = {d}, {block.get('replicates')} replicates")
-    return (f"Run: seed = {cfg['seed']}, engine = {cfg['engine']}. Experiments: {'; '.join(sizes) or 'none'}.\n\n"
+    return (f"Run: seed = {cfg['seed']}, engine = {cfg['engine']}. Outputs of this run: {', '.join(outputs)}. "
+            "Files of other outputs in results/ come from earlier runs with other configs (each consistent with its "
+            f"own run). Experiments: {'; '.join(sizes) or 'none'}.\n\n"
             "The correlated-records data model (\"chain\") of the Zhao experiments is this project's design "
             "(docs/METHODS.md); Zhao 2017 does not specify one.")
 
