@@ -42,10 +42,14 @@ if workflow.is_main_process:  # jobs re-read this file: check and print once, in
         _estimates = resources.check_and_estimate(EXPERIMENT_SPECS, chunks, replicate_cost, output_of, _memory_cap)
     except ConfigError as err:
         validation.refuse(err)
-    if _estimates:
-        print("Estimated cost per experiment output (before any job):", file=sys.stderr)
+    _theory = [oid for oid in OUTPUTS if catalogue.get(oid).kind == "theory"]
+    if _estimates or _theory:
+        print("Estimated cost per output (before any job):", file=sys.stderr)
         for _line in _estimates:
             print(f"  {_line}", file=sys.stderr)
+        if _theory:
+            print(f"  theory outputs ({len(_theory)}): one job each, seconds to about a minute of CPU "
+                  "(the He composition outputs and lecture-monitor are the longest)", file=sys.stderr)
 
 rule all:
     input:

@@ -194,4 +194,4 @@ def test_missing_or_directory_configfile_is_named_without_traceback(workflow_cop
 def test_good_config_passes(workflow_copy):
     proc = snakemake(workflow_copy, "--dry-run", "--configfile", "tests/configs/tiny.yaml")
     assert proc.returncode == 0, proc.stderr
-    assert "Estimated cost per experiment output" in proc.stderr and "dwork-null:" in proc.stderr
+    assert "Estimated cost per output" in proc.stderr and "dwork-null:" in proc.stderr
