@@ -1,4 +1,4 @@
-"""He et al. bounds (adaptive_repro.bounds.he); the he-* output builders are tested in tests/unit/test_he_outputs.py.
+"""He et al. bounds (adaptive_repro.bounds.he); the he-* output builders are tested in tests/unit/outputs/test_he_outputs.py.
 
 Tests check the CODE: formulas as written in the paper, numerics, monotonicity, and the mathematical facts that
 must hold. Claims of the paper that are false are not forced to pass: the test checks that the code computes the
