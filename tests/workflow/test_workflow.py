@@ -59,9 +59,10 @@ def test_same_numbers_whatever_cores_and_chunking_after_an_interrupted_run(refer
     workdir = copy_workflow(tmp_path / "interrupted")
     cfg = tiny_config()
     cfg["engine"] = "direct"  # slower jobs, so the interrupt lands mid-job
-    cfg["replicates_per_job"] = 5
+    cfg["replicates_per_job"] = 10
     for block in cfg["experiments"].values():
-        block["n"] = block["d"] = 1500  # about 0.4 s per replicate, 2 s per job
+        block["n"] = block["d"] = 2500  # about 0.5-1 s per replicate: 5-10 s per job, so the interrupt lands mid-job
+        block["replicates"] = 20
     (workdir / "slow.yaml").write_text(yaml.safe_dump(cfg))
     # Reference tables for the direct engine come from a plain run in another folder.
     reference = copy_workflow(tmp_path / "reference-direct")
@@ -76,7 +77,7 @@ def test_same_numbers_whatever_cores_and_chunking_after_an_interrupted_run(refer
     deadline = time.time() + 120
     log = None
     while time.time() < deadline and not (log and "replicates done 1/" in log.read_text()):
-        log = next(iter(sorted(logs.glob("*/replicates-0-4.log"))), None) if logs.exists() else None
+        log = next(iter(sorted(logs.glob("*/replicates-0-9.log"))), None) if logs.exists() else None
         time.sleep(0.05)
     assert log is not None, "the first job never started"
     os.killpg(runner.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group, as in a terminal
@@ -84,9 +85,9 @@ def test_same_numbers_whatever_cores_and_chunking_after_an_interrupted_run(refer
     assert runner.returncode != 0, out
     assert not (workdir / "results" / "tables" / "dwork-null.csv").exists(), "the interrupt came too late"
     # Nothing half-written: every record file that exists is complete.
-    for chunk in (workdir / "results" / "records").rglob("*.records.csv"):  # diagnostics may have 0 rows
+    for chunk in (workdir / "results" / "records").rglob("replicates-*.records.csv"):  # diagnostics: 0 rows
         frame = pd.read_csv(chunk)
-        assert frame["replicate"].nunique() == 5, chunk
+        assert frame["replicate"].nunique() == 10, chunk
     assert not list((workdir / "results").rglob("*.part")), "temporary files survived the interrupt"
     # The rerun resumes and completes.
     proc = snakemake(workdir, "--configfile", "slow.yaml", "--rerun-incomplete")
