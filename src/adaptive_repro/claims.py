@@ -26,6 +26,7 @@ import yaml
 
 from adaptive_repro import catalogue, validation
 from adaptive_repro.config import ConfigError, output_params
+from adaptive_repro.plotting import pyplot
 
 FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "counterexample", "code")
 
@@ -87,7 +88,8 @@ def reevaluate(results: Path, output_id: str, claim_id: str, overrides: list[str
         config = validation.validated(config)
     except ConfigError as err:
         raise SystemExit(f"Config error: {err}") from None
-    _, _, claims = catalogue.build(output_id, output_params(config, output_id), {})
+    _, fig, claims = catalogue.build(output_id, output_params(config, output_id), {})
+    pyplot().close(fig)
     for claim in claims:
         if claim.claim_id == claim_id:
             return describe(vars(claim) | {"output_id": output_id})

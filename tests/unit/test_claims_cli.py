@@ -3,6 +3,7 @@ import yaml
 
 from adaptive_repro import catalogue, claims, validation
 from adaptive_repro.config import output_params
+from adaptive_repro.plotting import pyplot
 from adaptive_repro.registry import claims_frame
 from conftest import ROOT
 
@@ -13,7 +14,8 @@ def make_run(tmp_path, points):
     cfg.setdefault("theory", {})["he"] = {"kl": {"eps_min": 0.01, "eps_max": 5.0, "points": points}}
     resolved = validation.validated(cfg)
     (tmp_path / "run-config.yaml").write_text(yaml.safe_dump(resolved))
-    _, _, rows = catalogue.build("he-kl", output_params(resolved, "he-kl"), {})
+    _, fig, rows = catalogue.build("he-kl", output_params(resolved, "he-kl"), {})
+    pyplot().close(fig)
     (tmp_path / "tables").mkdir()
     claims_frame(rows).to_csv(tmp_path / "tables" / "claims.csv", index=False)
     return rows
