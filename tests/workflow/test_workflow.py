@@ -71,8 +71,11 @@ def test_same_numbers_whatever_cores_and_chunking_after_an_interrupted_run(refer
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 
+    # A shell that starts the test suite in the background makes it ignore SIGINT, and children inherit that: restore
+    # the default so that Snakemake sees the Ctrl-C as in a terminal.
     runner = subprocess.Popen([SNAKEMAKE, "--cores", "2", "--configfile", "slow.yaml"], cwd=workdir,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     logs = workdir / "results" / "logs" / "simulate" / "dwork-null"
     deadline = time.time() + 120
     log = None
