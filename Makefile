@@ -48,4 +48,4 @@ report: $(STAMP)
 	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml --report results/report.html $(SMK_ARGS)
 
 clean:
-	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md
+	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md results/run-config.yaml
