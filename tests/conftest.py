@@ -36,3 +36,12 @@ def tiny_config() -> dict:
 @pytest.fixture
 def workflow_copy(tmp_path):
     return copy_workflow(tmp_path / "repo")
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    """Builders return open matplotlib figures; close them after every test so none pile up."""
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
