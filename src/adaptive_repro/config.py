@@ -52,26 +52,26 @@ def _resolve_ref(ref: str, root: dict) -> tuple[dict, dict]:
     return node, root
 
 
+def _dereferenced(schema: dict, root: dict) -> tuple[dict, dict]:
+    """(schema with its ``$ref`` chain followed, the root it now lives in); sibling keys of a ``$ref`` are kept."""
+    while "$ref" in schema:
+        extra = {k: v for k, v in schema.items() if k != "$ref"}
+        target, root = _resolve_ref(schema["$ref"], root)
+        schema = {**target, **extra}
+    return schema, root
+
+
 def fill_schema_defaults(block: Any, schema: dict | str | Path, root: dict | None = None) -> Any:
     """``block`` with every missing key, at any depth, set to the JSON schema's ``default``, following ``$ref``s
     (Snakemake's ``validate`` stops at references, so the pipeline fills defaults here, once, for the whole config)."""
     if not isinstance(schema, dict):
         schema = yaml.safe_load(Path(schema).read_text())
-    root = schema if root is None else root
-    while "$ref" in schema:
-        ref = schema["$ref"]
-        extra = {k: v for k, v in schema.items() if k != "$ref"}
-        schema, root = _resolve_ref(ref, root)
-        schema = {**schema, **extra}
+    schema, root = _dereferenced(schema, schema if root is None else root)
     if not isinstance(block, dict) or schema.get("type") != "object":
         return block
     out = dict(block)
     for key, prop in schema.get("properties", {}).items():
-        sub, sub_root = prop, root
-        while "$ref" in sub:
-            extra = {k: v for k, v in sub.items() if k != "$ref"}
-            target, sub_root = _resolve_ref(sub["$ref"], sub_root)
-            sub = {**target, **extra}
+        sub, sub_root = _dereferenced(prop, root)
         if key not in out and "default" in sub:
             out[key] = copy.deepcopy(sub["default"])
         if key in out:
