@@ -57,4 +57,5 @@ rule all:
         f"{RESULTS}/REPRODUCTION.md",
         f"{RESULTS}/tables/claims.csv",
         f"{RESULTS}/run-config.yaml",
+        f"{RESULTS}/report.html",
     default_target: True

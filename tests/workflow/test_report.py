@@ -1,18 +1,22 @@
-"""The HTML report (`snakemake --report results/report.html`): every figure and table, with its caption, by paper.
+"""The HTML reports: the pipeline's own `results/report.html` (rule html_report, checked in a real headless browser)
+and Snakemake's `--report` (`make snakemake-report`): every figure and table, with its caption, by paper.
 
 Snakemake 9 writes a self-contained HTML file whose script holds two JSON objects: `var results = {path: {name,
 caption (HTML), labels, data_uri, ...}}` and `var categories = {category: {subcategory: [path, ...]}}`.
 """
 import json
 import re
-import warnings
+from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
+from browser import dump_dom, screenshot
 from conftest import ROOT, copy_workflow, snakemake, tiny_config
 from adaptive_repro import catalogue
+from adaptive_repro.report_html import render_caption
 
 REPORT_DIR = ROOT / "workflow" / "report"
 PAPERS = catalogue.PAPERS
@@ -41,34 +45,11 @@ def test_every_catalogue_id_has_a_paper_category_and_a_caption():
         assert entry.category in PAPERS.values() and (REPORT_DIR / f"{entry.id}.rst").is_file(), entry
 
 
-def render_caption(path: Path, config: dict) -> tuple[str, str]:
-    """Render a caption as Snakemake's report does (Jinja, then reStructuredText): (HTML body, docutils messages)."""
-    import io
-    from types import SimpleNamespace
-
-    from docutils.core import publish_parts
-    from jinja2 import Environment
-
-    # the link targets Snakemake appends to every caption
-    links = "\n\n" + "\n".join(f".. _{name}: javascript:void(0)"
-                                 for name in ["Workflow", "Statistics", "Claims", "Other", *PAPERS.values()])
-    snakemake = SimpleNamespace(config=config, wildcards={}, params={}, input=[], output=[], log=[], rule="",
-                                threads=1, resources={})
-    text = Environment(trim_blocks=True, lstrip_blocks=True).from_string(path.read_text() + links).render(
-        snakemake=snakemake, categories={}, files=[])
-    messages = io.StringIO()
-    with warnings.catch_warnings():  # docutils 0.22 deprecates writer_name (Snakemake's report uses it too)
-        warnings.simplefilter("ignore", PendingDeprecationWarning)
-        html = publish_parts(text, writer_name="html", settings_overrides={"warning_stream": messages})["body"]
-    return html, messages.getvalue()
-
-
 @pytest.mark.parametrize("caption", sorted(p.name for p in REPORT_DIR.glob("*.rst")))
 def test_caption_renders_with_the_default_config(caption):
+    """Jinja with the default config, then reStructuredText; docutils messages raise (report_html.render_caption)."""
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    html, messages = render_caption(REPORT_DIR / caption, config)
-    assert not messages, f"workflow/report/{caption} does not render cleanly:\n{messages}"
-    assert html.strip()
+    assert render_caption((REPORT_DIR / caption).read_text(), config).strip()
 
 
 def report_data(html: str):
@@ -81,17 +62,17 @@ def report_data(html: str):
 
 
 @pytest.mark.slow
-def test_report_has_every_figure_and_table_with_its_caption(tmp_path):
+def test_snakemake_report_has_every_figure_and_table_with_its_caption(tmp_path):
     workdir = copy_workflow(tmp_path / "repo")
     proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml")
     assert proc.returncode == 0, proc.stderr[-5000:]
     # as `make report` does: captioned from the config the run recorded, whatever config.yaml says now
-    proc = snakemake(workdir, "--configfile", "results/run-config.yaml", "--report", "results/report.html")
+    proc = snakemake(workdir, "--configfile", "results/run-config.yaml", "--report", "results/snakemake-report.html")
     assert proc.returncode == 0, proc.stderr[-5000:]
     assert "(ERROR/" not in proc.stderr and "(SEVERE/" not in proc.stderr, \
         f"a caption does not render as reStructuredText:\n{proc.stderr[-5000:]}"
 
-    html = (workdir / "results" / "report.html").read_text()
+    html = (workdir / "results" / "snakemake-report.html").read_text()
     results, categories = report_data(html)
 
     produced = sorted(str(p.relative_to(workdir)) for sub in ("figures", "tables")
@@ -118,3 +99,58 @@ def test_report_has_every_figure_and_table_with_its_caption(tmp_path):
     default_n = yaml.safe_load((ROOT / "config.yaml").read_text())["experiments"]["dwork-null"]["n"]
     assert f"n = {default_n} records" not in caption  # never the current config.yaml's numbers
     assert "Figure 1" in caption and "Figure 2" in results["results/figures/dwork-signal.png"]["caption"]
+
+
+class _Sections(HTMLParser):
+    """Collects, per output section of results/report.html, its images and claim badges."""
+
+    def __init__(self):
+        super().__init__()
+        self.sections, self._current = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section" and "output" in (attrs.get("class") or ""):
+            self._current = self.sections.setdefault(attrs["id"], {"images": [], "badges": 0, "tables": 0})
+        elif self._current is not None and tag == "img":
+            self._current["images"].append(attrs.get("src", ""))
+        elif self._current is not None and tag == "span" and "badge" in (attrs.get("class") or ""):
+            self._current["badges"] += 1
+        elif self._current is not None and tag == "table":
+            self._current["tables"] += 1
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self._current = None
+
+
+@pytest.mark.slow
+def test_pipeline_report_renders_every_output_in_a_browser(tmp_path):
+    """`results/report.html` (part of the default target) in headless chromium: a section per output of the run,
+    each with its figure, its claims and its table; the run summary at the top; small; captions of this run."""
+    workdir = copy_workflow(tmp_path / "repo")
+    proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml")
+    assert proc.returncode == 0, proc.stderr[-5000:]
+    page = workdir / "results" / "report.html"
+    assert page.stat().st_size < 5e6
+
+    dom = dump_dom(page)  # chromium parsed and laid out the page
+    parser = _Sections()
+    parser.feed(dom)
+    outputs = tiny_config()["outputs"]
+    assert sorted(parser.sections) == sorted(outputs)
+    claims = pd.read_csv(workdir / "results" / "tables" / "claims.csv")
+    for oid, found in parser.sections.items():
+        assert len(found["images"]) == 1 and found["images"][0].startswith("data:image/png;base64,"), oid
+        assert len(found["images"][0]) < 250_000, f"{oid}: thumbnail too large for a < 5 MB report"
+        assert found["badges"] == (claims["output_id"] == oid).sum(), oid
+        assert found["tables"] == 1, oid
+    assert "Reproduction report" in dom and "Paper claims" in dom  # REPRODUCTION.md's summary, rendered
+    n = tiny_config()["experiments"]["dwork-null"]["n"]
+    assert f"n = {n} records" in dom  # the caption of this run, not of config.yaml
+
+    shot = screenshot(page, tmp_path / "report.png")
+    from PIL import Image
+
+    with Image.open(shot) as image:  # something was drawn: not a blank page
+        assert len(image.convert("L").getcolors(maxcolors=1 << 16) or range(1 << 16)) > 50

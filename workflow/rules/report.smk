@@ -42,3 +42,26 @@ rule reproduction_report:
         "../../environment.yml"
     script:
         "../scripts/reproduction_report.py"
+
+
+rule html_report:
+    input:
+        markdown=f"{RESULTS}/REPRODUCTION.md",
+        claims=[output_files(oid)["claims"] for oid in OUTPUTS],
+        tables=[output_files(oid)["table"] for oid in OUTPUTS],
+        figures=[output_files(oid)["png"] for oid in OUTPUTS],
+        captions=[report_caption(oid) for oid in OUTPUTS],
+        code=code_of("adaptive_repro.report_html"),
+    output:
+        f"{RESULTS}/report.html",
+    log:
+        log_file("html_report"),
+    params:
+        outputs={oid: output_files(oid) for oid in OUTPUTS},
+        config_digest=digest(config),  # captions show the run's parameters (snakemake.config)
+    group:
+        "post"
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/html_report.py"

@@ -1,0 +1,211 @@
+"""The HTML report of one run (``results/report.html``, ``make report``): one self-contained page.
+
+At the top, the run summary of ``results/REPRODUCTION.md`` rendered from Markdown; then one section per output,
+grouped by paper: its caption (the same reStructuredText templates as Snakemake's own report, rendered with the
+run's config), its figure as a compressed thumbnail linked to the full PNG and PDF, the claims about it beside the
+figure (status, what was checked, what this run measured, the paper's words), and its table inline. The complete
+REPRODUCTION.md (every claim in one table) closes the page. Everything comes from files of the run; nothing is
+computed here.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import io
+import re
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+
+from . import catalogue
+
+#: Width of a figure thumbnail in pixels: readable on a laptop screen, small enough to keep the page < 5 MB.
+THUMBNAIL_WIDTH = 1100
+#: Table rows shown inline per output (the full table is one click away as CSV).
+TABLE_ROWS = 60
+#: Paper key -> the paper as a reader names it (section headings of the report).
+PAPER_NAMES = {
+    "dwork": "Dwork et al. 2015, “The reusable holdout” (Science)",
+    "zhao": "Zhao 2017, adaptive statistical learning with Bayesian differential privacy",
+    "he": "He, Wang and Tao, generalization and composition bounds for iterative DP algorithms",
+    "lecture": "Lecture notes: exponential mechanism, transfer theorem, Monitor argument",
+}
+#: Claim status -> CSS class of its badge.
+STATUS_CLASS = {"reproduced": "ok", "holds": "ok", "differs": "bad", "does not hold": "bad",
+                "not applicable": "na", "not checked": "na"}
+
+
+@dataclasses.dataclass
+class OutputFiles:
+    """The files of one output of the run, as paths on disk and as links relative to the report."""
+
+    output_id: str
+    caption_template: Path
+    table: Path
+    claims: Path
+    png: Path
+    links: dict[str, str]  # label -> path relative to the report's folder
+
+
+def render_caption(template: str, config: dict) -> str:
+    """A caption as HTML: Jinja with ``snakemake.config`` (as Snakemake's report renders it), then
+    reStructuredText. Raises ValueError if docutils reports a problem, so a broken caption never ships silently."""
+    from docutils.core import publish_parts
+    from jinja2 import Environment
+
+    # Snakemake's report defines these link targets (categories); captions may refer to them.
+    targets = "\n\n" + "\n".join(f".. _{name}: #{name.lower()}"
+                                 for name in ["Workflow", "Statistics", "Claims", *catalogue.PAPERS.values()])
+    snakemake = SimpleNamespace(config=config, wildcards={}, params={}, input=[], output=[], log=[], rule="",
+                                threads=1, resources={})
+    text = Environment(trim_blocks=True, lstrip_blocks=True).from_string(template + targets).render(
+        snakemake=snakemake, categories={}, files=[])
+    messages = io.StringIO()
+    with warnings.catch_warnings():  # docutils 0.22 deprecates writer_name; Snakemake's report uses it too
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        body = publish_parts(text, writer_name="html", settings_overrides={"warning_stream": messages})["body"]
+    if messages.getvalue():
+        raise ValueError(f"caption does not render as reStructuredText:\n{messages.getvalue()}")
+    return body
+
+
+def thumbnail_data_uri(png: Path, width: int = THUMBNAIL_WIDTH) -> str:
+    """The figure scaled to ``width`` pixels and quantized to 256 colours (line plots lose nothing visible), as a
+    ``data:`` URI: about a tenth of the full PNG."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        image = image.convert("RGB")
+        if image.width > width:
+            image = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
+        image = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", optimize=True)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def split_reproduction(markdown_text: str) -> tuple[str, str]:
+    """REPRODUCTION.md -> (run summary, per-output claim tables): the summary is everything before the first
+    ``## `` heading (see registry.render_reproduction)."""
+    match = re.search(r"^## ", markdown_text, flags=re.M)
+    if match is None:
+        return markdown_text, ""
+    return markdown_text[:match.start()], markdown_text[match.start():]
+
+
+def markdown_to_html(text: str) -> str:
+    import markdown
+
+    return markdown.markdown(text, extensions=["tables"])
+
+
+def _format_cell(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return "" if value is None else str(value)
+
+
+def table_html(table: pd.DataFrame, rows: int = TABLE_ROWS) -> str:
+    """The first ``rows`` rows of an output's table as HTML (numbers with 6 significant digits)."""
+    shown = table.head(rows).map(_format_cell)
+    return shown.to_html(index=False, border=0, classes="data", escape=True)
+
+
+def claims_html(claims: pd.DataFrame) -> str:
+    """One card per claim: status badge, claim ID and kind, the checked reading, what this run measured and the
+    counter-example; the paper's words, source and expectation one click away."""
+    if claims.empty:
+        return '<p class="muted">No claim of the papers is checked on this output.</p>'
+    cards = []
+    for c in claims.itertuples():
+        esc = {k: html.escape(str(getattr(c, k))) for k in
+               ("claim_id", "kind", "source", "claim", "expected", "measured", "status", "counterexample", "quote")}
+        kind = "paper's claim" if c.kind == "paper" else "project's question"
+        quote = f'<blockquote>“{esc["quote"]}”</blockquote>' if c.quote else ""
+        counter = f'<p><b>Counter-example:</b> {esc["counterexample"]}</p>' if c.counterexample else ""
+        cards.append(
+            f'<div class="claim"><span class="badge {STATUS_CLASS.get(c.status, "na")}">{esc["status"]}</span> '
+            f'<code>{esc["claim_id"]}</code> <span class="muted">({kind})</span>'
+            f'<p>{esc["claim"]}</p><p><b>This run:</b> {esc["measured"]}</p>{counter}'
+            f'<details><summary>source, paper\'s words, expected</summary><p>{esc["source"]}</p>{quote}'
+            f'<p><b>Expected:</b> {esc["expected"]}</p></details></div>')
+    return "\n".join(cards)
+
+
+def output_section(files: OutputFiles, config: dict) -> str:
+    """The section of one output: caption, figure with its claims beside it, table."""
+    oid = html.escape(files.output_id)
+    caption = render_caption(files.caption_template.read_text(), config)
+    claims = pd.read_csv(files.claims, dtype=str, keep_default_na=False)
+    table = pd.read_csv(files.table)
+    links = " · ".join(f'<a href="{html.escape(path)}">{html.escape(label)}</a>'
+                       for label, path in files.links.items())
+    shown = min(len(table), TABLE_ROWS)
+    return f"""
+<section class="output" id="{oid}">
+  <h3><code>{oid}</code></h3>
+  <div class="caption">{caption}</div>
+  <div class="pair">
+    <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="figure {oid}"
+      src="{thumbnail_data_uri(files.png)}"></a><figcaption>Files: {links}</figcaption></figure>
+    <div class="claims"><h4>Claims checked on this figure's numbers ({len(claims)})</h4>{claims_html(claims)}</div>
+  </div>
+  <details><summary>Table: {len(table)} rows × {table.shape[1]} columns (first {shown} shown; the CSV has all)</summary>
+    <div class="scroll">{table_html(table)}</div></details>
+</section>"""
+
+
+STYLE = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1500px;margin:0 auto;padding:0 1.5em 4em;
+line-height:1.45;color:#222}
+h1{margin-top:.8em} h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2.5em}
+nav{background:#f5f7fa;padding:.6em 1em;border-radius:6px} nav a{margin-right:.8em}
+table{border-collapse:collapse;font-size:.85em} td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top}
+th{background:#f0f0f0} .scroll{overflow:auto;max-height:32em}
+section.output{border-top:1px solid #ccc;padding-top:.5em;margin-top:2em}
+.pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.2em;align-items:start}
+@media (max-width:1100px){.pair{grid-template-columns:1fr}}
+figure{margin:0} figure img{width:100%;border:1px solid #eee} figcaption{font-size:.85em;color:#555}
+.claims{max-height:52em;overflow:auto} .claims h4{margin:.2em 0 .5em}
+.claim{border:1px solid #ddd;border-radius:6px;padding:.4em .7em;margin-bottom:.6em;font-size:.9em}
+.claim p{margin:.3em 0} blockquote{margin:.3em 0 .3em 1em;color:#444;font-style:italic}
+.badge{display:inline-block;padding:.05em .5em;border-radius:4px;font-weight:600;font-size:.85em}
+.ok{background:#d7efe6;color:#00553b} .bad{background:#fbe0cf;color:#8a3200} .na{background:#eee;color:#555}
+.muted{color:#666} .caption{max-width:75em} .caption p{margin:.4em 0}
+"""
+
+
+def render_report(reproduction_md: str, sections: list[OutputFiles], config: dict) -> str:
+    """The whole report page (see the module docstring). ``sections`` are the outputs of this run."""
+    summary, per_output = split_reproduction(reproduction_md)
+    by_paper: dict[str, list[OutputFiles]] = {}
+    for files in sections:
+        by_paper.setdefault(catalogue.get(files.output_id).paper, []).append(files)
+    nav = " ".join(f'<a href="#paper-{paper}">{html.escape(catalogue.PAPERS[paper])}</a>' for paper in by_paper)
+    body = []
+    for paper, members in by_paper.items():
+        toc = ", ".join(f'<a href="#{html.escape(f.output_id)}"><code>{html.escape(f.output_id)}</code></a>'
+                        for f in members)
+        body.append(f'<h2 id="paper-{paper}">{html.escape(PAPER_NAMES[paper])}</h2><p>Outputs: {toc}</p>')
+        body += [output_section(f, config) for f in members]
+    # the summary table's output IDs link to their sections
+    summary_html = re.sub(r"<td><code>([a-z0-9-]+)</code></td>",
+                          lambda m: f'<td><a href="#{m.group(1)}"><code>{m.group(1)}</code></a></td>',
+                          markdown_to_html(summary))
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Reproduction report: adaptive data analysis under (Bayesian) differential privacy</title>
+<style>{STYLE}</style></head><body>
+<nav>Jump to: {nav} <a href="#all-claims">all claims</a></nav>
+<div id="summary">{summary_html}</div>
+{''.join(body)}
+<h2 id="all-claims">All claims of this run (REPRODUCTION.md)</h2>
+<details><summary>Every claim in one table, as in <a href="REPRODUCTION.md">REPRODUCTION.md</a> and
+<a href="tables/claims.csv">tables/claims.csv</a></summary><div class="scroll">{markdown_to_html(per_output)}</div>
+</details>
+</body></html>
+"""

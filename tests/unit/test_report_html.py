@@ -1,0 +1,92 @@
+"""report_html: the pieces of results/report.html on synthetic inputs (the browser test renders a real run)."""
+import base64
+import io
+
+import pandas as pd
+import pytest
+from PIL import Image
+
+from adaptive_repro import report_html
+from adaptive_repro.registry import Claim, claims_frame, render_reproduction
+
+
+def _claims(output_id, statuses):
+    return claims_frame([Claim(output_id, f"c{i}", "Paper, Thm 1", "a <b>bold</b> reading", "x > 0", "x = 1",
+                               status, counterexample="at k = 3" if status == "does not hold" else "",
+                               kind="paper", quote="words & more")
+                         for i, status in enumerate(statuses)])
+
+
+def _png(path, width=3000, height=1000):
+    Image.new("RGB", (width, height), "white").save(path)
+    return path
+
+
+def test_split_reproduction_puts_the_summary_first():
+    claims = pd.concat([_claims("dwork-null", ["reproduced"]), _claims("he-kl", ["holds", "does not hold"])])
+    text = render_reproduction(claims, {"dwork-null": [], "he-kl": []}, header="Run: seed = 1.")
+    summary, rest = report_html.split_reproduction(text)
+    assert summary.startswith("# Reproduction report") and "Run: seed = 1." in summary and "## " not in summary
+    assert rest.startswith("## `dwork-null`") and "## `he-kl`" in rest
+    assert summary + rest == text
+
+
+def test_thumbnail_is_narrow_and_small(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(20, 10))
+    x = np.linspace(0, 10, 500)
+    for shift in range(8):
+        ax.plot(x, np.sin(x + shift), label=f"curve {shift}")
+        ax.fill_between(x, np.sin(x + shift) - 0.1, np.sin(x + shift) + 0.1, alpha=0.2)
+    ax.legend()
+    png = tmp_path / "fig.png"
+    fig.savefig(png, dpi=150)  # 3000 x 1500 px, like the pipeline's widest figures
+    uri = report_html.thumbnail_data_uri(png, width=1100)
+    assert uri.startswith("data:image/png;base64,")
+    data = base64.b64decode(uri.split(",", 1)[1])
+    with Image.open(io.BytesIO(data)) as thumb:
+        assert thumb.size == (1100, 550)
+    assert len(data) < png.stat().st_size / 2
+
+
+def test_caption_shows_the_config_and_refuses_broken_markup():
+    html = report_html.render_caption('n = {{ snakemake.config["n"] }} records, *emphasis*', {"n": 123})
+    assert "n = 123 records" in html and "<em>emphasis</em>" in html
+    with pytest.raises(ValueError, match="reStructuredText"):
+        report_html.render_caption("`unclosed literal", {})
+
+
+def test_claim_cards_escape_text_and_colour_by_status():
+    cards = report_html.claims_html(_claims("he-kl", ["holds", "does not hold", "not applicable"]))
+    assert "<b>bold</b>" not in cards and "&lt;b&gt;bold&lt;/b&gt;" in cards
+    assert cards.count('class="badge ok"') == 1 and cards.count('class="badge bad"') == 1
+    assert cards.count('class="badge na"') == 1 and "at k = 3" in cards and "words &amp; more" in cards
+    assert "No claim" in report_html.claims_html(_claims("he-kl", []))
+
+
+def test_report_has_a_section_per_output_grouped_by_paper(tmp_path):
+    sections = []
+    for oid in ("he-kl", "dwork-null"):
+        claims = _claims(oid, ["holds"])
+        claims.to_csv(tmp_path / f"{oid}.claims.csv", index=False)
+        pd.DataFrame({"x": range(100), "y": [0.123456789] * 100}).to_csv(tmp_path / f"{oid}.csv", index=False)
+        caption = tmp_path / f"{oid}.rst"
+        caption.write_text(f"**Caption of {oid}** with seed {{{{ snakemake.config['seed'] }}}}.")
+        sections.append(report_html.OutputFiles(oid, caption, tmp_path / f"{oid}.csv", tmp_path / f"{oid}.claims.csv",
+                                                _png(tmp_path / f"{oid}.png"), {"figure (PNG)": f"figures/{oid}.png"}))
+    claims = pd.concat([_claims("he-kl", ["holds"]), _claims("dwork-null", ["holds"])])
+    md = render_reproduction(claims, {"he-kl": [], "dwork-null": []})
+    page = report_html.render_report(md, sections, {"seed": 77})
+    for oid in ("he-kl", "dwork-null"):
+        assert f'<section class="output" id="{oid}">' in page and f"Caption of {oid}" in page
+        assert f'<a href="#{oid}"><code>{oid}</code></a>' in page  # summary table links to the section
+    assert "with seed 77" in page and page.count("<img") == 2
+    assert page.index('id="paper-he"') < page.index('id="he-kl"') < page.index('id="paper-dwork"')  # run order
+    assert "0.123457" in page and "first 60 shown" in page  # tables inline, 6 significant digits, first rows
+    assert page.index("Paper claims") < page.index('id="he-kl"')  # REPRODUCTION.md's summary at the top
+    assert page.index('id="all-claims"') > page.index('id="dwork-null"')

@@ -1,0 +1,21 @@
+"""Write results/report.html: REPRODUCTION.md's summary, then every output's caption, figure, claims and table
+(adaptive_repro.report_html)."""
+import os
+from pathlib import Path
+
+from adaptive_repro.io import write_text
+from adaptive_repro.joblog import job_logger
+from adaptive_repro.report_html import OutputFiles, render_report
+
+log = job_logger(snakemake.log[0], "html_report")
+report_dir = os.path.dirname(snakemake.output[0])
+LABELS = {"png": "figure (PNG)", "pdf": "figure (PDF)", "table": "table (CSV)", "claims": "claims (CSV)"}
+sections = []
+for caption, (oid, files) in zip(snakemake.input.captions, snakemake.params.outputs.items()):
+    links = {label: os.path.relpath(files[key], report_dir) for key, label in LABELS.items()}
+    sections.append(OutputFiles(oid, caption_template=Path(caption), table=files["table"], claims=files["claims"],
+                                png=files["png"], links=links))
+with open(snakemake.input.markdown) as f:
+    page = render_report(f.read(), sections, snakemake.config)
+write_text(page, snakemake.output[0])
+log.info("done: %d outputs, %.1f MB", len(sections), len(page.encode()) / 1e6)
