@@ -7,7 +7,6 @@ caption (HTML), labels, data_uri, ...}}` and `var categories = {category: {subca
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pandas as pd
 import pytest
