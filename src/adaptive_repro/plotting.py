@@ -288,7 +288,7 @@ def note_in_empty(ax, text: str, colour=None, spots=NOTE_SPOTS, fontsize=None, c
             t = note(cand, text, x=x, y=y, ha=ha, va=va, colour=colour)
             if fontsize:
                 t.set_fontsize(fontsize)
-            box = t.get_window_extent(renderer).expanded(1.05, 1.1)
+            box = t.get_window_extent(renderer).padded(0.45 * t.get_fontsize() * cand.figure.dpi / 72)  # + frame
             count = int(((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1) & (pts[:, 1] >= box.y0)
                          & (pts[:, 1] <= box.y1)).sum()) if len(pts) else 0
             t.remove()
