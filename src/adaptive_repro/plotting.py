@@ -240,3 +240,77 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
     suptitle(fig, f"{title}\n{subtitle}")
     legend_below(fig, axes)
     return fig
+
+
+def _drawn_points(ax, per_segment: int = 12):
+    """Display coordinates of what is drawn on ``ax``: its lines (densified along each segment) and the vertices of
+    its filled bands, so that a note can be put where nothing is drawn."""
+    import numpy as np
+
+    pts = []
+    for line in ax.lines:
+        xy = np.asarray(line.get_xydata(), dtype=float)
+        xy = xy[np.isfinite(xy).all(axis=1)] if len(xy) else xy
+        if not len(xy):
+            continue
+        try:
+            d = line.get_transform().transform(xy)
+        except ValueError:
+            continue
+        if len(d) > 1:
+            t = np.linspace(0, 1, per_segment)[None, :, None]
+            d = (d[:-1, None, :] * (1 - t) + d[1:, None, :] * t).reshape(-1, 2)
+        pts.append(d)
+    for coll in ax.collections:
+        for path in coll.get_paths():
+            v = np.asarray(path.vertices, dtype=float)
+            v = v[np.isfinite(v).all(axis=1)]
+            if len(v):
+                pts.append(coll.get_transform().transform(v))
+    return np.concatenate(pts) if pts else np.zeros((0, 2))
+
+
+#: Where :func:`note_in_empty` tries to put a note (axes coordinates, alignment), in order of preference.
+NOTE_SPOTS = ((0.97, 0.96, "right", "top"), (0.03, 0.96, "left", "top"), (0.97, 0.04, "right", "bottom"),
+              (0.03, 0.04, "left", "bottom"), (0.5, 0.5, "center", "center"), (0.97, 0.5, "right", "center"),
+              (0.03, 0.5, "left", "center"), (0.5, 0.96, "center", "top"), (0.5, 0.04, "center", "bottom"))
+
+
+def note_in_empty(ax, text: str, colour=None, spots=NOTE_SPOTS, fontsize=None, candidates=None):
+    """:func:`note` at the spot of ``spots`` that covers the fewest drawn points (lines, bands) of ``ax`` (or of the
+    first of the axes ``candidates`` where some spot covers none); call it after the figure's layout is final (e.g.
+    after :func:`legend_below`). Returns the text artist."""
+    renderer = ax.figure.canvas.get_renderer()
+    best, best_count = None, None
+    for cand in candidates or [ax]:
+        pts = _drawn_points(cand)
+        for x, y, ha, va in spots:
+            t = note(cand, text, x=x, y=y, ha=ha, va=va, colour=colour)
+            if fontsize:
+                t.set_fontsize(fontsize)
+            box = t.get_window_extent(renderer).padded(0.45 * t.get_fontsize() * cand.figure.dpi / 72)  # + frame
+            count = int(((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1) & (pts[:, 1] >= box.y0)
+                         & (pts[:, 1] <= box.y1)).sum()) if len(pts) else 0
+            t.remove()
+            if best_count is None or count < best_count:
+                best, best_count = (cand, x, y, ha, va), count
+            if count == 0:
+                break
+        if best_count == 0:
+            break
+    cand, x, y, ha, va = best
+    t = note(cand, text, x=x, y=y, ha=ha, va=va, colour=colour)
+    if fontsize:
+        t.set_fontsize(fontsize)
+    return t
+
+
+def coincide_within(a, b) -> float:
+    """Largest relative difference max |a − b| / max(|a|, |b|) of two curves on the same grid (for a note saying
+    that two curves are drawn on top of each other)."""
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    scale = np.maximum(np.abs(a), np.abs(b))
+    ok = np.isfinite(a) & np.isfinite(b) & (scale > 0)
+    return float(np.max(np.abs(a - b)[ok] / scale[ok])) if ok.any() else float("nan")

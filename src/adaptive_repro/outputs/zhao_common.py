@@ -11,7 +11,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro import privacy  # noqa: E402
-from adaptive_repro.plotting import COLORS, legend_below, name, note, ordered_arms, panel_width, pyplot, suptitle  # noqa: E402,F401
+from adaptive_repro.plotting import (COLORS, SIZES, color, legend_below, name, note, note_in_empty,  # noqa: E402,F401
+                                    ordered_arms, panel_width, pyplot, suptitle)
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 from adaptive_repro.stats import summarize  # noqa: E402
 
@@ -76,15 +77,54 @@ def answered_table(records: pd.DataFrame, n: int) -> pd.DataFrame:
 
 
 def alg1_label(row) -> str:
-    """Certified levels of one Algorithm 1 arm, for its panel."""
-    return (f"σ = {row.sigma:.3g}, T = {row.threshold:.3g}, B = {row.budget}\n"
-            f"DP level ε* = {row.eps_star:.3g}\n⇒ certified BDP (Lemma 2) = {row.certified_bdp:.3g}")
+    """Calibration of one Algorithm 1 arm on one line (the block beside the legend)."""
+    return (f"  {name(row.arm).replace('Algorithm 1, ', '').replace(' calibration', '')}: σ = {row.sigma:.3g}, "
+            f"T = {row.threshold:.3g}, B = {row.budget} ⇒ {row.eps_star:.3g}-DP ⇒ {row.certified_bdp:.3g}-BDP")
 
 
-def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory: pd.DataFrame | None = None):
+CALIBRATION_HEAD = ("Algorithm 1 calibrations (noise σ, threshold T, budget B ⇒\n"
+                    "DP level ε* of σ ⇒ Bayesian-DP level certified by Lemma 2):")
+
+
+def short_model_subtitle(spec, replicates: int) -> str:
+    """One line of the data settings, for a figure's suptitle (the table carries every setting)."""
+    nd = f"n = d = {spec.n:,}" if spec.n == spec.d else f"n = {spec.n:,}, d = {spec.d:,}"
+    ps = (f"p_s = p_y = {spec.p_s:g}" if spec.p_s == spec.p_y else f"p_s = {spec.p_s:g}, p_y = {spec.p_y:g}")
+    return (f"{nd}, {ps}, batch SD {spec.b:g}, {spec.signal_attributes} signal attributes, "
+            f"{'sign' if spec.query == 'sign' else 'mean'} queries, {replicates} replicates, "
+            "chain data model (docs/METHODS.md §4)")
+
+
+GAP_LABEL = "holdout − fresh: mean, 95% band (±1.96 SE)"
+
+
+def _gap_panel(ax, arm: str, gaps: pd.DataFrame, tolerance: float | None):
+    """Reported holdout minus fresh accuracy (the quantity the claims test): mean with its 95% band, zero line and,
+    for Algorithm 1, its threshold T."""
+    g = gaps[(gaps["mechanism"] == arm)].dropna(subset=["mean"]).sort_values("k")
+    ax.axhline(0, color="black", lw=0.9)
+    if tolerance is not None and np.isfinite(tolerance):
+        ax.axhline(tolerance, color=COLORS["reference"], ls="--", lw=1.4,
+                   label="threshold T of Algorithm 1 (claim's tolerance)")
+    if g.empty:
+        note(ax, "no gap drawn:\nevery holdout answer ⊥", x=0.5, y=0.75, colour=COLORS["holdout"])
+        if tolerance is not None and np.isfinite(tolerance):
+            ax.set_ylim(-tolerance, 2.5 * tolerance)
+        return
+    se = g["se"].fillna(0.0)
+    ax.fill_between(g["k"], g["mean"] - 1.96 * se, g["mean"] + 1.96 * se, color=COLORS["reference"], alpha=0.35,
+                    lw=0)
+    ax.plot(g["k"], g["mean"], ".-", color="black", label=GAP_LABEL)
+    ax.set_ylim(min(ax.get_ylim()[0], -0.1 * ax.get_ylim()[1]), None)  # zero always in view
+
+
+def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory: pd.DataFrame | None = None,
+                    gaps: pd.DataFrame | None = None):
     """One column per arm: accuracy vs k (train, holdout as reported, fresh, exact population; mean ± SD) with a
-    right axis in sampling-SE units 2 sqrt(n)(acc - 1/2), and under it the fraction of accuracy queries answered
-    and the budget used. A panel whose holdout answers are all bottom says so."""
+    right axis in sampling-SE units 2 sqrt(n)(acc - 1/2); under it, if ``gaps`` (mechanism, k, mean, se: holdout
+    − fresh per replicate, as the claims compute it) is given, that gap with its 95% band; last, the fraction of
+    accuracy queries answered and the budget used, with the arm's calibration in a box. A panel whose holdout answers
+    are all bottom says so."""
     plt = pyplot()
     arms = ordered_arms(table["mechanism"])
     n = spec.n
@@ -93,12 +133,15 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     lo = float((shown["mean"] - shown["sd"].fillna(0)).min())
     hi = float((shown["mean"] + shown["sd"].fillna(0)).max())
     lo, hi = lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)  # data-driven: at large n the curves are close to 1/2
-    w = panel_width(len(arms), 4.8)
-    fig, axes = plt.subplots(2, len(arms), figsize=(w * len(arms), 7.2), sharex=True, squeeze=False,
-                             gridspec_kw={"height_ratios": [3, 1.2]})
+    w = panel_width(len(arms), 7.0)
+    rows = [3, 1.7, 1.2] if gaps is not None else [3, 1.2]
+    fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.6), sharex=True,
+                             squeeze=False, gridspec_kw={"height_ratios": rows})
     theory = theory if theory is not None else pd.DataFrame()
+    theory_arms = set(theory.get("arm", []))
+    boxes = []
     for j, arm in enumerate(arms):
-        ax, axb = axes[0][j], axes[1][j]
+        ax, axb = axes[0][j], axes[-1][j]
         sub = table[table["mechanism"] == arm]
         for dataset in ("train", "holdout", "fresh", "population"):
             cur = sub[sub["dataset"] == dataset].sort_values("k")
@@ -108,10 +151,7 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
                 ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
                                 alpha=0.15)
         hold = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)]
-        title_text = arm_title(arm, eps if arm in ("zhao_alg1_dp", "zhao_alg1_bdp") else None)
-        if arm in set(theory.get("arm", [])):
-            title_text += "\n" + alg1_label(theory[theory["arm"] == arm].iloc[0])
-        ax.set_title(title_text, fontsize=11)
+        ax.set_title(arm_title(arm, eps if arm in ("zhao_alg1_dp", "zhao_alg1_bdp") else None), fontsize=11.5)
         if len(hold) and hold["mean"].isna().all():
             note(ax, "holdout curve absent:\nall accuracy answers ⊥\n(budget spent on\nattribute queries)", x=0.97,
                  y=0.04, ha="right", va="bottom", colour=COLORS["holdout"])
@@ -120,18 +160,30 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
                                                      lambda z: 0.5 + z / (2 * np.sqrt(n))))
         if j == len(arms) - 1:
             sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
+        row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
+        if gaps is not None:
+            _gap_panel(axes[1][j], arm, gaps, float(row.threshold) if row is not None else None)
         cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
         axb.plot(cur["k"], cur["answered"], "o-", color=COLORS["answered"], label="accuracy queries answered (not ⊥)")
         if arm.startswith("zhao_alg1_"):
-            budget = theory[theory["arm"] == arm]["budget"].iloc[0] if arm in set(theory.get("arm", [])) else np.nan
+            budget = row.budget if row is not None else np.nan
             axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=COLORS["budget"], ms=4,
                      label="budget used / B")
+        if row is not None:
+            boxes.append(alg1_label(row))
         axb.set_ylim(-0.05, 1.1)
         axb.set_xlabel("selected variables k")
     axes[0][0].set_ylabel("accuracy (mean ± SD)")
-    axes[1][0].set_ylabel("fraction")
-    suptitle(fig, f"{title}\n{_wrap(subtitle, int(8.5 * w * len(arms)))}")
-    legend_below(fig, axes)
+    if gaps is not None:
+        axes[1][0].set_ylabel("holdout − fresh\n(mean, 95% band)")
+    axes[-1][0].set_ylabel("fraction")
+    suptitle(fig, f"{title}\n{_wrap(subtitle, int(72 * w * len(arms) / (SIZES['suptitle'] * 0.5)))}")
+    leg = legend_below(fig, axes, ncol=2 if boxes else None)
+    if boxes:  # the calibrations beside the legend, clear of the data (the table carries them too)
+        leg.set_loc("upper left")
+        leg.set_bbox_to_anchor((0.0, 0.0), transform=fig.transFigure)
+        fig.text(0.56, -0.005, CALIBRATION_HEAD + "\n" + "\n".join(boxes), ha="left", va="top",
+                 fontsize=SIZES["legend"], linespacing=1.4)
     return fig
 
 

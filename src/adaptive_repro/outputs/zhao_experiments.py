@@ -13,8 +13,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from adaptive_repro.outputs.zhao_common import claim_arm_name, model_subtitle, theory_table  # noqa: E402
-from adaptive_repro.plotting import COLORS, legend_below, name, pyplot, suptitle  # noqa: E402
+from adaptive_repro.outputs.zhao_common import claim_arm_name, short_model_subtitle, theory_table  # noqa: E402
+from adaptive_repro.plotting import COLORS, _plain, legend_below, name, pyplot, suptitle  # noqa: E402
 from adaptive_repro.registry import Claim, verdict  # noqa: E402
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 
@@ -57,13 +57,13 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
                      "sigma": th["sigma"], "threshold": th["threshold"],
                      "theorem2_n_required": th["theorem2_n_required"], "n_meets_theorem2": spec.n >= th["theorem2_n_required"]})
     table = pd.DataFrame(rows)
-    fig, ax = pyplot().subplots(figsize=(10, 5.6))
+    fig, ax = pyplot().subplots(figsize=(13.5, 5.6))
     x = np.arange(len(table))
     ax.errorbar(x, table["frequency"], yerr=[table["frequency"] - table["ci_low"], table["ci_high"] - table["frequency"]],
                 fmt="o", capsize=4, color="black", label="measured frequency (95% Clopper–Pearson)")
     ax.axhline(beta, color=COLORS["violation"], ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
     ax.set_xticks(x, [name(m).replace(", ", ",\n") for m in table["mechanism"]])
-    ax.set_ylabel("P[∃i: Z_i < B and |a_i − Q_i(P)| ≥ τ]")
+    ax.set_ylabel(r"P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]")
     ax.set_ylim(-0.02, 1.3)
     for i, r in enumerate(table.itertuples()):
         note = ("Theorem 2's σ and T" if r.mechanism == "zhao_alg1_theorem2" else "not applicable:\nσ, T not Theorem 2's")
@@ -72,9 +72,8 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
                     va="top" if r.frequency > 0.5 else "bottom")
     ax.set_xlim(-0.5, len(table) - 0.1)
     n_req = float(table["theorem2_n_required"].min())
-    suptitle(fig, "Theorem 2's failure event over replicates (n = {:,} is below its requirement {:.2g})\n".format(
-        spec.n, n_req) + model_subtitle(spec, int(table["replicates"].max())).replace(", stay", ",\nstay")
-             .replace("; data", ";\ndata"))
+    suptitle(fig, "Theorem 2's failure event over replicates (n = {:,} is below its requirement {})\n".format(
+        spec.n, _plain(n_req)) + short_model_subtitle(spec, int(table["replicates"].max())))
     legend_below(fig, [ax])
     return table, fig, thm2_claims(table, beta)
 

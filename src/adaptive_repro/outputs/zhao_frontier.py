@@ -24,7 +24,8 @@ from scipy import optimize  # noqa: E402
 
 from adaptive_repro import privacy  # noqa: E402
 from adaptive_repro.bounds import zhao as zb  # noqa: E402
-from adaptive_repro.plotting import COLORS, OKABE_ITO, legend_below, panel_width, plain_log_axis, pyplot, suptitle  # noqa: E402
+from adaptive_repro.plotting import (COLORS, OKABE_ITO, _plain, legend_below, note_in_empty, panel_width, plain_log_axis,  # noqa: E402
+                                    pyplot, suptitle)
 from adaptive_repro.registry import Claim, check_grid  # noqa: E402
 
 TARGET = 0.9
@@ -96,13 +97,14 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
     p_colours = [OKABE_ITO[c] for c in ("blue", "orange", "bluish green", "vermillion", "sky blue", "black")]
     colours = dict(zip(sorted(table["p"].unique()), p_colours))
     n_fine = np.logspace(np.log10(table["n"].min()), np.log10(table["n"].max()), 200)
+    boxes = []
     for ax, eps in zip(axes[0], eps_grid):
         for (cal, p), grp in table[table["eps"] == eps].groupby(["calibration", "p"]):
             if cal == "dp" and p != max(colours):  # dp's sigma does not depend on p: one curve (at the largest p)
                 continue
             grp = grp.sort_values("n")
             colour = COLORS["zhao_alg1_dp"] if cal == "dp" else colours[p]
-            label = (f"DP calibration (independent records)" if cal == "dp" else f"Bayesian-DP calibration, p = {p:g}")
+            label = ("DP calibration, as if records were independent" if cal == "dp" else f"Bayesian-DP calibration, p = {p:g}")
             ax.errorbar(grp["n"], grp["answered_fraction"], yerr=grp["answered_fraction_se"], color=colour,
                         marker="o", ms=4, capsize=2, label=label + " (measured)")
             r = req[(req["calibration"] == cal) & (req["p"] == p) & (req["eps"] == eps)].iloc[0]
@@ -114,23 +116,27 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
         plain_log_axis(ax, "x")
         t2 = req[req["calibration"] == "bdp"]["theorem2_n_required"]
         ax.set_xlim(table["n"].min() / 1.5, max(table["n"].max(), t2.replace(np.inf, np.nan).max()) * 1.5)
-        ax.text(0.98, 0.5, "Theorem 2 needs n ≥\n" + "\n".join(
-            f"{v:.2g} (p = {p:g})" for p, v in zip(req[req["calibration"] == "bdp"]["p"].unique(),
+        boxes.append((ax, "Theorem 2 needs n ≥\n" + "\n".join(
+            f"{_plain(float(f'{v:.2g}'))} (p = {p:g})" for p, v in zip(req[req["calibration"] == "bdp"]["p"].unique(),
                                                      req[(req["calibration"] == "bdp") & (req["eps"] == eps)][
-                                                         "theorem2_n_required"])) + f"\nat τ = {spec.tau:g}",
-                transform=ax.transAxes, ha="right", va="center", fontsize=11,
-                bbox={"facecolor": "white", "edgecolor": "grey", "alpha": 0.9})
+                                                         "theorem2_n_required"])) + f"\nat τ = {spec.tau:g}"))
         ax.set_xlabel("holdout size n (records)")
         ax.set_title(f"session privacy level ε = {eps:g}")
     axes[0][0].set_ylabel("fraction of candidate\nattribute queries answered")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    handles += [plt.Line2D([], [], color="grey", ls="--"), plt.Line2D([], [], color="grey", ls=":")]
+    handles += [plt.Line2D([], [], color="grey", ls="--"), plt.Line2D([], [], color="grey", ls=":"),
+                plt.Line2D([], [], color=COLORS["reference"], lw=0.8)]
     labels += ["analytic: min(1, B·L(t)/m), L(t) = (8/3)·exp(t/2) + (4 ln 2 − 8/3)·exp(−t), t = (T − gap)/σ",
-               f"Theorem 2's sample-size requirement at τ = {spec.tau:g} (Bayesian-DP colours)"]
+               f"Theorem 2's sample-size requirement at τ = {spec.tau:g} (Bayesian-DP colours)"
+               + (": " + boxes[0][1].split("\n", 1)[1].replace("\n", ", ").rsplit(", at", 1)[0]
+                  if len({text for _, text in boxes}) == 1 else ""),
+               f"{TARGET:.0%} answered (the frontier's target)"]
     suptitle(fig, f"How large must n be for Algorithm 1 to answer? d = {spec.d:,}, B = {spec.budget}, "
                   f"T = {spec.threshold_units:g}/(2√n), batch SD b = {spec.b:g},\n"
                   f"{int(table['replicates'].max())} replicates; data model 'chain' (docs/METHODS.md §4)")
     legend_below(fig, handles=handles, labels=labels, ncol=1)
+    for ax, text in boxes if len({text for _, text in boxes}) > 1 else []:  # differ by ε: on each panel
+        note_in_empty(ax, text)
     return fig
 
 

@@ -188,13 +188,14 @@ def build(output_id: str, params: dict, inputs: dict):
 
 def build_figure(frame: pd.DataFrame):
     """One panel per tau: P[|q(X) - 1/2| >= tau] vs n, one colour per p, MC with CP error bars, bound in black."""
-    from adaptive_repro.plotting import legend_below, panel_grid, plain_log_axis, series_colors
+    from adaptive_repro.plotting import legend_below, note_in_empty, panel_grid, plain_log_axis, series_colors
 
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())
     fig, axes = panel_grid(len(taus), max_cols=3, size=(4.6, 4.2), sharey=True)
     colors = series_colors(len(ps))
     floor = 0.3 / frame["replicates"].max()
+    notes = []
     for ax, tau in zip(axes, taus):
         sub_t = frame[np.isclose(frame["tau"], tau)]
         for c, p in zip(colors, ps):
@@ -214,10 +215,42 @@ def build_figure(frame: pd.DataFrame):
         plain_log_axis(ax)
         ax.set_title(f"τ = {tau:g}")
         ax.set_xlabel("records n")
+        below = s[s.bound < floor]
+        lines = [f"bound below the floor\nfrom n = {int(below.n.min()):,}"] if len(below) else []
+        zero = [p for p in ps if (sub_t[np.isclose(sub_t["p"], p)]["mc_probability"] == 0).all()]
+        if zero:  # curves entirely at the floor hide under each other
+            lines.append("p = " + ", ".join(f"{p:g}" for p in zero) + ": zero count\nat every n (on the floor)")
+        if lines:
+            notes.append((ax, "\n".join(lines)))
+    if notes:  # headroom above the curves for the notes (the panels share y)
+        axes[0].set_ylim(floor * 0.5, 5e3)
+        for ax in axes:
+            plain_log_axis(ax, "y")
+            ax.set_yticks([10.0 ** e for e in range(int(np.ceil(np.log10(floor * 0.5))), 1)])  # probabilities ≤ 1
     axes[0].set_ylabel("P[|q(X) − q(P)| ≥ τ]\n(0-BDP query)")
-    axes[0].plot([], [], ":", color="grey", label="exact probability (dotted)")
-    axes[0].plot([], [], "o", color="grey", mfc="white", label="zero count, drawn at the floor")
+    axes[0].plot([], [], ":", color="grey", label="exact probability (dotted; under the\nMonte Carlo curve where not seen)")
+    axes[0].plot([], [], "o", color="grey", mfc="white", label=f"zero count, drawn at the floor {floor:.2g}")
     fig.suptitle("Zhao Lemma 1 vs Monte Carlo on Markov-chain labels\n"
                  f"(bars: {frame.confidence.iloc[0]:.0%} Clopper-Pearson intervals)")
-    legend_below(fig, axes)
+    legend = legend_below(fig, axes)
+    empty = [a for a in fig.axes if not a.axison]
+    if legend is not None and len(empty) >= 2:  # the legend in the empty cells of the grid, clear of the data
+        x0 = min(a.get_position().x0 for a in empty)
+        x1 = max(a.get_position().x1 for a in empty)
+        y0 = min(a.get_position().y0 for a in empty)
+        y1 = max(a.get_position().y1 for a in empty)
+        legend.remove()
+        fig.legend(*_handles(axes),
+                   loc="center", bbox_to_anchor=((x0 + x1) / 2, (y0 + y1) / 2), ncol=2, frameon=False)
+    for ax, text in notes:  # after the layout, where nothing is drawn
+        note_in_empty(ax, text)
     return fig
+
+
+def _handles(axes):
+    """(handles, labels) of the panels, merged by label (first wins)."""
+    found = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            found.setdefault(lab, h)
+    return list(found.values()), list(found)

@@ -66,7 +66,8 @@ def sample_complexity_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-from adaptive_repro.plotting import legend_below, plain_log_axis, pyplot, series_colors  # noqa: E402
+from adaptive_repro.plotting import (NOTE_SPOTS, coincide_within, legend_below, note_in_empty,  # noqa: E402
+                                    plain_log_axis, pyplot, series_colors)
 
 
 def _chain_words(chain: str) -> str:
@@ -78,44 +79,92 @@ def _chain_words(chain: str) -> str:
     return f"{'binary chain' if kind == 'binary' else 'chain data model'}, {args}" if args else chain
 
 
+#: Two chains whose curves differ by less than this (relative) are said to coincide, drawn with markers, noted.
+COINCIDE = 0.10
+
+
+def _coinciding(table: pd.DataFrame, chains: list[str]) -> list[tuple[str, str, float, float]]:
+    """(chain a, chain b, smallest and largest ratio b/a of n_#) of chain pairs whose n_# curves (both routes)
+    coincide within :data:`COINCIDE` (relative), i.e. lie on top of each other on the log axes."""
+    out = []
+    for i, a in enumerate(chains):
+        for b in chains[i + 1:]:
+            diffs, ratios = [], []
+            for q in (EXACT, "theorem2 n_# with Lemma 4's h"):
+                ca = table[(table["chain"] == a) & (table["quantity"] == q)].sort_values("tau")["n_required"]
+                cb = table[(table["chain"] == b) & (table["quantity"] == q)].sort_values("tau")["n_required"]
+                if len(ca) and len(ca) == len(cb):
+                    diffs.append(coincide_within(ca.to_numpy(), cb.to_numpy()))
+                    ratios.extend(cb.to_numpy() / ca.to_numpy())
+            if diffs and max(diffs) < COINCIDE:
+                out.append((a, b, float(np.nanmin(ratios)), float(np.nanmax(ratios))))
+    return out
+
+
+def _pct(ratio: float) -> str:
+    return f"{100 * (ratio - 1):+.2g}%"
+
+
 def sample_complexity_figure(table: pd.DataFrame):
     """Left: n_# per chain (solid: Lemma 2, dotted: Lemma 4's h; x: n_* where finite). Right: n_# tau^2/(B ln(m/beta)
-    ln(1/tau)). One legend (colour = chain, style = route) below both panels, clear of the curves."""
+    ln(1/tau)). One legend (colour = chain, style = route) below both panels, clear of the curves; chains whose
+    curves coincide are drawn with markers and said so on the panels."""
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(13, 5.4))
     ax = axes[0]
     chains = list(dict.fromkeys(table["chain"]))
     cols = series_colors(len(chains))
+    same = _coinciding(table, chains)
+    marked = {b for _, b, _, _ in same}
+    mk = {"marker": "o", "mfc": "none", "ms": 6, "markevery": 4}
+    n_star_drawn = False
     for j, ch in enumerate(chains):
+        extra = mk if ch in marked else {}
         sub = table[(table["chain"] == ch) & (table["quantity"] == EXACT)]
-        ax.plot(sub["tau"], sub["n_required"], "-", color=cols[j])
+        ax.plot(sub["tau"], sub["n_required"], "-", color=cols[j], **extra)
         sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem2 n_# with Lemma 4's h")]
         if ch != "iid":
-            ax.plot(sub["tau"], sub["n_required"], ":", color=cols[j])
+            ax.plot(sub["tau"], sub["n_required"], ":", color=cols[j], **extra)
         sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem1 n_* (Lemma 3)") & table["finite"]]
         if ch != "iid" and len(sub):
             ax.plot(sub["tau"], sub["n_required"], "x", color=cols[j], ms=5)
+            n_star_drawn = True
     ax.set_xlabel(r"accuracy $\tau$")
     ax.set_ylabel("required holdout size n")
-    ax.set_title("Theorem 2's requirement $n_\\#$\n(Theorem 1's $n_*$ not applicable: "
-                 r"$\tau'/3 \leq 4a_i$" "\non every correlated chain, not drawn)")
+    ax.set_title("Theorem 2's requirement $n_\\#$ against accuracy")
     ax = axes[1]
     for j, ch in enumerate(chains):
         sub = table[(table["chain"] == ch) & (table["quantity"] == EXACT)]
         r = sub["n_required"] * sub["tau"] ** 2 / (sub["B"] * np.log(sub["m"] / sub["beta"]))
-        ax.plot(sub["tau"], r / np.log(1 / sub["tau"]), "-", color=cols[j])
+        ax.plot(sub["tau"], r / np.log(1 / sub["tau"]), "-", color=cols[j], **(mk if ch in marked else {}))
     ax.set_xlabel(r"accuracy $\tau$")
     ax.set_ylabel(r"$n_\#\,\tau^2 / (B\,\ln(m/\beta)\,\ln(1/\tau))$")
     ax.set_title(r"flat as $\tau\to 0$ $\Leftrightarrow$ $n = \Theta(B\ln(1/\tau)\ln(m/\beta)/\tau^2)$")
     for ax in axes:
         plain_log_axis(ax)
         ax.grid(alpha=0.3, which="both")
-    handles = [plt.Line2D([], [], color=cols[j], lw=2, label=_chain_words(ch))
+    handles = [plt.Line2D([], [], color=cols[j], lw=2, label=_chain_words(ch), **(mk if ch in marked else {}))
                for j, ch in enumerate(chains)]
     handles += [plt.Line2D([], [], color="k", ls="-", label="$n_\\#$ with Lemma 2 (exact quilts)"),
                 plt.Line2D([], [], color="k", ls=":", label="$n_\\#$ with Lemma 4's h")]
+    if n_star_drawn:
+        handles.append(plt.Line2D([], [], color="k", ls="", marker="x", label="Theorem 1's $n_*$ where finite"))
     fig.suptitle("Zhao Theorems 1-2: sample complexity, i.i.d. vs Markov chain")
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles])
+    texts = [] if n_star_drawn else ["Theorem 1's $n_*$ not drawn: not applicable\n"
+                                     r"($\tau'/3 \leq 4a_i$ on every correlated chain)"]
+    same_text = [f"{_chain_words(a)} and {_chain_words(b).split(',')[0]} (markers)\nnearly coincide: the "
+                 f"latter is {_pct(lo)} to {_pct(hi)} off" for a, b, lo, hi in same]
+    if same_text:  # room for the note under the lowest curve
+        for ax, room in zip(axes, (100, 10)):
+            lo_y, hi_y = ax.get_ylim()
+            ax.set_ylim(lo_y / room, hi_y)
+            plain_log_axis(ax, "y")
+    if texts:
+        note_in_empty(axes[0], texts[0])
+    for t in same_text:
+        for ax in axes:
+            note_in_empty(ax, t, spots=(NOTE_SPOTS[3], NOTE_SPOTS[2], NOTE_SPOTS[8]))
     return fig
 
 

@@ -43,26 +43,47 @@ def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values(["mechanism", "b", "p"]).reset_index(drop=True)
 
 
+def _answered_labels(ax, sub: pd.DataFrame) -> None:
+    """Above each p where some accuracy answers were bottom, one label (over all b): the fraction answered, or
+    "all ⊥" (drawn as x on the zero line); the y range grows to make room, so labels never sit on the data."""
+    from matplotlib.transforms import blended_transform_factory
+
+    lo, hi = ax.get_ylim()
+    labels = []
+    for p, grp in sub.groupby("p"):
+        a = grp["answered"]
+        if (a >= 1).all():
+            continue
+        if (a == 0).all():
+            labels.append((p, "all ⊥\nanswers"))
+            continue
+        part = a[a > 0]
+        rng = f"{part.min():.0%}" if part.min() == part.max() else f"{part.min():.0%}–{part.max():.0%}"
+        labels.append((p, f"{rng}\nanswered" + ("\n(some b: ⊥)" if (a == 0).any() else "")))
+    if not labels:
+        return
+    ax.set_ylim(lo, hi + 0.3 * (hi - lo))
+    tr = blended_transform_factory(ax.transData, ax.transAxes)
+    for p, text in labels:
+        ax.text(p, 0.98, text, transform=tr, ha="center", va="top", fontsize=11, linespacing=1.1)
+
+
 def figure(table: pd.DataFrame, n: int, d: int):
     mechs = ordered_arms(table["mechanism"])
     fig, axes = panel_grid(len(mechs) + 1, max_cols=2, size=(6.2, 4.6))
     b_colours = dict(zip(sorted(table["b"].unique()), series_colors(table["b"].nunique())))
+    dodge = {b: 0.01 * (i - (len(b_colours) - 1) / 2) for i, b in enumerate(b_colours)}
     for ax, mech in zip(axes, mechs):
         sub = table[table["mechanism"] == mech]
-        labelled = set()
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p")
+            grp = grp.assign(p=grp["p"] + dodge[b])  # side by side, so equal values do not hide each other
             ax.errorbar(grp["p"], grp["gap_se_units"], yerr=2 * np.sqrt(n) * grp["gap_se"], marker="o",
                         capsize=3, color=b_colours[b], label=f"batch SD b = {b:g}")
             for r in grp.itertuples():
                 if r.answered == 0:  # every accuracy answer bottom: drawn as an x on the zero line
                     ax.plot(r.p, 0, "x", ms=9, mew=2, color=b_colours[b])
-                    if r.p not in labelled:
-                        labelled.add(r.p)
-                        ax.annotate("all ⊥", (r.p, 0), fontsize=11, textcoords="offset points", xytext=(-8, 8))
-                elif r.answered < 1:
-                    ax.annotate(f"{r.answered:.0%} answered", (r.p, r.gap_se_units if np.isfinite(r.gap_se_units) else 0),
-                                fontsize=10, textcoords="offset points", xytext=(4, 4))
+        _answered_labels(ax, sub)
         ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
         if sub["gap_mean"].isna().all():
             note(ax, "all accuracy answers ⊥\n(budget spent on attribute queries)", colour=COLORS["holdout"])
@@ -81,12 +102,13 @@ def figure(table: pd.DataFrame, n: int, d: int):
         ax.set_title("What the DP calibration really gives")
         ax.set_xlabel("stay probability p = p_s = p_y")
         ax.set_ylabel("Bayesian-DP level")
+        ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
         ax.grid(alpha=0.3, which="both")
     else:
         note(ax, "no DP-calibration arm in this run:\nno certified Bayesian-DP level to show")
         ax.set_xticks([]), ax.set_yticks([])
     suptitle(fig, f"Overfitting against correlation (beyond Zhao et al.): n = {n:,}, d = {d:,}, null labels;\n"
-                  f"{MODEL_NOTE}; error bars: ± 1 Monte-Carlo SE")
+                  f"{MODEL_NOTE}; error bars: ± 1 Monte-Carlo SE; b side by side")
     legend_below(fig, axes)
     return fig
 

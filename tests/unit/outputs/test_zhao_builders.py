@@ -117,3 +117,27 @@ def test_thm2_check_dp_and_bdp_arms_are_not_applicable():
     assert c["zhao_alg1_bdp-event-rate"].status == "not applicable"
     assert c["zhao_alg1_theorem2-event-rate"].status == "holds"  # 1/40: CI lower bound below beta
     assert "does not test the theorem" in c["zhao_alg1_theorem2-event-rate"].claim
+
+
+@pytest.mark.parametrize("output_id", ["zhao-fig3", "zhao-fig3-large-n"])
+def test_fig3_figure_short_titles_gap_row_and_calibration_block(output_id):
+    """Panel titles and the suptitle have at most 2 lines; the gap row shows holdout − fresh as the claims compute it
+    (paired over replicates); the Algorithm 1 calibrations are written once, outside the panels."""
+    from adaptive_repro.outputs.zhao_fig3 import gap_table
+    from adaptive_repro.stats import paired_gap
+
+    s = spec(output_id, mechanisms=("standard", "zhao_alg1_dp", "zhao_alg1_bdp"))
+    recs = records(output_id, {"standard": (0.05, True), "zhao_alg1_dp": (0.0, True), "zhao_alg1_bdp": (0.0, False)})
+    _, fig, _ = catalogue.build(output_id, {"seed": 1}, {"records": recs, "diagnostics": None, "specs": {output_id: s}})
+    assert all(ax.get_title().count("\n") <= 1 for ax in fig.axes)
+    assert fig._suptitle.get_text().count("\n") <= 1
+    gap_axes = [ax for ax in fig.axes if ax.get_ylabel().startswith("holdout − fresh")]
+    assert len(gap_axes) == 1
+    g = gap_table(recs)
+    mean, se, _ = paired_gap(recs, "standard", 50)
+    row = g[(g["mechanism"] == "standard") & (g["k"] == 50)].iloc[0]
+    assert row["mean"] == pytest.approx(mean) and row["se"] == pytest.approx(se)
+    assert g[g["mechanism"] == "zhao_alg1_bdp"]["mean"].isna().all()
+    fig_texts = [t.get_text() for t in fig.texts]
+    assert any("Algorithm 1 calibrations" in t and "σ =" in t for t in fig_texts)
+    assert not any("σ =" in ax.get_title() for ax in fig.axes)
