@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: venv reproduce paper-scale test test-fast benchmark report snakemake-report clean
+.PHONY: venv reproduce paper-scale test test-fast benchmark report snakemake-report gallery clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ snakemake-report: $(STAMP)
 	@test -f results/run-config.yaml || { echo "No run to report on yet: run 'make reproduce' first."; exit 1; }
 	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml $(SMK_ARGS)
 	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml --report results/snakemake-report.html $(SMK_ARGS)
+
+# The README's figure gallery (docs/gallery/): compressed copies of key figures of the last run.
+GALLERY := dwork-null dwork-signal zhao-fig2 zhao-fig3 zhao-frontier he-composition-eps he-generalization lecture-monitor
+gallery: $(STAMP)
+	$(BIN)/python -m adaptive_repro.report_html results/figures docs/gallery $(GALLERY)
 
 clean:
 	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md results/run-config.yaml results/report.html results/snakemake-report.html

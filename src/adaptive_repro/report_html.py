@@ -145,11 +145,15 @@ def output_section(files: OutputFiles, config: dict) -> str:
     links = " · ".join(f'<a href="{html.escape(path)}">{html.escape(label)}</a>'
                        for label, path in files.links.items())
     shown = min(len(table), TABLE_ROWS)
+    from PIL import Image
+
+    with Image.open(files.png) as image:  # a wide figure (many panels) gets the full width, its claims below
+        layout = "pair wide" if image.width > 2.2 * image.height else "pair"
     return f"""
 <section class="output" id="{oid}">
   <h3><code>{oid}</code></h3>
   <div class="caption">{caption}</div>
-  <div class="pair">
+  <div class="{layout}">
     <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="figure {oid}"
       src="{thumbnail_data_uri(files.png)}"></a><figcaption>Files: {links}</figcaption></figure>
     <div class="claims"><h4>Claims checked on this figure's numbers ({len(claims)})</h4>{claims_html(claims)}</div>
@@ -168,8 +172,10 @@ table{border-collapse:collapse;font-size:.85em} td,th{border:1px solid #ddd;padd
 th{background:#f0f0f0} .scroll{overflow:auto;max-height:32em}
 section.output{border-top:1px solid #ccc;padding-top:.5em;margin-top:2em}
 .pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.2em;align-items:start}
+.pair.wide{grid-template-columns:1fr} .pair.wide .claims{max-height:none;columns:2 32em}
+.pair.wide .claim{break-inside:avoid}
 @media (max-width:1100px){.pair{grid-template-columns:1fr}}
-figure{margin:0} figure img{width:100%;border:1px solid #eee} figcaption{font-size:.85em;color:#555}
+figure{margin:0} figure img{max-width:100%;border:1px solid #eee} figcaption{font-size:.85em;color:#555}
 .claims{max-height:52em;overflow:auto} .claims h4{margin:.2em 0 .5em}
 .claim{border:1px solid #ddd;border-radius:6px;padding:.4em .7em;margin-bottom:.6em;font-size:.9em}
 .claim p{margin:.3em 0} blockquote{margin:.3em 0 .3em 1em;color:#444;font-style:italic}
@@ -209,3 +215,22 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
 </details>
 </body></html>
 """
+
+
+def write_thumbnail(png: Path, dest: Path, width: int = 1000) -> None:
+    """Write the compressed thumbnail of a figure to ``dest`` (the README's gallery, ``make gallery``)."""
+    data = base64.b64decode(thumbnail_data_uri(png, width).split(",", 1)[1])
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(data)
+
+
+if __name__ == "__main__":  # python -m adaptive_repro.report_html FIGURES_DIR DEST_DIR ID [ID ...]
+    import sys
+
+    figures, dest, *ids = sys.argv[1:]
+    if not ids:
+        sys.exit("usage: python -m adaptive_repro.report_html FIGURES_DIR DEST_DIR ID [ID ...]")
+    for oid in ids:
+        catalogue.get(oid)  # an unknown ID is an error, not a silently missing image
+        write_thumbnail(Path(figures) / f"{oid}.png", Path(dest) / f"{oid}.png")
+        print(f"{dest}/{oid}.png")
