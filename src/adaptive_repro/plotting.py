@@ -240,3 +240,8 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
     suptitle(fig, f"{title}\n{subtitle}")
     legend_below(fig, axes)
     return fig
+
+
+def plain_number(x: float) -> str:
+    """A number as a plain tick label would show it (1000, 1e7, 0.001), for titles, legends and notes."""
+    return _plain(x) if x > 0 else f"{x:g}"
