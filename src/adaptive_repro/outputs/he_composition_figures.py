@@ -47,7 +47,7 @@ def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dic
     dt = float(p["delta_tilde"])
     table = table[table.delta_tilde == dt]
     epss, deltas = p["eps"], p["delta"]
-    fig, axes = pyplot.subplots(len(deltas), len(epss), figsize=(3.5 * len(epss), 3.5 * len(deltas) + 0.8),
+    fig, axes = pyplot.subplots(len(deltas), len(epss), figsize=(3.5 * len(epss), 4.4 * len(deltas) + 0.8),
                                 squeeze=False, sharex=True)
     for i, delta in enumerate(deltas):
         for j, eps in enumerate(epss):
@@ -66,13 +66,17 @@ def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dic
                         label="He Thm 4 / Cor 2 unsound: δ' < exact optimal δ(ε')")
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = {delta:g}")
             lo, hi = ax.get_ylim()
-            ax.set_ylim(lo, hi * (hi / lo) ** 0.6)  # head room for the note
+            ax.set_ylim(lo, hi * (hi / lo) ** 0.85)  # head room for the note
             plain_log_axis(ax, "x")
             plain_log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
             d = _rel(r["kairouz"], r["he"])
-            note(ax, "Kairouz ◇ = He Thm 4\n" + ("(identical ε', to 1e-12)" if d < 1e-12 else f"(ε' within {_pct(d)})")
-                 if d < 0.01
-                 else f"Kairouz ◇ and He Thm 4\ndiffer by up to {_pct(d)}", x=0.03, y=0.97, ha="left", va="top")
+            text = "Kairouz ◇ = He Thm 4\n" + ("(identical ε', to 1e-12)" if d < 1e-12 else f"(ε' within {_pct(d)})") \
+                if d < 0.01 else f"Kairouz ◇ and He Thm 4\ndiffer by up to {_pct(d)}"
+            on = (r["he"] - 1).abs() < 0.01
+            if on.iloc[0]:  # He on the exact curve (under its dots) for the first T
+                last = on.index[-1] if on.all() else on.index[on.values.argmin() - 1]
+                text += f"\nHe = exact for T ≤ {last:g} (1%)"
+            note(ax, text, x=0.03, y=0.97, ha="left", va="top")
             if i == len(deltas) - 1:
                 ax.set_xlabel("number of steps T")
             if j == 0:
