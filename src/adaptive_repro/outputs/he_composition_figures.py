@@ -158,6 +158,9 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
                 missing += [f"{short}: {x}" for x in why]
                 if shown.notna().sum() == 1:
                     missing[-1] += f" (dot: T = {shown.first_valid_index():g})"
+                near = s.index[(s / dt - 1).abs() < 0.1]
+                if len(near):  # drawn under the delta~ line there
+                    missing.append(f"{short} ≈ {DT} (10%), T ≥ {near.min():g}")
             s = c[c.method == "he_cor3"].set_index("T")
             ex = s.exact_delta_at_eps_prime.where(s.exact_delta_at_eps_prime >= ymin)
             ax.plot(ex.index, ex, **METHOD_STYLE["exact_at_cor3"])
