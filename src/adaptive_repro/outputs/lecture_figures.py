@@ -46,8 +46,9 @@ def transfer_figure(frame: pd.DataFrame):
     handles = [Line2D([], [], color="k", marker="o", ls="", label="Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε]"),
                Line2D([], [], color="k", lw=2.2, label=r"Theorem 0.2 bound $\max\{4\delta/\varepsilon,\ "
                                                         r"e^{-\varepsilon^2 m/8}\}$"),
-               Line2D([], [], color="k", lw=1.2, ls="--", label=r"the same bound outside the theorem's conditions "
-                                                            r"($\varepsilon \in [\sqrt{12/m}, 1/8]$, $\delta \leq \varepsilon/16$)"),
+               Line2D([], [], color="k", lw=1.2, ls="--",
+                      label=r"the same bound outside the theorem's conditions "
+                            r"($\varepsilon \in [\sqrt{12/m}, 1/8]$, $\delta \leq \varepsilon/16$)"),
                Line2D([], [], color=COLORS["reference"], ls=":", label=f"δ = {delta:g} (leak probability)")]
     handles += [Patch(color=c, label=f"ε = {eps:g}") for c, (eps, _) in zip(colours, groups)]
     fig.tight_layout()
@@ -65,8 +66,9 @@ MONITOR_GROUPS = [
     ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7)),
      [("lemma04_upper", "-", "Lemma 0.4 upper bound"), ("step4_lower_rigorous_best", ":",
                                                         "Step 4 lower bound, rigorous")]),
-    ("vermillion", "nearly optimal selection", ("monitor_gap_nearly_optimal", "measured (Step 4's assumption)",
-                                                dict(fmt="x", ms=8, mew=2)),
+    ("vermillion", "nearly optimal selection",
+     ("monitor_gap_nearly_optimal", "measured (Step 4's assumption;\n× drawn over ● where equal)",
+      dict(fmt="x", ms=8, mew=2)),
      [("step4_lower_notes_best", "-.", "Step 4 lower bound (notes)")]),
     ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=9, mfc="none", mew=1.5)),
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
