@@ -1,4 +1,4 @@
-"""Tables, figures and claims of the lecture outputs (Lecture 18 notes, J. Sorrell):
+"""Tables and claims of the lecture outputs (Lecture 18 notes, J. Sorrell; figures: :mod:`.lecture_figures`):
 
 - ``lecture-transfer``: Theorem 0.2 (Bassily et al. 2016) vs Monte Carlo of the (eps, delta)-DP query-selection
   mechanism M of :mod:`adaptive_repro.simulation.lecture_mechanisms`, over m.
