@@ -314,3 +314,22 @@ def coincide_within(a, b) -> float:
     scale = np.maximum(np.abs(a), np.abs(b))
     ok = np.isfinite(a) & np.isfinite(b) & (scale > 0)
     return float(np.max(np.abs(a - b)[ok] / scale[ok])) if ok.any() else float("nan")
+
+
+def plain_number(x: float) -> str:
+    """A number as a plain tick label would show it (1000, 1e7, 0.001), for titles, legends and notes."""
+    return _plain(x) if x > 0 else f"{x:g}"
+
+
+def symlog_minor_ticks(ax, linthresh: float):
+    """Minor ticks of a symlog y axis at 2..9 times each power of ten outside the linear band |y| < ``linthresh``
+    (none inside it), so that the ticks read like a log axis on both sides of 0. Call after setting the limits."""
+    from matplotlib.ticker import FixedLocator
+
+    lo, hi = ax.get_ylim()
+    ticks = []
+    for e in range(math.floor(math.log10(linthresh)), math.ceil(math.log10(max(abs(lo), abs(hi), linthresh))) + 1):
+        for k in range(2, 10):
+            v = k * 10.0 ** e
+            ticks += [t for t in (v, -v) if lo <= t <= hi and abs(t) > linthresh]
+    ax.yaxis.set_minor_locator(FixedLocator(sorted(ticks)))

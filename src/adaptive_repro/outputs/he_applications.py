@@ -18,7 +18,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
-from adaptive_repro.plotting import SHADE, note, plain_log_axis, pyplot as plt, series_colors
+from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, pyplot as plt, series_colors
 from adaptive_repro.registry import Claim, format_point
 
 TOL = 1e-9
@@ -102,11 +102,16 @@ def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
+    """Colour = sigma in every panel; line style = N (left two panels, figure legend) or the eps' target (right
+    panel, its own legend)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
     pyplot = plt()
     p = params[which]
     dt = figure_delta_tilde(p)
     Ts = np.unique(np.round(np.geomspace(1, max(p["T"]), 60)).astype(int))
-    fig, axes = pyplot.subplots(1, 3, figsize=(14, 6.6))
+    fig, axes = pyplot.subplots(1, 3, figsize=(14, 5.6))
     colors = series_colors(8)
     lss = ["-", "--", ":", "-."]
     ratios: dict = {}
@@ -114,42 +119,50 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
         for j, sigma in enumerate(p["sigma"]):
             r = _theorem(which, p, N, Ts, sigma, dt)
             floor = gt.delta_floor(p["tau"] / N * p["delta"], Ts)
-            axes[0].plot(Ts, r["eps_prime"], color=colors[j % 8], ls=lss[i % 4], label=f"N = {N:g}, σ = {sigma:g}")
+            axes[0].plot(Ts, r["eps_prime"], color=colors[j % 8], ls=lss[i % 4])
             axes[1].plot(Ts, r["delta_prime_free"] / floor, color=colors[j % 8], ls=lss[i % 4])
             ratios.setdefault(N, []).append(np.asarray(r["delta_prime_free"] / floor, dtype=float))
     thm = "Theorem 7 (SGLD)" if which == "sgld" else "Theorem 8 (federated)"
     axes[0].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="ε'", title=f"{thm}: ε'")
     axes[1].axhline(1, color="k", lw=1)
     axes[1].axhspan(0.5, 1, **SHADE)
-    axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="δ' / floor 1 − (1 − qδ)^T",
-                title="δ' / floor (shaded: impossible)", ylim=(0.5, None))
+    axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel=r"δ' / floor $1-(1-q\delta)^T$",
+                title="δ' / floor (shaded: below it, impossible)", ylim=(0.5, None))
     w = wang_direction_table(params, which)
+    marks = "o^sD"
     for i, eps in enumerate(sorted(w.eps_target.unique())):
         s = w[w.eps_target == eps]
         for j, sigma in enumerate(p["sigma"]):
             ss = s[s.sigma == sigma]
-            axes[2].plot(ss.N, ss.he_max_T, color=colors[j % 8], ls=lss[i % 4], marker="o", ms=3,
-                         label=f"{thm.split(' (')[0]}: largest T with ε' ≤ {eps:g}, σ = {sigma:g}")
+            axes[2].plot(ss.N, ss.he_max_T, color=colors[j % 8], ls=lss[i % 4], marker=marks[i % 4], ms=5)
         if which == "sgld":
             ss = s[s.sigma == p["sigma"][0]]
-            axes[2].plot(ss.N, ss.wang_min_T, color="k", ls=lss[i % 4], lw=2,
-                         label=f"Wang et al. (as quoted): smallest T, ε = {eps:g}")
+            axes[2].plot(ss.N, ss.wang_min_T, color="k", ls=lss[i % 4], marker=marks[i % 4], ms=5, lw=2)
+    targets = sorted(w.eps_target.unique())
+    h = [Line2D([], [], color="grey", ls=lss[i % 4], marker=marks[i % 4], ms=5, label=f"ε' ≤ {e:g}")
+         for i, e in enumerate(targets)]
+    if which == "sgld":
+        h.append(Line2D([], [], color="k", lw=2, label="black: Wang et al. (as He quotes it), smallest T"))
     axes[2].set(xscale="log", yscale="log", xlabel="sample size N", ylabel="iterations T",
                 title=("admissible T: He (at most),\nWang (at least)" if which == "sgld"
                        else "largest T within\nthe privacy target"))
-    fig.suptitle(f"He et al. {thm}: τ = {p['tau']}, δ = {p['delta']:g}, δ~ = {dt:g} (claims: every δ~ of the sweep)"
-                 + (f", L = {p['L']}" if which == "sgld" else ""))
+    fig.suptitle(rf"He et al. {thm}: τ = {p['tau']}, q = τ/N, δ = {p['delta']:g}, $\tilde{{\delta}}$ = {dt:g} "
+                 rf"(claims: every $\tilde{{\delta}}$ of the sweep)" + (f", L = {p['L']:g}" if which == "sgld" else ""))
     for ax in axes:
         plain_log_axis(ax)
-    fig.tight_layout()
-    axes[0].legend(ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=10.5)
     spread = max((float(np.nanmax(np.abs(w / v[0] - 1))) for v in ratios.values() for w in v), default=0.0)
     if len(p["sigma"]) > 1 and spread < 0.01:  # the sigma curves lie on top of each other: say so
         note(axes[1], f"the σ curves coincide\n(differ by < {max(spread, 1e-12):.1g} relative);\nonly the last σ is visible",
              x=0.97, y=0.97, ha="right", va="top")
-    axes[1].text(0.5, -0.16, "curves: colour = σ, line style = N\n(as in the legend on the left)",
-                 transform=axes[1].transAxes, ha="center", va="top")
-    axes[2].legend(ncol=1, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=10.5)
+    handles = [Patch(color=colors[j % 8], label=f"σ = {sg:g}") for j, sg in enumerate(p["sigma"])]
+    handles += [Line2D([], [], color="k", ls=lss[i % 4], label=f"N = {plain_number(N)}") for i, N in enumerate(p["N"])]
+    leg = legend_below(fig, axes, handles=handles, labels=[x.get_label() for x in handles], ncol=2)
+    leg.set_title("colour = σ; line style = N (left two panels)")
+    b0, b1 = axes[0].get_position(), axes[1].get_position()
+    leg.set_bbox_to_anchor(((b0.x0 + b1.x1) / 2, 0.0), transform=fig.transFigure)
+    b2 = axes[2].get_position()
+    fig.legend(handles=h, loc="upper center", bbox_to_anchor=((b2.x0 + b2.x1) / 2, 0.0), frameon=False,
+               title=f"{thm.split(' (')[0]}: largest T with", fontsize=10.5, title_fontsize=SIZES["legend"])
     return fig
 
 

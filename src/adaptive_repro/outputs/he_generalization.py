@@ -13,7 +13,7 @@ import pandas as pd
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params
-from adaptive_repro.plotting import COLORS, SHADE, note, plain_log_axis, pyplot as plt, series_colors
+from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number, pyplot as plt
 from adaptive_repro.registry import Claim
 
 
@@ -59,47 +59,58 @@ def generalization_table(params: dict) -> pd.DataFrame:
 
 
 def generalization_figure(table: pd.DataFrame, params: dict):
+    """Colour = method (one figure legend below); line style = variant (Oneto et al.'s N or empirical risk, k),
+    explained by a small legend in an empty corner of its panel."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
     pyplot = plt()
     p = params["generalization"]
     delta = sorted(p["delta"])[len(p["delta"]) // 2]
-    fig, axes = pyplot.subplots(1, 3, figsize=(14, 6.4))
+    fig, axes = pyplot.subplots(1, 3, figsize=(14, 5.6))
     t = table[table.delta == delta]
-    labels = {"he_thm1": "He Thm 1", "he_thm1_intro": "He Thm 1 as in the introduction (2×)",
-              "nissim_stemmer": "Nissim-Stemmer", "dwork_et_al": "Dwork et al.", "oneto_et_al": "Oneto et al."}
-    col = {"he_thm1": COLORS["he"], "he_thm1_intro": "#56B4E9", "nissim_stemmer": "#E69F00",
-           "dwork_et_al": "#009E73"}
-    extra = ["#CC79A7", "#D55E00", "#000000", "#999999"]  # Okabe-Ito colours not used above, for Oneto et al.
+    col = {"he": COLORS["he"], "nissim_stemmer": OKABE_ITO["orange"], "dwork_et_al": OKABE_ITO["bluish green"],
+           "oneto_et_al": OKABE_ITO["reddish purple"]}
+    col["he_thm1"] = col["he_thm1_intro"] = col["he_thm2"] = col["he"]
+    variant_ls = ["--", ":", "-.", (0, (6, 2, 1, 2, 1, 2))]
     ax = axes[0]
     for m in ["he_thm1", "nissim_stemmer", "dwork_et_al"]:
         s = t[(t.method == m) & (t.quantity == "a")]
-        ax.plot(s.eps, s.value, marker="o", ms=3, color=col[m], label=labels[m])
+        ax.plot(s.eps, s.value, marker="o", ms=3, color=col[m])
     N = max(p["N"])
-    for r in p["oneto_empirical_risk"]:
+    var = []
+    for i, r in enumerate(p["oneto_empirical_risk"]):
         s = t[(t.method == "oneto_et_al") & (t.quantity == "a") & (t.N == N) & (t.empirical_risk == r)]
-        ax.plot(s.eps, s.value, marker="s", ms=3, ls="--", color=extra[p["oneto_empirical_risk"].index(r) % 4],
-                label=f"Oneto et al. (N = {N:g}, emp. risk = {r:g})")
-    ax.axhline(1, color="k", lw=0.8, ls=":", label="a = 1 (vacuous above, loss in [0, 1])")
-    ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="a in P[gap < a] > 1 − b", title="accuracy term a")
+        var += ax.plot(s.eps, s.value, ls=variant_ls[i % 4], color=col["oneto_et_al"],
+                       label=f"empirical risk {r:g}")
+    ax.legend(handles=var, title=f"Oneto et al., N = {plain_number(N)}", loc="upper left", fontsize=10.5, title_fontsize=10.5)
+    ax.axhline(1, color="k", lw=0.8, ls=":")
+    ax.set(xscale="log", yscale="log", xlabel="ε", ylabel=r"$a$ in $P[\,|\mathrm{gap}| < a\,] > 1-b$",
+           title="accuracy term a")
     ax = axes[1]
     for m in ["he_thm1", "he_thm1_intro", "nissim_stemmer", "dwork_et_al"]:
         s = t[(t.method == m) & (t.quantity == "b")]
-        ax.plot(s.eps, s.value, marker="o", ms=3, color=col[m], label=labels[m])
-    for Nn in p["N"]:
+        ax.plot(s.eps, s.value, marker="o", ms=3, color=col[m], ls="--" if m == "he_thm1_intro" else "-")
+    var = []
+    for i, Nn in enumerate(p["N"]):
         s = t[(t.method == "oneto_et_al") & (t.quantity == "b") & (t.N == Nn) & (t.empirical_risk == 0)]
-        ax.plot(s.eps, s.value, ls="--", color=extra[p["N"].index(Nn) % 4], label=f"Oneto et al. (N = {Nn:g})")
+        var += ax.plot(s.eps, s.value, ls=variant_ls[i % 4], color=col["oneto_et_al"], label=f"N = {plain_number(Nn)}")
+    ax.legend(handles=var, title="Oneto et al.", loc="upper right", fontsize=10.5, title_fontsize=10.5)
     if max(p["eps"]) > 2:
-        ax.axvspan(2, max(p["eps"]), **SHADE, label="ε ≥ 2: ln(2/ε) ≤ 0, so b ≤ 0")
+        ax.axvspan(2, max(p["eps"]), **SHADE)
     ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="b (failure probability)",
            title=f"failure probability b, δ = {delta:g}")
     ax.set_ylim(1e-16, 10)
     ax = axes[2]
+    var = []
     for i, k in enumerate(p["k"]):
-        for m, ls in [("he_thm2", "-"), ("nissim_stemmer", "--")]:
+        for m in ("he_thm2", "nissim_stemmer"):
             s = t[(t.method == m) & (t.quantity == "on_average") & (t.k == k)]
-            ax.plot(s.eps, s.value, ls=ls, color=series_colors(8)[i % 8],
-                    label=f"{'He Thm 2' if m == 'he_thm2' else 'Nissim-Stemmer'}, k = {k:g}")
+            ax.plot(s.eps, s.value, ls=["-", *variant_ls][i % 5], color=col[m])
+        var.append(Line2D([], [], color="k", ls=["-", *variant_ls][i % 5], label=f"k = {k:g}"))
+    ax.legend(handles=var, loc="lower right", fontsize=10.5, title="data sets k")
     ax.set(xscale="log", yscale="log", xlabel="ε", ylabel="on-average generalization bound",
-           title=f"multi-database on-average bound,\nδ = {delta:g}")
+           title=f"multi-database on-average bound, δ = {delta:g}")
     same = []  # curves of different k that lie on top of each other: say so on the panel
     for m, lab in (("he_thm2", "He Thm 2"), ("nissim_stemmer", "Nissim-Stemmer")):
         v = {k: t[(t.method == m) & (t.quantity == "on_average") & (t.k == k)].value.to_numpy() for k in p["k"]}
@@ -111,9 +122,15 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     fig.suptitle("He et al. Theorems 1-2 against earlier generalization bounds for (ε, δ)-DP algorithms")
     for ax in axes:
         plain_log_axis(ax)
-    fig.tight_layout()
-    for ax in axes:  # legends below each panel, never over the curves
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, fontsize=10.5)
+    handles = [Line2D([], [], color=col["he"], marker="o", ms=3, label="He et al. (Thm 1; Thm 2 on the right)"),
+               Line2D([], [], color=col["he"], ls="--", marker="o", ms=3, label="He Thm 1, b as in the introduction (2×)"),
+               Line2D([], [], color=col["nissim_stemmer"], marker="o", ms=3, label="Nissim-Stemmer"),
+               Line2D([], [], color=col["dwork_et_al"], marker="o", ms=3, label="Dwork et al."),
+               Line2D([], [], color=col["oneto_et_al"], ls="--", label="Oneto et al. (line style: see panel)"),
+               Line2D([], [], color="k", lw=0.8, ls=":", label="a = 1: vacuous above (loss in [0, 1])")]
+    if max(p["eps"]) > 2:
+        handles.append(Patch(**{**SHADE, "alpha": 0.25}, label="ε ≥ 2: ln(2/ε) ≤ 0, so b ≤ 0"))
+    legend_below(fig, axes, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
     return fig
 
 

@@ -17,9 +17,9 @@ from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
 from adaptive_repro.plotting import legend_below, note, plain_log_axis, pyplot as plt, series_colors
 
 KL_METHODS = {
-    "lemma5": ("He Lemma 5: ε tanh(ε/2)", he.kl_lemma5),
-    "dwork_rothblum": ("Dwork-Rothblum eq. (9): ε(e^ε − 1)/2", he.kl_dwork_rothblum),
-    "dwork_et_al": ("Dwork et al.: ε(e^ε − 1)", he.kl_dwork_et_al),
+    "lemma5": (r"He Lemma 5: $\varepsilon \tanh(\varepsilon/2)$", he.kl_lemma5),
+    "dwork_rothblum": (r"Dwork-Rothblum eq. (9): $\varepsilon(e^{\varepsilon}-1)/2$", he.kl_dwork_rothblum),
+    "dwork_et_al": (r"Dwork et al.: $\varepsilon(e^{\varepsilon}-1)$", he.kl_dwork_et_al),
     "randomized_response_exact": ("exact KL, randomized response", gt.kl_randomized_response),
     "laplace_exact": ("exact KL, Laplace mechanism", gt.kl_laplace),
 }
@@ -52,18 +52,31 @@ def kl_figure(table: pd.DataFrame, params: dict):
             axes[0].plot(wide.index, wide[m], st, color=colours[m], label=label)
     axes[0].set(xlabel="per-step privacy level ε", ylabel="KL divergence D(A(S) ‖ A(S'))",
                 title="KL bounds for ε-DP and exact KL")
-    for m in ["dwork_rothblum", "dwork_et_al", "laplace_exact"]:
-        axes[1].plot(wide.index, wide[m] / wide["lemma5"], "-" if styles[m].isalpha() else styles[m], color=colours[m],
-                     label=KL_METHODS[m][0])
+    axes[1].axhline(1.0, color=colours["lemma5"], lw=1.8)  # Lemma 5 / Lemma 5
+    rr = wide["randomized_response_exact"] / wide["lemma5"]
+    axes[1].plot(wide.index[::6], rr.values[::6], "o", ms=5, mfc="none", color=colours["randomized_response_exact"])
+    for m in ["dwork_rothblum", "dwork_et_al"]:
+        axes[1].plot(wide.index, wide[m] / wide["lemma5"], styles[m], color=colours[m])
+    lap = wide["laplace_exact"] / wide["lemma5"]
+    axes[1].plot(wide.index, lap, "-", lw=1, color=colours["laplace_exact"])
+    axes[1].plot(wide.index[::6], lap.values[::6], "s", ms=5, mfc="none", color=colours["laplace_exact"])
     factor = (1 + np.exp(wide.index)) / 2
-    axes[1].plot(wide.index, factor, "k:", lw=1.2, label="(1 + e^ε)/2 (He's stated factor)")
+    axes[1].plot(wide.index, factor, "k:", lw=1.2, label=r"$(1+e^{\varepsilon})/2$ (He's stated factor)")
+    said = []
     if np.allclose(wide["dwork_rothblum"] / wide["lemma5"], factor, rtol=1e-9):
-        note(axes[1], "Dwork-Rothblum / Lemma 5 = (1 + e^ε)/2:\nthe two curves coincide", x=0.03, y=0.6, ha="left")
+        said.append(r"Dwork-Rothblum / Lemma 5 = $(1+e^{\varepsilon})/2$:" + "\nthe two curves coincide")
+    said.append(f"randomized response ○ on the line 1\n(attains Lemma 5, within {float((rr - 1).abs().max()):.0e})")
+    note(axes[1], "\n".join(said), x=0.03, y=0.6, ha="left")
+    ratios = wide[["dwork_rothblum", "randomized_response_exact", "laplace_exact"]].div(wide["lemma5"], axis=0)
+    close = wide.index[((ratios - 1).abs() < 0.05).all(axis=1)]
+    if len(close) and close.min() == wide.index.min():
+        note(axes[0], f"for ε ≤ {close.max():.2g}, Dwork-Rothblum and\nboth exact KLs lie on Lemma 5\n(within 5%: "
+                      "see the ratios\non the right)", x=0.97, y=0.04, ha="right", va="bottom")
     axes[1].set(xlabel="per-step privacy level ε", ylabel="ratio to He Lemma 5",
-                title="Looseness relative to Lemma 5\n(randomized response attains Lemma 5)")
+                title="Looseness relative to Lemma 5 (ratio 1 = Lemma 5)")
     for ax in axes:
         plain_log_axis(ax)
-    fig.suptitle("He et al. Lemma 5: the KL divergence of an ε-DP step")
+    fig.suptitle("He et al. Lemma 5: the KL divergence of an ε-DP step (markers: exact KL of two ε-DP mechanisms)")
     legend_below(fig, axes)
     return fig
 

@@ -1,4 +1,4 @@
-"""Tables, figures and claims of the lecture outputs (Lecture 18 notes, J. Sorrell):
+"""Tables and claims of the lecture outputs (Lecture 18 notes, J. Sorrell; figures: :mod:`.lecture_figures`):
 
 - ``lecture-transfer``: Theorem 0.2 (Bassily et al. 2016) vs Monte Carlo of the (eps, delta)-DP query-selection
   mechanism M of :mod:`adaptive_repro.simulation.lecture_mechanisms`, over m.
@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from adaptive_repro.config import SCHEMA_DIR
+from adaptive_repro.outputs.lecture_figures import monitor_figure, transfer_figure  # noqa: F401 (re-exported)
 from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.bounds import lecture as bounds
 from adaptive_repro.config import fill_schema_defaults
@@ -99,36 +100,6 @@ def transfer_claims(frame: pd.DataFrame) -> list[Claim]:
         + (f"; largest m: {ratio}" if ratio else ""),
         chk.status, chk.counterexample, kind="paper", quote=Q_THM02,
         code="adaptive_repro.simulation.lecture_mechanisms.select_queries")]
-
-
-def transfer_figure(frame: pd.DataFrame):
-    from adaptive_repro.plotting import COLORS, legend_below, plain_log_axis, pyplot, series_colors
-
-    fig, ax = pyplot().subplots(figsize=(9.5, 6.0))
-    floor = 0.3 / frame["replicates"].max()
-    groups = list(frame.groupby("epsilon"))
-    for i, (c, (eps, s)) in enumerate(zip(series_colors(len(groups)), groups)):
-        s = s.sort_values("m")
-        y = np.maximum(s.mc_probability, floor)
-        jitter = 1.0 + 0.04 * (i - (len(groups) - 1) / 2)  # multiplicative x offset so bars do not overlap
-        ax.errorbar(s.m * jitter, y, yerr=[y - np.maximum(s.mc_ci_low, floor), np.maximum(s.mc_ci_high, floor) - y],
-                    fmt="o", color=c, capsize=3, label=f"Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε], ε = {eps:g}")
-        ax.plot(s.m, s.bound, "--", color=c, lw=1.2, alpha=0.7)
-        ins = s[s.conditions_hold]
-        ax.plot(ins.m, ins.bound, "-", color=c, lw=2, label=f"Theorem 0.2 bound, ε = {eps:g} (solid: in range, dashed: outside)")
-    ax.axhline(frame["delta"].iloc[0], color=COLORS["reference"], ls=":", label=f"δ = {frame['delta'].iloc[0]:g} (leak probability)")
-    ax.set_xlabel("data set size m")
-    ax.set_ylabel("probability")
-    positive = frame.mc_ci_low.to_numpy()[frame.mc_ci_low.to_numpy() > 0]
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_ylim(min(floor, positive.min() if positive.size else 1e-3) / 3, 30)
-    plain_log_axis(ax)
-    ax.set_title(f"Lecture 18, Theorem 0.2 vs Monte Carlo (d = {frame.d.iloc[0]}, "
-                 f"{frame.replicates.iloc[0]} replicates, {frame.confidence.iloc[0]:.0%} Clopper-Pearson bars)\n"
-                 f"M: exponential mechanism over 2d marginals, or with probability δ the leak query 1[x ∈ S]")
-    legend_below(fig, [ax], ncol=1)
-    return fig
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -307,66 +278,6 @@ def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
         f"{chk.measured}; max frequency/beta {(th.value / th.beta).max():.3g}", chk.status, chk.counterexample,
         kind="paper", quote=Q_THM01, code=f"{BCODE}.exponential_mechanism_gap"))
     return claims
-
-
-def monitor_figure(frame: pd.DataFrame):
-    from adaptive_repro.plotting import COLORS, OKABE_ITO, legend_below, panel_grid, plain_log_axis, plain_symlog_yaxis
-
-    eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
-    fig, axes = panel_grid(len(eps_primes) + 1, max_cols=3, size=(4.7, 5.0))
-    o = OKABE_ITO
-    v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
-    for ax, ep in zip(axes, eps_primes):
-        vv, ll, hh = v.loc[ep], lo.loc[ep], hi.loc[ep]
-        T = vv.index.values
-        for q, style, lab in (("monitor_gap", dict(fmt="o", color=o["blue"]), "measured E[q(S_t*) − q(D)]"),
-                              ("monitor_gap_nearly_optimal", dict(fmt="x", color=o["vermillion"]),
-                               "measured, nearly optimal selection (Step 4's assumption)"),
-                              ("s_max", dict(fmt="s", color=o["orange"], mfc="none"), "measured E[S_max]")):
-            ax.errorbar(T, vv[q], yerr=[vv[q] - ll[q], hh[q] - vv[q]], capsize=3, label=lab, **style)
-        for q, style, lab in (("claim03_lower_best", dict(color=o["orange"], ls="--"), "Claim 0.3: α(1−(1−p_α)^T), best α"),
-                              ("step4_lower_notes_best", dict(color=o["vermillion"], ls="-."), "Step 4 (notes): … − 2 ln T/(ε'm)"),
-                              ("step4_lower_rigorous_best", dict(color=o["bluish green"], ls=":"), "Step 4 rigorous: … − 2(ln 2T + 1)/(ε'm)"),
-                              ("lemma04_upper", dict(color="k", ls="-"), "Lemma 0.4: e^(ε+ε') − 1 + Tδ")):
-            ax.plot(T, vv[q], label=lab, **style)
-            if q != "lemma04_upper":
-                ax.fill_between(T, ll[q], hh[q], color=style["color"], alpha=0.15, lw=0)
-        ax.set_xscale("log")
-        plain_log_axis(ax, "x")
-        plain_symlog_yaxis(ax, linthresh=0.01, linscale=1.5)
-        ax.set_ylim(-0.5, 1.5)
-        ax.axhline(0, color=COLORS["reference"], lw=0.8)
-        ax.set_xlabel("number of data sets T")
-        ax.set_ylabel("generalization error (symlog)")
-        ax.set_title(f"Monitor, ε = {frame.epsilon.iloc[0]:g}, ε' = {ep:g}, m = {frame.m.iloc[0]}")
-    ax = axes[-1]
-    beta_colours = [o["reddish purple"], o["sky blue"], o["black"], o["grey"]]
-    th = frame[frame["quantity"] == "thm01_failure_probability"]
-    betas = sorted(th.beta.unique())
-    markers = "osD^vx"
-    for (ep, beta), s in th.groupby(["epsilon_prime", "beta"]):
-        s = s.sort_values("T")
-        ie, ib = eps_primes.index(ep), betas.index(beta)
-        jitter = 1.0 + 0.06 * (ie - (len(eps_primes) - 1) / 2)
-        c, mk = beta_colours[ib % 4], markers[ie % len(markers)]
-        pos = s.value > 0
-        x = s["T"].values * jitter
-        ax.errorbar(x[pos], s.value[pos], yerr=[s.value[pos] - s.ci_low[pos], s.ci_high[pos] - s.value[pos]],
-                    fmt=mk, color=c, capsize=2, ms=4, label=f"measured, ε' = {ep:g}, β = {beta:g}")
-        ax.plot(x[~pos], s.ci_high[~pos], mk, mfc="white", color=c, ms=4)
-    for ib, beta in enumerate(betas):
-        ax.axhline(beta, color=beta_colours[ib % 4], ls="--", lw=1.5)
-    ax.plot([], [], "o", mfc="white", color="grey", label="zero count: Clopper-Pearson upper limit")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    plain_log_axis(ax)
-    ax.set_xlabel("number of data sets T (|Y| = 2T)")
-    ax.set_ylabel("failure frequency")
-    ax.set_title("Theorem 0.1: Pr[f(out) ≤ OPT − (2Δ/ε')(ln|Y| + ln 1/β)],\nmeasured vs β (dashed)", fontsize=11)
-    fig.suptitle(f"Lecture 18 Monitor: {frame.replicates.min()}-{frame.replicates.max()} runs per point, {frame.confidence.iloc[0]:.0%} "
-                 "intervals\n(means: normal; probabilities: Clopper-Pearson; bounds: at p_α's interval)")
-    legend_below(fig, axes, ncol=2)
-    return fig
 
 
 def build(output_id: str, params: dict, inputs: dict):
