@@ -50,7 +50,7 @@ rule html_report:
         claims=[output_files(oid)["claims"] for oid in OUTPUTS],
         tables=[output_files(oid)["table"] for oid in OUTPUTS],
         figures=[output_files(oid)["png"] for oid in OUTPUTS],
-        captions=[report_caption(oid) for oid in OUTPUTS],
+        captions=[os.path.relpath(report_caption(oid)) for oid in OUTPUTS],  # relative: a moved checkout reruns nothing
         code=code_of("adaptive_repro.report_html"),
     output:
         f"{RESULTS}/report.html",
