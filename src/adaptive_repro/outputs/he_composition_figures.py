@@ -21,7 +21,7 @@ METHOD_STYLE = {
                     label=DISPLAY_NAMES["he_cor3"] + "; Cor 3 is undefined where ε' ≥ Tε"),
     "he_cor3_derived": dict(color=COLORS["he_cor3_derived"], ls="--", marker="", label=DISPLAY_NAMES["he_cor3_derived"]),
     "exact_optimal": dict(color=COLORS["exact_optimal"], ls="-", marker="o", ms=3, lw=1.2,
-                          label=f"exact optimal ε' ({KOV})"),
+                          label=DISPLAY_NAMES["exact_optimal"]),
     "exact_at_he": dict(color="k", ls="", marker="^", ms=5, mfc="none", label=f"exact optimal δ at He's ε' ({KOV})"),
     "exact_at_cor3": dict(color="k", ls="", marker="o", ms=5, mfc="none",
                           label=f"exact optimal δ at Cor 3's ε' ({KOV})"),

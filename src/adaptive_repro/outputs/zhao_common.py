@@ -55,12 +55,6 @@ def theory_table(spec) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def model_subtitle(spec, replicates: int) -> str:
-    return (f"n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates, stay probabilities p_s = {spec.p_s:g}, "
-            f"p_y = {spec.p_y:g}, batch SD b = {spec.b:g}, {spec.signal_attributes} signal attributes, "
-            f"{'sign' if spec.query == 'sign' else 'mean'} queries; {MODEL_NOTE}")
-
-
 def answered_table(records: pd.DataFrame, n: int) -> pd.DataFrame:
     """summarize(records) plus, per (mechanism, k): ``answered`` (fraction of replicates whose holdout answer is
     not bottom), ``budget_used`` (mean over replicates of the budget spent up to that k's query) and the accuracy in
