@@ -207,9 +207,12 @@ def suptitle(fig, text: str):
     return fig.suptitle(text, fontsize=SIZES["suptitle"])
 
 
-def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
+def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None, gaps: pd.DataFrame | None = None,
+                    tolerances: dict | None = None, tolerance_label: str = ""):
     """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
-    train / holdout / fresh and the exact population accuracy.
+    train / holdout / fresh and the exact population accuracy (the paper's view). With ``gaps``
+    (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the quantity the
+    claims test, and each arm's tolerance from ``tolerances`` (arm -> value).
 
     ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; arms are the distinct
     values of its ``arm`` column if present, else of ``mechanism``.
@@ -221,8 +224,11 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
                 max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
     arms = ordered_arms(table[arm_col])
     w = panel_width(len(arms), 5.4)
-    fig, axes = plt.subplots(1, len(arms), figsize=(w * len(arms), 4.6), sharey=True, squeeze=False)
-    for ax, arm in zip(axes[0], arms):
+    rows = [3, 1.6] if gaps is not None else [3]
+    fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.4), sharex=True,
+                             sharey="row", squeeze=False, gridspec_kw={"height_ratios": rows})
+    for j, arm in enumerate(arms):
+        ax = axes[0][j]
         sub = table[table[arm_col] == arm]
         for dataset in ("train", "holdout", "fresh", "population"):
             cur = sub[sub["dataset"] == dataset].sort_values("k")
@@ -234,12 +240,42 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None):
                 ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
                                 alpha=0.15)
         ax.set_title(name(arm))
-        ax.set_xlabel("number of selected variables k")
         ax.set_ylim(*ylim)
+        if gaps is not None:
+            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], (tolerances or {}).get(arm), tolerance_label)
+        axes[-1][j].set_xlabel("number of selected variables k")
     axes[0][0].set_ylabel("accuracy (mean ± SD over replicates)")
+    if gaps is not None:
+        axes[1][0].set_ylabel(GAP_YLABEL)
     suptitle(fig, f"{title}\n{subtitle}")
     legend_below(fig, axes)
     return fig
+
+
+GAP_LABEL = "holdout − fresh: mean, 95% band (±1.96 SE)"
+GAP_YLABEL = "holdout − fresh\n(mean, 95% band)"
+
+
+def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_label: str = ""):
+    """Reported holdout minus fresh accuracy of one arm (``gaps``: k, mean, se, from stats.paired_gap_table: what the
+    experiments' claims test) as the mean with its 95% band (±1.96 SE), a zero line and the claim's tolerance."""
+    import numpy as np
+
+    g = gaps.dropna(subset=["mean"]).sort_values("k")
+    ax.axhline(0, color="black", lw=0.9)
+    has_tolerance = tolerance is not None and np.isfinite(tolerance)
+    if has_tolerance:
+        ax.axhline(tolerance, color=COLORS["reference"], ls="--", lw=1.4, label=tolerance_label)
+    if g.empty:
+        note(ax, "no gap drawn:\nevery holdout answer ⊥", x=0.5, y=0.75, colour=COLORS["holdout"])
+        if has_tolerance:
+            ax.set_ylim(-tolerance, 2.5 * tolerance)
+        return
+    se = g["se"].fillna(0.0)
+    ax.fill_between(g["k"], g["mean"] - 1.96 * se, g["mean"] + 1.96 * se, color=COLORS["reference"], alpha=0.35,
+                    lw=0)
+    ax.plot(g["k"], g["mean"], ".-", color="black", label=GAP_LABEL)
+    ax.set_ylim(min(ax.get_ylim()[0], -0.1 * ax.get_ylim()[1]), None)  # zero always in view
 
 
 def _drawn_points(ax, per_segment: int = 12):

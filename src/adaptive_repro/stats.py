@@ -36,6 +36,14 @@ def paired_gap(records: pd.DataFrame, mechanism: str, k: int, a: str = "holdout"
     return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(len(diff))), len(diff)
 
 
+def paired_gap_table(records: pd.DataFrame, a: str = "holdout", b: str = "fresh") -> pd.DataFrame:
+    """(mechanism, k, mean, se, replicates) of :func:`paired_gap` for every mechanism and k > 0: the quantity the
+    experiments' claims test, for the figures' gap row (mean with its 95% band)."""
+    rows = [(mech, int(k), *paired_gap(records, mech, int(k), a, b)) for mech in dict.fromkeys(records["mechanism"])
+            for k in sorted(set(records.loc[records["k"] > 0, "k"]))]
+    return pd.DataFrame(rows, columns=["mechanism", "k", "mean", "se", "replicates"])
+
+
 def mean_and_se(records: pd.DataFrame, mechanism: str, k: int, dataset: str):
     """Mean and standard error over replicates of one data set's accuracy at one (mechanism, k)."""
     acc = records.loc[(records["mechanism"] == mechanism) & (records["k"] == k) & (records["dataset"] == dataset),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.stats import mean_and_se, paired_gap
+from adaptive_repro.stats import mean_and_se, paired_gap, paired_gap_table
 from adaptive_repro.registry import Claim, verdict
 
 Z = 3.0  # standard errors for "significantly different"
@@ -120,7 +120,10 @@ def build(output_id: str, params: dict, inputs: dict):
     table.insert(1, "n", spec.n)
     table.insert(2, "d", spec.d)
     replicates = records["replicate"].nunique()
+    threshold = spec.threshold_scale / np.sqrt(spec.n)  # the script's T = 4/sqrt(n): Thresholdout's claim's tolerance
     fig = accuracy_panels(table, OUTPUT_TITLES[output_id], f"n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates, "
-                                            f"{spec.signal_attributes} signal attributes")
+                                            f"{spec.signal_attributes} signal attributes",
+                          gaps=paired_gap_table(records), tolerances={"dwork_code": threshold},
+                          tolerance_label=f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n (claim's tolerance)")
     note_overlaps(fig, table)
     return table, fig, dwork_claims(output_id, records, spec.n, spec.threshold_scale)

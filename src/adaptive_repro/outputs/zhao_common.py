@@ -11,8 +11,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro import privacy  # noqa: E402
-from adaptive_repro.plotting import (COLORS, SIZES, color, legend_below, name, note, note_in_empty,  # noqa: E402,F401
-                                    ordered_arms, panel_width, pyplot, suptitle)
+from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, color, gap_panel, legend_below,  # noqa: E402,F401
+                                    name, note, note_in_empty, ordered_arms, panel_width, pyplot, suptitle)
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 from adaptive_repro.stats import summarize  # noqa: E402
 
@@ -89,29 +89,6 @@ def short_model_subtitle(spec, replicates: int) -> str:
             "chain data model (docs/METHODS.md §4)")
 
 
-GAP_LABEL = "holdout − fresh: mean, 95% band (±1.96 SE)"
-
-
-def _gap_panel(ax, arm: str, gaps: pd.DataFrame, tolerance: float | None):
-    """Reported holdout minus fresh accuracy (the quantity the claims test): mean with its 95% band, zero line and,
-    for Algorithm 1, its threshold T."""
-    g = gaps[(gaps["mechanism"] == arm)].dropna(subset=["mean"]).sort_values("k")
-    ax.axhline(0, color="black", lw=0.9)
-    if tolerance is not None and np.isfinite(tolerance):
-        ax.axhline(tolerance, color=COLORS["reference"], ls="--", lw=1.4,
-                   label="threshold T of Algorithm 1 (claim's tolerance)")
-    if g.empty:
-        note(ax, "no gap drawn:\nevery holdout answer ⊥", x=0.5, y=0.75, colour=COLORS["holdout"])
-        if tolerance is not None and np.isfinite(tolerance):
-            ax.set_ylim(-tolerance, 2.5 * tolerance)
-        return
-    se = g["se"].fillna(0.0)
-    ax.fill_between(g["k"], g["mean"] - 1.96 * se, g["mean"] + 1.96 * se, color=COLORS["reference"], alpha=0.35,
-                    lw=0)
-    ax.plot(g["k"], g["mean"], ".-", color="black", label=GAP_LABEL)
-    ax.set_ylim(min(ax.get_ylim()[0], -0.1 * ax.get_ylim()[1]), None)  # zero always in view
-
-
 def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory: pd.DataFrame | None = None,
                     gaps: pd.DataFrame | None = None):
     """One column per arm: accuracy vs k (train, holdout as reported, fresh, exact population; mean ± SD) with a
@@ -156,7 +133,8 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
             sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
         row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
         if gaps is not None:
-            _gap_panel(axes[1][j], arm, gaps, float(row.threshold) if row is not None else None)
+            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], float(row.threshold) if row is not None else None,
+                      "threshold T of Algorithm 1 (claim's tolerance)")
         cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
         axb.plot(cur["k"], cur["answered"], "o-", color=COLORS["answered"], label="accuracy queries answered (not ⊥)")
         if arm.startswith("zhao_alg1_"):
@@ -169,7 +147,7 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
         axb.set_xlabel("selected variables k")
     axes[0][0].set_ylabel("accuracy (mean ± SD)")
     if gaps is not None:
-        axes[1][0].set_ylabel("holdout − fresh\n(mean, 95% band)")
+        axes[1][0].set_ylabel(GAP_YLABEL)
     axes[-1][0].set_ylabel("fraction")
     suptitle(fig, f"{title}\n{_wrap(subtitle, int(72 * w * len(arms) / (SIZES['suptitle'] * 0.5)))}")
     leg = legend_below(fig, axes, ncol=2 if boxes else None)

@@ -21,7 +21,7 @@ from adaptive_repro.outputs.zhao_common import (QUOTE_FIG2, QUOTE_FIG3, QUOTE_SE
                                                 answered_table, claim_arm_name, short_model_subtitle,
                                                 theory_table)
 from adaptive_repro.registry import Claim, verdict
-from adaptive_repro.stats import paired_gap, summarize
+from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
 from adaptive_repro.simulation import zhao_calibration
 
 ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
@@ -40,14 +40,6 @@ def arm_gaps(records: pd.DataFrame, arm: str) -> list[tuple[int, float, float, i
         gap, se, reps = paired_gap(records, arm, int(k))
         out.append((int(k), gap, se, reps))
     return out
-
-
-def gap_table(records: pd.DataFrame) -> pd.DataFrame:
-    """(mechanism, k, mean, se, replicates) of holdout − fresh per replicate for every arm, k > 0: what the claims
-    test (:func:`arm_gaps`, stats.paired_gap), for the figure's gap row."""
-    return pd.DataFrame([(arm, k, m, se, reps) for arm in dict.fromkeys(records["mechanism"])
-                         for k, m, se, reps in arm_gaps(records, arm)],
-                        columns=["mechanism", "k", "mean", "se", "replicates"])
 
 
 def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, tolerance: float,
@@ -165,7 +157,7 @@ def build(output_id: str, params: dict, inputs: dict):
         table = summarize(records)
         plot_table = answered_table(records, spec.n)
         fig = accuracy_panels(plot_table, spec, "Zhao Fig. 2: the standard holdout reused on correlated records",
-                              short_model_subtitle(spec, replicates), gaps=gap_table(records))
+                              short_model_subtitle(spec, replicates), gaps=paired_gap_table(records))
         c = standard_overfits_claim(output_id, records, "Zhao 2017, Fig. 2 and §4", "On correlated records, reusing "
                                     "the holdout in the common way overfits: holdout accuracy above fresh accuracy at "
                                     "large k.")
@@ -177,5 +169,5 @@ def build(output_id: str, params: dict, inputs: dict):
                             how="left")
     title = ("Zhao Fig. 3 at the paper's scale: Algorithm 1 on strongly correlated records" if output_id == "zhao-fig3"
              else "Zhao Fig. 3 where it can hold: Algorithm 1 at large n, moderate correlation")
-    fig = accuracy_panels(table, spec, title, short_model_subtitle(spec, replicates), theory, gaps=gap_table(records))
+    fig = accuracy_panels(table, spec, title, short_model_subtitle(spec, replicates), theory, gaps=paired_gap_table(records))
     return table, fig, fig3_claims(output_id, records, table, theory, spec)

@@ -51,3 +51,21 @@ def test_verdicts_follow_the_records():
     assert status["standard-overfits"] == "differs" and status["thresholdout-tracks-fresh"] == "differs"
     assert all(c.kind in ("paper", "project") and c.code for c in claims)
     assert all(c.quote for c in claims if c.kind == "paper")
+
+
+def test_figure_shows_the_gap_the_claims_test_with_its_95_percent_band():
+    """Below the paper's mean ± SD panels, holdout − fresh per replicate: its mean (computed here from the records,
+    paired by replicate) and Thresholdout's tolerance T = 4/√n."""
+    frame = records(standard_gap=0.1, thresholdout_gap=0.0)
+    _, fig, _ = build(frame)
+    gap_axes = [ax for ax in fig.axes if ax.get_ylabel().startswith("holdout − fresh")]
+    assert len(gap_axes) == 1  # labelled once, on the first column
+    row = fig.axes[len(fig.axes) // 2:]  # second row: one gap panel per mechanism (standard, then Thresholdout)
+    wide = frame[(frame.mechanism == "standard") & (frame.k == 50)].pivot(index="replicate", columns="dataset",
+                                                                          values="accuracy")
+    expected = (wide["holdout"] - wide["fresh"]).mean()
+    mean_line = next(line for line in row[0].lines if line.get_label().startswith("holdout − fresh"))
+    assert np.isclose(mean_line.get_ydata()[-1], expected)
+    tolerance = [line for line in row[1].lines if "threshold T" in line.get_label()]
+    assert len(tolerance) == 1 and np.isclose(tolerance[0].get_ydata()[0], 4 / np.sqrt(N))
+    assert not any("threshold T" in line.get_label() for line in row[0].lines)  # the standard holdout has none

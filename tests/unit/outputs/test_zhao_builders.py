@@ -123,8 +123,7 @@ def test_thm2_check_dp_and_bdp_arms_are_not_applicable():
 def test_fig3_figure_short_titles_gap_row_and_calibration_block(output_id):
     """Panel titles and the suptitle have at most 2 lines; the gap row shows holdout − fresh as the claims compute it
     (paired over replicates); the Algorithm 1 calibrations are written once, outside the panels."""
-    from adaptive_repro.outputs.zhao_fig3 import gap_table
-    from adaptive_repro.stats import paired_gap
+    from adaptive_repro.stats import paired_gap, paired_gap_table
 
     s = spec(output_id, mechanisms=("standard", "zhao_alg1_dp", "zhao_alg1_bdp"))
     recs = records(output_id, {"standard": (0.05, True), "zhao_alg1_dp": (0.0, True), "zhao_alg1_bdp": (0.0, False)})
@@ -133,7 +132,7 @@ def test_fig3_figure_short_titles_gap_row_and_calibration_block(output_id):
     assert fig._suptitle.get_text().count("\n") <= 1
     gap_axes = [ax for ax in fig.axes if ax.get_ylabel().startswith("holdout − fresh")]
     assert len(gap_axes) == 1
-    g = gap_table(recs)
+    g = paired_gap_table(recs)
     mean, se, _ = paired_gap(recs, "standard", 50)
     row = g[(g["mechanism"] == "standard") & (g["k"] == 50)].iloc[0]
     assert row["mean"] == pytest.approx(mean) and row["se"] == pytest.approx(se)
