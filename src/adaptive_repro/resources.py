@@ -56,6 +56,17 @@ def frontier_cost(d: int, points: int) -> ReplicateCost:
     return ReplicateCost(0.05 + 3e-7 * d * points, 150.0 + 64.0 * d / 1e6)
 
 
+def spec_cost(spec) -> ReplicateCost:
+    """Cost of one replicate of an experiment spec: the frontier (a grid of attribute-query phases) or a classifier
+    experiment (by its arms' engines)."""
+    from adaptive_repro.simulation.frontier import FrontierSpec
+
+    if isinstance(spec, FrontierSpec):
+        points = len(spec.n_grid) * len(spec.p_grid) * len(spec.eps_grid) * len(spec.calibrations)
+        return frontier_cost(spec.d, points)
+    return replicate_cost(spec.n, spec.d, spec.k_grid, spec.arm_engines())
+
+
 def replicates_per_job(setting: int | str, replicates: int, cost: ReplicateCost) -> int:
     """The chunk size: ``setting`` if it is a number, else ("auto") jobs of MIN_JOB_SECONDS to MAX_JOB_SECONDS,
     split into at least MIN_CHUNKS jobs where the replicates allow. Depends only on the config (never on --cores),

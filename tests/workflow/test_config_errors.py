@@ -5,6 +5,7 @@ Every kind of error is checked in-process through the same validation the Snakef
 workflow stops before any job and prints one line.
 """
 import copy
+import dataclasses
 import math
 import subprocess
 import sys
@@ -145,8 +146,7 @@ def spec(n, d, replicates=10):
 
 def test_a_job_that_cannot_fit_is_refused_before_it_starts():
     specs = {"dwork-null": spec(10**12, 1000)}
-    cost = lambda name: resources.replicate_cost(specs[name].n, specs[name].d, specs[name].k_grid,
-                                                 specs[name].arm_engines())
+    cost = lambda name: resources.spec_cost(specs[name])
     with pytest.raises(ConfigError, match=r"experiments\.dwork-null\.n.*n = 1000000000000.*fits in the 8.0 GB"):
         resources.check_and_estimate(specs, lambda name: [range(1)], cost, lambda name: name, 8192)
 
@@ -195,3 +195,16 @@ def test_good_config_passes(workflow_copy):
     proc = snakemake(workflow_copy, "--dry-run", "--configfile", "tests/configs/tiny.yaml")
     assert proc.returncode == 0, proc.stderr
     assert "Estimated cost per output" in proc.stderr and "dwork-null:" in proc.stderr
+
+
+def test_the_frontier_costs_its_grid_of_attribute_query_phases():
+    """zhao-frontier has no classifier phase: its replicate cost grows with the number of (n, p, ε, calibration)
+    points, not with n (a phase draws O(d) sign queries whatever n is)."""
+    from adaptive_repro.simulation.frontier import FrontierSpec
+
+    small = FrontierSpec(name="zhao-frontier", replicates=2, n_grid=(1000, 10**8), p_grid=(0.6,), eps_grid=(1.0,))
+    large_n = dataclasses.replace(small, n_grid=(1000, 10**12))
+    twice = dataclasses.replace(small, n_grid=(1000, 10**8, 10**9, 10**10))
+    assert resources.spec_cost(large_n) == resources.spec_cost(small)
+    base = 0.05  # fixed start-up part
+    assert (resources.spec_cost(twice).seconds - base) == pytest.approx(2 * (resources.spec_cost(small).seconds - base))

@@ -100,11 +100,7 @@ def spec_digest(name):
 
 
 def replicate_cost(name):
-    spec = EXPERIMENT_SPECS[name]
-    if hasattr(spec, "n_grid"):  # the frontier: attribute queries only, O(d) per (n, p, eps, calibration) point
-        points = len(spec.n_grid) * len(spec.p_grid) * len(spec.eps_grid) * len(spec.calibrations)
-        return resources.frontier_cost(spec.d, points)
-    return resources.replicate_cost(spec.n, spec.d, spec.k_grid, spec.arm_engines())
+    return resources.spec_cost(EXPERIMENT_SPECS[name])
 
 
 def chunks(name):
