@@ -26,7 +26,7 @@ CONFIG_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 
 reproduce: $(STAMP)
 	$(BIN)/python -m adaptive_repro.validation $(CONFIG)
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(CONFIG_ARGS) $(SMK_ARGS)
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(SMK_ARGS) $(CONFIG_ARGS)
 
 paper-scale: $(STAMP)
 	$(MAKE) reproduce CONFIG=config/paper-scale.yaml
@@ -42,16 +42,17 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/sign_engine.py --output results/benchmarks/sign_engine.csv
 
 # The HTML report of the last run (results/report.html; `make reproduce` writes it too), for the config that run
-# recorded (results/run-config.yaml): rebuilds only what is missing or out of date.
+# recorded (results/run-config.yaml): rebuilds only what is missing or out of date. --configfile comes last: it
+# takes several values and would read a target after it as a config file.
 report: $(STAMP)
 	@test -f results/run-config.yaml || { echo "No run to report on yet: run 'make reproduce' first."; exit 1; }
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml results/report.html $(SMK_ARGS)
+	$(BIN)/snakemake results/report.html $(PROFILE) --cores $(CORES) $(SMK_ARGS) --configfile results/run-config.yaml
 
 # Snakemake's own report of the last run (every file with its caption, rule code, job runtimes).
 snakemake-report: $(STAMP)
 	@test -f results/run-config.yaml || { echo "No run to report on yet: run 'make reproduce' first."; exit 1; }
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml $(SMK_ARGS)
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) --configfile results/run-config.yaml --report results/snakemake-report.html $(SMK_ARGS)
+	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(SMK_ARGS) --configfile results/run-config.yaml
+	$(BIN)/snakemake --report results/snakemake-report.html $(PROFILE) --cores $(CORES) $(SMK_ARGS) --configfile results/run-config.yaml
 
 # The README's figure gallery (docs/gallery/): compressed copies of key figures of the last run.
 GALLERY := dwork-null dwork-signal zhao-fig2 zhao-fig3 zhao-frontier he-composition-eps he-generalization lecture-monitor
