@@ -49,6 +49,7 @@ class OutputFiles:
     claims: Path
     png: Path
     links: dict[str, str]  # label -> path relative to the report's folder
+    params: dict = dataclasses.field(default_factory=dict)  # the output's resolved config block (config.output_params)
 
 
 def render_caption(template: str, config: dict) -> str:
@@ -136,6 +137,19 @@ def claims_html(claims: pd.DataFrame) -> str:
     return "\n".join(cards)
 
 
+def params_html(files: OutputFiles) -> str:
+    """The output's parameters in this run, as YAML (the config block it is built from, plus the seed): the caption's
+    text is general, these are the values behind this run's figure, table and claims."""
+    import yaml
+
+    if not files.params:
+        return ""
+    block = ".".join(catalogue.get(files.output_id).config_block)
+    text = yaml.safe_dump(files.params, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
+    return (f'<details class="params" open><summary>Parameters of this run (config <code>{html.escape(block)}</code> '
+            f'and the seed)</summary><pre>{html.escape(text)}</pre></details>')
+
+
 def output_section(files: OutputFiles, config: dict) -> str:
     """The section of one output: caption, figure with its claims beside it, table."""
     oid = html.escape(files.output_id)
@@ -153,6 +167,7 @@ def output_section(files: OutputFiles, config: dict) -> str:
 <section class="output" id="{oid}">
   <h3><code>{oid}</code></h3>
   <div class="caption">{caption}</div>
+  {params_html(files)}
   <div class="{layout}">
     <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="figure {oid}"
       src="{thumbnail_data_uri(files.png)}"></a><figcaption>Files: {links}</figcaption></figure>
@@ -172,16 +187,17 @@ table{border-collapse:collapse;font-size:.85em} td,th{border:1px solid #ddd;padd
 th{background:#f0f0f0} .scroll{overflow:auto;max-height:32em}
 section.output{border-top:1px solid #ccc;padding-top:.5em;margin-top:2em}
 .pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.2em;align-items:start}
-.pair.wide{grid-template-columns:1fr} .pair.wide .claims{max-height:none;columns:2 32em}
+.pair.wide{grid-template-columns:1fr} .pair.wide .claims{columns:2 32em}
 .pair.wide .claim{break-inside:avoid}
 @media (max-width:1100px){.pair{grid-template-columns:1fr}}
 figure{margin:0} figure img{max-width:100%;border:1px solid #eee} figcaption{font-size:.85em;color:#555}
-.claims{max-height:52em;overflow:auto} .claims h4{margin:.2em 0 .5em}
+.claims h4{margin:.2em 0 .5em}
 .claim{border:1px solid #ddd;border-radius:6px;padding:.4em .7em;margin-bottom:.6em;font-size:.9em}
 .claim p{margin:.3em 0} blockquote{margin:.3em 0 .3em 1em;color:#444;font-style:italic}
 .badge{display:inline-block;padding:.05em .5em;border-radius:4px;font-weight:600;font-size:.85em}
 .ok{background:#d7efe6;color:#00553b} .bad{background:#fbe0cf;color:#8a3200} .na{background:#eee;color:#555}
 .muted{color:#666} .caption{max-width:75em} .caption p{margin:.4em 0}
+.params pre{background:#f7f7f7;padding:.4em .7em;font-size:.8em;max-height:14em;overflow:auto;margin:.3em 0}
 """
 
 

@@ -50,8 +50,11 @@ def test_every_catalogue_id_has_a_paper_category_and_a_caption():
 
 @pytest.mark.parametrize("caption", sorted(p.name for p in REPORT_DIR.glob("*.rst")))
 def test_caption_renders_with_the_default_config(caption):
-    """Jinja with the default config, then reStructuredText; docutils messages raise (report_html.render_caption)."""
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    """Jinja with the default config, resolved as the Snakefile resolves it (schema defaults filled in), then
+    reStructuredText; docutils messages raise (report_html.render_caption)."""
+    from adaptive_repro.validation import validated
+
+    config = validated(yaml.safe_load((ROOT / "config.yaml").read_text()))
     assert render_caption((REPORT_DIR / caption).read_text(), config).strip()
 
 

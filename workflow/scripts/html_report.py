@@ -3,6 +3,7 @@
 import os
 from pathlib import Path
 
+from adaptive_repro.config import output_params
 from adaptive_repro.io import write_text
 from adaptive_repro.joblog import job_logger
 from adaptive_repro.report_html import OutputFiles, render_report
@@ -14,7 +15,8 @@ sections = []
 for caption, (oid, files) in zip(snakemake.input.captions, snakemake.params.outputs.items()):
     links = {label: os.path.relpath(files[key], report_dir) for key, label in LABELS.items()}
     sections.append(OutputFiles(oid, caption_template=Path(caption), table=files["table"], claims=files["claims"],
-                                png=files["png"], links=links))
+                                png=files["png"], links=links,
+                                params=output_params(snakemake.config, oid)))
 with open(snakemake.input.markdown) as f:
     page = render_report(f.read(), sections, snakemake.config)
 write_text(page, snakemake.output[0])
