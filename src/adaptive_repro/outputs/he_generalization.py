@@ -12,7 +12,7 @@ import pandas as pd
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim, he_params
 from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number, pyplot as plt
 from adaptive_repro.registry import Claim
 

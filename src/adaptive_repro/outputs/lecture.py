@@ -13,7 +13,6 @@ config["theory"]["lecture"] (Snakemake's ``validate`` does not descend into $ref
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd

@@ -8,7 +8,6 @@ Parameters: config key ``theory.zhao`` (src/adaptive_repro/schemas/theory_zhao.s
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import networkx as nx  # noqa: E402
@@ -355,7 +354,7 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
         f"statement: {', '.join(undefined) or 'none'}; defined but unused: {', '.join(unused) or 'none'}. This "
         "project takes s = floor((1/g) ln[(e^{eps/6}+1)/(rho (e^{eps/6}-1))]) from eq. (33) of the proof of Theorem 2; "
         "with it h lower-bounds Lemma 2's eps' (row lemma4-below-exact)", verdict(ok, "statement"),
-        "" if ok else f"s undefined in the statement; t, xi_{{t+1}} unused", kind="paper", quote=Q_LEMMA4_SYMBOLS,
+        "" if ok else "s undefined in the statement; t, xi_{t+1} unused", kind="paper", quote=Q_LEMMA4_SYMBOLS,
         code="adaptive_repro.outputs.zhao_quilts.lemma4_statement_symbols"))
     return claims
 
