@@ -101,9 +101,42 @@ def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+BELOW_MARKS = "x+12"  # marker of the k-th smallest delta~ in the panel of points below the floor
+
+
+def below_floor_panel(ax, table: pd.DataFrame, p: dict, colors, lss) -> list:
+    """The table's points (every delta~ of the sweep) with delta' below the floor 1-(1-q delta)^T: shortfall
+    1 - delta'/floor against T; colour = sigma, line style = N, marker = delta~. Returns the marker legend handles."""
+    from matplotlib.lines import Line2D
+
+    dts = sorted(table.delta_tilde.unique())
+    bad = table[~table.valid.astype(bool)]
+    for (N, sigma, dt), g in bad.groupby(["N", "sigma", "delta_tilde"]):
+        k = dts.index(dt)
+        ax.plot(g["T"] * 1.08 ** (k - (len(dts) - 1) / 2), 1 - g.delta_prime_free / g.delta_floor,
+                color=colors[list(p["sigma"]).index(sigma) % 8], ls=lss[list(p["N"]).index(N) % 4],
+                marker=BELOW_MARKS[k % 4], ms=9, mew=2, lw=1)
+    per = ", ".join(f"{plain_number(d)}: {int((bad.delta_tilde == d).sum())}" for d in reversed(dts))
+    note(ax, f"{len(bad)} of {len(table)} points of the sweep below the floor (all shown);\n"
+             rf"per $\tilde{{\delta}}$: {per}" + "\n(no valid δ' there for T generic (2qε̃, qδ)-DP steps)",
+         x=0.03, y=0.97, ha="left", va="top")
+    ax.set(xscale="log", xlabel="iterations T (markers offset by δ̃)", ylabel="shortfall 1 − δ' / floor",
+           title=r"every $\tilde{\delta}$ of the sweep: points with δ' below the floor")
+    if len(bad):
+        lo, hi = np.nanmin(1 - bad.delta_prime_free / bad.delta_floor), np.nanmax(1 - bad.delta_prime_free / bad.delta_floor)
+        ax.set(yscale="log", ylim=(lo / 3, hi * 30))
+    else:
+        ax.set_yticks([])
+    ax.set_xlim(min(p["T"]) / 2, max(p["T"]) * 2)
+    plain_log_axis(ax)
+    return [Line2D([], [], color="grey", ls="", marker=BELOW_MARKS[k % 4], ms=9, mew=2,
+                   label=rf"$\tilde{{\delta}}$ = {plain_number(d)}")
+            for k, d in enumerate(dts) if (bad.delta_tilde == d).any()]
+
+
 def application_figure(table: pd.DataFrame, params: dict, which: str):
-    """Colour = sigma in every panel; line style = N (left two panels, figure legend) or the eps' target (right
-    panel, its own legend)."""
+    """Colour = sigma in every panel; line style = N (top panels and the below-the-floor panel, figure legend) or
+    the eps' target (Wang panel, its own legend); marker = delta~ in the below-the-floor panel."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -111,7 +144,8 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     p = params[which]
     dt = figure_delta_tilde(p)
     Ts = np.unique(np.round(np.geomspace(1, max(p["T"]), 60)).astype(int))
-    fig, axes = pyplot.subplots(1, 3, figsize=(14, 5.6))
+    fig, grid = pyplot.subplots(2, 2, figsize=(14, 10.8))
+    axes = [grid[0, 0], grid[0, 1], grid[1, 1], grid[1, 0]]  # eps', delta'/floor, Wang, below the floor
     colors = series_colors(8)
     lss = ["-", "--", ":", "-."]
     ratios: dict = {}
@@ -127,7 +161,12 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     axes[1].axhline(1, color="k", lw=1)
     axes[1].axhspan(0.5, 1, **SHADE)
     axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel=r"δ' / floor $1-(1-q\delta)^T$",
-                title="δ' / floor (shaded: below it, impossible)", ylim=(0.5, None))
+                title=rf"δ' / floor at $\tilde{{\delta}}$ = {dt:g} (shaded: below it, impossible)", ylim=(0.5, None))
+    at = table[table.delta_tilde == dt]
+    n_at = int((~at.valid.astype(bool)).sum())
+    floor_text = (f"{n_at} of {len(at)} points of the table at this δ̃ below the floor"
+                  + ("" if n_at else f";\nthe {int((~table.valid.astype(bool)).sum())} of the sweep that are: "
+                     "lower left"))
     w = wang_direction_table(params, which)
     marks = "o^sD"
     for i, eps in enumerate(sorted(w.eps_target.unique())):
@@ -146,20 +185,25 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     axes[2].set(xscale="log", yscale="log", xlabel="sample size N", ylabel="iterations T",
                 title=("admissible T: He (at most),\nWang (at least)" if which == "sgld"
                        else "largest T within\nthe privacy target"))
-    fig.suptitle(rf"He et al. {thm}: τ = {p['tau']}, q = τ/N, δ = {p['delta']:g}, $\tilde{{\delta}}$ = {dt:g} "
-                 rf"(claims: every $\tilde{{\delta}}$ of the sweep)" + (f", L = {p['L']:g}" if which == "sgld" else ""))
-    for ax in axes:
+    fig.suptitle(rf"He et al. {thm}: τ = {p['tau']}, q = τ/N, δ = {p['delta']:g}"
+                 + (f", L = {p['L']:g}" if which == "sgld" else "")
+                 + rf"; $\tilde{{\delta}}$ = {dt:g} except lower left (every $\tilde{{\delta}}$ of the sweep, "
+                 "as the claims)")
+    for ax in axes[:3]:
         plain_log_axis(ax)
+    marks = below_floor_panel(axes[3], table, p, colors, lss)
     spread = max((float(np.nanmax(np.abs(w / v[0] - 1))) for v in ratios.values() for w in v), default=0.0)
     if len(p["sigma"]) > 1 and spread < 0.01:  # the sigma curves lie on top of each other: say so
-        note(axes[1], f"the σ curves coincide\n(differ by < {max(spread, 1e-12):.1g} relative);\nonly the last σ is visible",
-             x=0.97, y=0.97, ha="right", va="top")
+        floor_text += (f"\nthe σ curves coincide (differ by < {max(spread, 1e-12):.1g}\nrelative); only the last σ "
+                       "is visible")
+    note(axes[1], floor_text, x=0.97, y=0.97, ha="right", va="top")
     handles = [Patch(color=colors[j % 8], label=f"σ = {sg:g}") for j, sg in enumerate(p["sigma"])]
     handles += [Line2D([], [], color="k", ls=lss[i % 4], label=f"N = {plain_number(N)}") for i, N in enumerate(p["N"])]
-    leg = legend_below(fig, axes, handles=handles, labels=[x.get_label() for x in handles], ncol=2)
-    leg.set_title("colour = σ; line style = N (left two panels)")
-    b0, b1 = axes[0].get_position(), axes[1].get_position()
-    leg.set_bbox_to_anchor(((b0.x0 + b1.x1) / 2, 0.0), transform=fig.transFigure)
+    handles += marks
+    leg = legend_below(fig, grid, handles=handles, labels=[x.get_label() for x in handles], ncol=3)
+    leg.set_title("colour = σ; line style = N (all but lower right); marker = δ̃ (lower left)")
+    b0 = axes[3].get_position()
+    leg.set_bbox_to_anchor(((b0.x0 + b0.x1) / 2, 0.0), transform=fig.transFigure)
     b2 = axes[2].get_position()
     fig.legend(handles=h, loc="upper center", bbox_to_anchor=((b2.x0 + b2.x1) / 2, 0.0), frameon=False,
                title=f"{thm.split(' (')[0]}: largest T with", fontsize=10.5, title_fontsize=SIZES["legend"])

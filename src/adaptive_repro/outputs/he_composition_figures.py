@@ -29,6 +29,8 @@ METHOD_STYLE = {
                         label=DISPLAY_NAMES["laplace_pld"]),
     "floor": dict(color="k", ls="-", marker="", lw=1, label=f"floor {FLOOR}: no valid δ' below"),
 }
+BELOW = dict(color=COLORS["violation"], ls="", marker="x", ms=9, mew=2, zorder=4,
+             label="He Thm 4 / Cor 2 below the floor: impossible δ'")
 
 
 def _rel(a: pd.Series, b: pd.Series) -> float:
@@ -104,15 +106,43 @@ def _absent(s: pd.Series, ymin: float) -> list[str]:
     return out
 
 
+def _below_floor(c: pd.DataFrame) -> pd.DataFrame:
+    """Rows of method ``he`` (Theorem 4 / Corollary 2) with delta' below the floor (delta > 0 only)."""
+    return c[(c.method == "he") & (c.delta > 0) & ~c.valid.astype(bool)]
+
+
+def _zoom_panel(ax, w: pd.DataFrame, bad: pd.DataFrame):
+    """delta'/floor on a linear axis near 1: where He Theorem 4 / Corollary 2 (x) and Corollary 3 dip below it."""
+    for m in ["naive", "drv", "he", "he_cor3", "kairouz"]:
+        ax.plot(w.index, w[m], **METHOD_STYLE[m], zorder=3 if m == "kairouz" else 2)
+    ax.plot(bad["T"], bad.delta_over_floor, **BELOW)
+    ax.axhline(1.0, **METHOD_STYLE["floor"])
+    low = np.nanmin(np.r_[w["he"].values, w["he_cor3"].values, 1.0])
+    span = max(1.0 - low, 2e-3)
+    ax.axhspan(1.0 - 2.3 * span, 1.0, **SHADE)
+    ax.set(xscale="log", ylim=(1.0 - 2.3 * span, 1.0 + 0.6 * span), title="zoom near the floor (linear axis)")
+    plain_log_axis(ax, "x")
+    he = w["he"].dropna()
+    text = f"× He Thm 4 / Cor 2 below:\n{len(bad)} of {len(he)} T"
+    if len(bad):
+        text += f" (T ≥ {bad['T'].min():g}),\nlowest {bad.delta_over_floor.min():.4g} × floor"
+    c3 = w["he_cor3"].dropna()
+    text += f"\nCor 3 below: {int((c3 < 1).sum())} of {len(c3)} T"
+    note(ax, text, x=0.03, y=0.04, ha="left", va="bottom")
+
+
 def composition_delta_figure(table: pd.DataFrame, params: dict):
     pyplot = plt()
     p = params["composition"]
     dt = float(p["delta_tilde"])
+    pos = [d for d in p["delta"] if d > 0]
+    sweep = _below_floor(table[table.delta == pos[0]]) if pos else table.iloc[:0]
+    n_sweep = int(((table.method == "he") & (table.delta == pos[0])).sum()) if pos else 0
     table = table[table.delta_tilde == dt]
     epss = p["eps"]
-    pos = [d for d in p["delta"] if d > 0]
-    fig, axes = pyplot.subplots(len(epss), 2, figsize=(13.0, 3.0 * len(epss) + 1.0), squeeze=False, sharex=True)
-    axes = axes.T  # row 0: delta > 0 (left column), row 1: pure DP (right column); one figure row per eps
+    fig, axes = pyplot.subplots(len(epss), 3, figsize=(14.0, 3.0 * len(epss) + 1.3), squeeze=False, sharex=True,
+                                gridspec_kw={"width_ratios": [1.0, 0.8, 1.2]})
+    axes = axes.T  # row 0: delta > 0, row 1: its zoom near the floor, row 2: pure DP (delta = 0); one row per eps
     ymin = 1e-40
     for j, eps in enumerate(epss):
         ax = axes[0, j]
@@ -124,6 +154,8 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
                 ax.plot(w.index, w[m], **METHOD_STYLE[m], zorder=3 if m == "kairouz" else 2)
             s = c[c.method == "he"].set_index("T")
             ax.plot(s.index, s.exact_delta_at_eps_prime / s.delta_floor, **METHOD_STYLE["exact_at_he"])
+            bad = _below_floor(c)
+            ax.plot(bad["T"], bad.delta_over_floor, **BELOW)
             ax.axhline(1.0, **METHOD_STYLE["floor"])
             said = [f"naive Tε ≈ floor, within {_pct(_rel(w['naive'], w['naive'] ** 0))}",
                     f"DRV ≈ Kairouz ◇, within {_pct(_rel(w['drv'], w['kairouz']))}"]
@@ -141,7 +173,8 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             plain_log_axis(ax, "x")
             plain_log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
             ax.set_ylabel(f"δ' / floor {FLOOR}")
-        ax = axes[1, j]
+            _zoom_panel(axes[1, j], w, bad)
+        ax = axes[2, j]
         c = table[(table.eps == eps) & (table.delta == 0.0)]
         if len(c):
             missing = []
@@ -174,7 +207,10 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             ax.set_ylabel("δ'")
     for ax in axes[:, -1]:
         ax.set_xlabel("number of steps T")
-    fig.suptitle(f"He et al.: δ' of T-fold composition ({DT} = {dt:g})\nleft: relative to the floor {FLOOR} "
-                 "(shaded: below it, impossible); right: pure DP (δ = 0)")
+    shown = table[(table.method == "he") & (table.delta == pos[0])] if pos else table.iloc[:0]
+    fig.suptitle(f"He et al.: δ' of T-fold composition ({DT} = {dt:g}); right: pure DP (δ = 0)\nleft, middle: δ' "
+                 f"relative to the floor {FLOOR} (shaded: below it, impossible)\n× He Thm 4 / Cor 2 below the floor: "
+                 f"{len(_below_floor(shown))} of {len(shown)} (ε, T) points here, {len(sweep)} of {n_sweep} "
+                 f"(ε, T, {DT}) over the {DT} sweep of the claims")
     legend_below(fig, axes, ncol=2)
     return fig
