@@ -17,7 +17,7 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.bounds import he_applications as hea
-from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
+from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params
 from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, pyplot as plt, series_colors
 from adaptive_repro.registry import Claim, format_point
 
