@@ -94,8 +94,9 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     """One column per arm: accuracy vs k (train, holdout as reported, fresh, exact population; mean ± SD) with a
     right axis in sampling-SE units 2 sqrt(n)(acc - 1/2); under it, if ``gaps`` (mechanism, k, mean, se: holdout
     − fresh per replicate, as the claims compute it) is given, that gap with its 95% band; last, the fraction of
-    accuracy queries answered and the budget used, with the arm's calibration in a box. A panel whose holdout answers
-    are all bottom says so."""
+    accuracy queries answered and the budget used (only if some arm is an Algorithm 1 arm: the others never answer
+    bottom), with the arm's calibration in a box. The gap row shares one y-range. A panel whose holdout answers are all
+    bottom says so."""
     plt = pyplot()
     arms = ordered_arms(table["mechanism"])
     n = spec.n
@@ -105,7 +106,8 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     hi = float((shown["mean"] + shown["sd"].fillna(0)).max())
     lo, hi = lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)  # data-driven: at large n the curves are close to 1/2
     w = panel_width(len(arms), 7.0)
-    rows = [3, 1.7, 1.2] if gaps is not None else [3, 1.2]
+    fraction_row = any(a.startswith("zhao_alg1_") for a in arms)  # others never answer ⊥: their fraction is 1
+    rows = [3] + ([1.7] if gaps is not None else []) + ([1.2] if fraction_row else [])
     fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.6), sharex=True,
                              squeeze=False, gridspec_kw={"height_ratios": rows})
     theory = theory if theory is not None else pd.DataFrame()
@@ -133,22 +135,31 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
             sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
         row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
         if gaps is not None:
-            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], float(row.threshold) if row is not None else None,
-                      "threshold T of Algorithm 1 (claim's tolerance)")
+            if row is not None:
+                t, t_label = float(row.threshold), "threshold T of Algorithm 1 (claim's tolerance)"
+            elif arm == "dwork_code":  # Thresholdout's T = threshold_scale/sqrt(n), as on the Dwork figures
+                t, t_label = spec.threshold_scale / np.sqrt(n), f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n"
+            else:
+                t, t_label = None, ""
+            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, t_label)
+        if row is not None:
+            boxes.append(alg1_label(row))
+        axb.set_xlabel("selected variables k")
+        if not fraction_row:
+            continue
         cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
         axb.plot(cur["k"], cur["answered"], "o-", color=COLORS["answered"], label="accuracy queries answered (not ⊥)")
         if arm.startswith("zhao_alg1_"):
             budget = row.budget if row is not None else np.nan
             axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=COLORS["budget"], ms=4,
                      label="budget used / B")
-        if row is not None:
-            boxes.append(alg1_label(row))
         axb.set_ylim(-0.05, 1.1)
-        axb.set_xlabel("selected variables k")
     axes[0][0].set_ylabel("accuracy (mean ± SD)")
     if gaps is not None:
         axes[1][0].set_ylabel(GAP_YLABEL)
-    axes[-1][0].set_ylabel("fraction")
+        _share_ylim(axes[1])
+    if fraction_row:
+        axes[-1][0].set_ylabel("fraction")
     suptitle(fig, f"{title}\n{_wrap(subtitle, int(72 * w * len(arms) / (SIZES['suptitle'] * 0.5)))}")
     leg = legend_below(fig, axes, ncol=2 if boxes else None)
     if boxes:  # the calibrations beside the legend, clear of the data (the table carries them too)
@@ -157,6 +168,14 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
         fig.text(0.56, -0.005, CALIBRATION_HEAD + "\n" + "\n".join(boxes), ha="left", va="top",
                  fontsize=SIZES["legend"], linespacing=1.4)
     return fig
+
+
+def _share_ylim(row):
+    """One y-range for a row of axes (the union of their ranges, which include each panel's threshold line), so that
+    the arms' gaps compare by eye."""
+    lows, highs = zip(*(ax.get_ylim() for ax in row))
+    for ax in row:
+        ax.set_ylim(min(lows), max(highs))
 
 
 def _wrap(text: str, width: int) -> str:

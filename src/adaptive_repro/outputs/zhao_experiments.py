@@ -64,7 +64,7 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
     ax.axhline(beta, color=COLORS["violation"], ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
     ax.set_xticks(x, [name(m).replace(", ", ",\n") for m in table["mechanism"]])
     ax.set_ylabel(r"P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]")
-    ax.set_ylim(-0.02, 1.3)
+    ax.set_ylim(-0.02, 1.05)
     for i, r in enumerate(table.itertuples()):
         note = ("Theorem 2's σ and T" if r.mechanism == "zhao_alg1_theorem2" else "not applicable:\nσ, T not Theorem 2's")
         ax.annotate(f"{note}\n{r.answered_fraction:.0%} of queries answered", (i, r.frequency), fontsize=11,
