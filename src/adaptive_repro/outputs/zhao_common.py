@@ -135,13 +135,9 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
             sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
         row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
         if gaps is not None:
-            if row is not None:
-                t, t_label = float(row.threshold), "threshold T of Algorithm 1 (claim's tolerance)"
-            elif arm == "dwork_code":  # Thresholdout's T = threshold_scale/sqrt(n), as on the Dwork figures
-                t, t_label = spec.threshold_scale / np.sqrt(n), f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n"
-            else:
-                t, t_label = None, ""
-            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, t_label)
+            t = (float(row.threshold) if row is not None else  # Thresholdout's T as on the Dwork figures
+                 spec.threshold_scale / np.sqrt(n) if arm == "dwork_code" else None)
+            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, _threshold_label(arms, theory_arms, spec))
         if row is not None:
             boxes.append(alg1_label(row))
         axb.set_xlabel("selected variables k")
@@ -165,9 +161,20 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     if boxes:  # the calibrations beside the legend, clear of the data (the table carries them too)
         leg.set_loc("upper left")
         leg.set_bbox_to_anchor((0.0, 0.0), transform=fig.transFigure)
-        fig.text(0.56, -0.005, CALIBRATION_HEAD + "\n" + "\n".join(boxes), ha="left", va="top",
+        right = leg.get_window_extent(fig.canvas.get_renderer()).transformed(fig.transFigure.inverted()).x1
+        fig.text(max(0.56, right + 0.02), -0.005, CALIBRATION_HEAD + "\n" + "\n".join(boxes), ha="left", va="top",
                  fontsize=SIZES["legend"], linespacing=1.4)
     return fig
+
+
+def _threshold_label(arms, theory_arms, spec) -> str:
+    """One legend entry for the gap row's dashed threshold lines (Thresholdout's and Algorithm 1's look alike)."""
+    thresholdout = f"Thresholdout: {spec.threshold_scale:g}/√n" if "dwork_code" in arms else ""
+    alg1 = "Algorithm 1: the claim's tolerance" if set(arms) & theory_arms else ""
+    if thresholdout and alg1:
+        return f"threshold T ({thresholdout}; {alg1})"
+    return (f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n" if thresholdout else
+            "threshold T of Algorithm 1 (claim's tolerance)")
 
 
 def _share_ylim(row):

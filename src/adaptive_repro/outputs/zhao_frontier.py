@@ -94,12 +94,15 @@ def dp_label(table: pd.DataFrame) -> str:
     the largest difference between the p's measured answered fractions at the same ε and n."""
     dp = table[table["calibration"] == "dp"]
     ps = sorted(dp["p"].unique())
-    label = "DP calibration, as if records were independent"
+    label = "DP calibration, as if records were independent (measured)"
     if len(ps) < 2:
         return label
-    spread = dp.groupby(["eps", "n"])["answered_fraction"].agg(lambda a: a.max() - a.min()).max()
-    return (f"{label}; one curve (p = {max(ps):g}) for p = {', '.join(f'{p:g}' for p in ps)}: same σ, answered "
-            f"fractions differ by ≤ {spread:.3f}")
+    by_point = dp.groupby(["eps", "n"])
+    spread = by_point["answered_fraction"].agg(lambda a: a.max() - a.min())
+    where = spread.idxmax()
+    se = by_point["answered_fraction_se"].max()[where]
+    return (f"{label}; one curve (p = {max(ps):g}) for p = {', '.join(f'{p:g}' for p in ps)}: same σ, answered\n"
+            f"    fractions differ by ≤ {spread.max():.3f} (at ε = {where[0]:g}, n = {where[1]:,.0f}; SE there up to {se:.3f})")
 
 
 def optimism_note(req: pd.DataFrame) -> str:
@@ -127,9 +130,9 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
                 continue
             grp = grp.sort_values("n")
             colour = COLORS["zhao_alg1_dp"] if cal == "dp" else colours[p]
-            label = dp_label(table) if cal == "dp" else f"Bayesian-DP calibration, p = {p:g}"
+            label = dp_label(table) if cal == "dp" else f"Bayesian-DP calibration, p = {p:g} (measured)"
             ax.errorbar(grp["n"], grp["answered_fraction"], yerr=grp["answered_fraction_se"], color=colour,
-                        marker="o", ms=4, capsize=2, label=label + " (measured)")
+                        marker="o", ms=4, capsize=2, label=label)
             r = req[(req["calibration"] == cal) & (req["p"] == p) & (req["eps"] == eps)].iloc[0]
             ax.plot(n_fine, analytic_fraction(n_fine, r["eps_dp"], spec.budget, r["candidates"], r["gap_units"],
                                               spec.threshold_units), "--", color=colour, lw=1.2)
