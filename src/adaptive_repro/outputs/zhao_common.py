@@ -94,8 +94,9 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     """One column per arm: accuracy vs k (train, holdout as reported, fresh, exact population; mean ± SD) with a
     right axis in sampling-SE units 2 sqrt(n)(acc - 1/2); under it, if ``gaps`` (mechanism, k, mean, se: holdout
     − fresh per replicate, as the claims compute it) is given, that gap with its 95% band; last, the fraction of
-    accuracy queries answered and the budget used, with the arm's calibration in a box. A panel whose holdout answers
-    are all bottom says so."""
+    accuracy queries answered and the budget used (only if some arm is an Algorithm 1 arm: the others never answer
+    bottom), with the arm's calibration in a box. The gap row shares one y-range. A panel whose holdout answers are all
+    bottom says so."""
     plt = pyplot()
     arms = ordered_arms(table["mechanism"])
     n = spec.n
@@ -105,7 +106,8 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     hi = float((shown["mean"] + shown["sd"].fillna(0)).max())
     lo, hi = lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)  # data-driven: at large n the curves are close to 1/2
     w = panel_width(len(arms), 7.0)
-    rows = [3, 1.7, 1.2] if gaps is not None else [3, 1.2]
+    fraction_row = any(a.startswith("zhao_alg1_") for a in arms)  # others never answer ⊥: their fraction is 1
+    rows = [3] + ([1.7] if gaps is not None else []) + ([1.2] if fraction_row else [])
     fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.6), sharex=True,
                              squeeze=False, gridspec_kw={"height_ratios": rows})
     theory = theory if theory is not None else pd.DataFrame()
@@ -133,30 +135,54 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
             sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
         row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
         if gaps is not None:
-            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], float(row.threshold) if row is not None else None,
-                      "threshold T of Algorithm 1 (claim's tolerance)")
+            t = (float(row.threshold) if row is not None else  # Thresholdout's T as on the Dwork figures
+                 spec.threshold_scale / np.sqrt(n) if arm == "dwork_code" else None)
+            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, _threshold_label(arms, theory_arms, spec))
+        if row is not None:
+            boxes.append(alg1_label(row))
+        axb.set_xlabel("selected variables k")
+        if not fraction_row:
+            continue
         cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
         axb.plot(cur["k"], cur["answered"], "o-", color=COLORS["answered"], label="accuracy queries answered (not ⊥)")
         if arm.startswith("zhao_alg1_"):
             budget = row.budget if row is not None else np.nan
             axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=COLORS["budget"], ms=4,
                      label="budget used / B")
-        if row is not None:
-            boxes.append(alg1_label(row))
         axb.set_ylim(-0.05, 1.1)
-        axb.set_xlabel("selected variables k")
     axes[0][0].set_ylabel("accuracy (mean ± SD)")
     if gaps is not None:
         axes[1][0].set_ylabel(GAP_YLABEL)
-    axes[-1][0].set_ylabel("fraction")
+        _share_ylim(axes[1])
+    if fraction_row:
+        axes[-1][0].set_ylabel("fraction")
     suptitle(fig, f"{title}\n{_wrap(subtitle, int(72 * w * len(arms) / (SIZES['suptitle'] * 0.5)))}")
     leg = legend_below(fig, axes, ncol=2 if boxes else None)
     if boxes:  # the calibrations beside the legend, clear of the data (the table carries them too)
         leg.set_loc("upper left")
         leg.set_bbox_to_anchor((0.0, 0.0), transform=fig.transFigure)
-        fig.text(0.56, -0.005, CALIBRATION_HEAD + "\n" + "\n".join(boxes), ha="left", va="top",
+        right = leg.get_window_extent(fig.canvas.get_renderer()).transformed(fig.transFigure.inverted()).x1
+        fig.text(max(0.56, right + 0.02), -0.005, CALIBRATION_HEAD + "\n" + "\n".join(boxes), ha="left", va="top",
                  fontsize=SIZES["legend"], linespacing=1.4)
     return fig
+
+
+def _threshold_label(arms, theory_arms, spec) -> str:
+    """One legend entry for the gap row's dashed threshold lines (Thresholdout's and Algorithm 1's look alike)."""
+    thresholdout = f"Thresholdout: {spec.threshold_scale:g}/√n" if "dwork_code" in arms else ""
+    alg1 = "Algorithm 1: the claim's tolerance" if set(arms) & theory_arms else ""
+    if thresholdout and alg1:
+        return f"threshold T ({thresholdout}; {alg1})"
+    return (f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n" if thresholdout else
+            "threshold T of Algorithm 1 (claim's tolerance)")
+
+
+def _share_ylim(row):
+    """One y-range for a row of axes (the union of their ranges, which include each panel's threshold line), so that
+    the arms' gaps compare by eye."""
+    lows, highs = zip(*(ax.get_ylim() for ax in row))
+    for ax in row:
+        ax.set_ylim(min(lows), max(highs))
 
 
 def _wrap(text: str, width: int) -> str:

@@ -59,7 +59,14 @@ def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, toleran
     bad_answered = hold[hold["answered"] < ANSWERED_MIN]
     bad_gap = [g for g in gaps if not np.isfinite(g[2]) or g[1] - Z * g[2] > tolerance]
     ok = bad_answered.empty and not bad_gap
-    measured = (f"answered ≥ {answered:.0%} at every k > 0 (lowest at k = {int(hold.loc[hold['answered'].idxmin(), 'k'])}); "
+    required = f"≥ {ANSWERED_MIN:.0%} required"
+    if answered >= 1.0:
+        answered_text = f"answered 100% at every k > 0 ({required})"
+    else:
+        lowest_k = int(hold.loc[hold["answered"].idxmin(), "k"])
+        share = int(np.floor(answered * 100 + 1e-9))  # rounded down, so that "≥" holds (never reads 100%)
+        answered_text = f"answered ≥ {share}% at every k > 0 (lowest at k = {lowest_k}; {required})"
+    measured = (f"{answered_text}; "
                 f"largest holdout − fresh at k = {worst[0]}: {worst[1]:+.4f} ± {worst[2]:.4f} (SE, "
                 f"{worst[3]} answered replicates"
                 + (f"; {2 * np.sqrt(n) * worst[1]:.1f} sampling SE 1/(2√n)" if n else "")

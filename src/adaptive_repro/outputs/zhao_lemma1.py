@@ -186,9 +186,14 @@ def build(output_id: str, params: dict, inputs: dict):
     return frame, build_figure(frame), build_claims(frame)
 
 
+TOP = 2.0  # top of the probability axis: just above 1
+
+
 def build_figure(frame: pd.DataFrame):
     """One panel per tau: P[|q(X) - 1/2| >= tau] vs n, one colour per p, MC with CP error bars, bound in black."""
-    from adaptive_repro.plotting import legend_below, note_in_empty, panel_grid, plain_log_axis, series_colors
+    from matplotlib.patches import Rectangle
+
+    from adaptive_repro.plotting import NOTE_SPOTS, legend_below, note_in_empty, panel_grid, plain_log_axis, series_colors
 
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())
@@ -208,25 +213,29 @@ def build_figure(frame: pd.DataFrame):
             ax.plot(s.n[~pos], y[~pos], "o", color=c, mfc="white", ms=4)
             ax.plot(s.n, s.exact_probability.clip(lower=floor), ":", color=c, lw=1.2)
         s = sub_t.drop_duplicates("n").sort_values("n")
-        ax.plot(s.n, s.bound, "k-", lw=2, label="Lemma 1: 4 exp(−τ²n/9)")
+        (line,) = ax.plot(s.n, s.bound, "k-", lw=2, label="Lemma 1: 4 exp(−τ²n/9)")
+        line.set_clip_path(Rectangle((s.n.min() / 10, floor * 0.5), s.n.max() * 100, TOP - floor * 0.5,  # not under
+                                     transform=ax.transData))  # the floor (the notes go there), not above TOP
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_ylim(floor * 0.5, 5)
+        ax.set_ylim(floor * 0.5, TOP)  # probabilities: nothing above 1 but the bound, cut off (and noted) there
         plain_log_axis(ax)
+        ax.set_yticks([10.0 ** e for e in range(int(np.ceil(np.log10(floor * 0.5))), 1)])
         ax.set_title(f"τ = {tau:g}")
         ax.set_xlabel("records n")
         below = s[s.bound < floor]
-        lines = [f"bound below the floor\nfrom n = {int(below.n.min()):,}"] if len(below) else []
+        lines = [f"bound below the floor from n = {int(below.n.min()):,}"] if len(below) else []
+        vacuous = s[s.bound >= 1]
+        if len(vacuous):  # the bound is cut off at the top of the axis
+            where = ("at every n" if len(vacuous) == len(s) else f"for n ≤ {int(vacuous.n.max()):,}")
+            lines.insert(0, f"bound ≥ 1 {where} (vacuous; cut off)")
         zero = [p for p in ps if (sub_t[np.isclose(sub_t["p"], p)]["mc_probability"] == 0).all()]
         if zero:  # curves entirely at the floor hide under each other
-            lines.append("p = " + ", ".join(f"{p:g}" for p in zero) + ": zero count\nat every n (on the floor)")
+            lines.append("p = " + ", ".join(f"{p:g}" for p in zero) + ": zero count at every n (on the floor)")
         if lines:
             notes.append((ax, "\n".join(lines)))
-    if notes:  # headroom above the curves for the notes (the panels share y)
-        axes[0].set_ylim(floor * 0.5, 5e3)
-        for ax in axes:
-            plain_log_axis(ax, "y")
-            ax.set_yticks([10.0 ** e for e in range(int(np.ceil(np.log10(floor * 0.5))), 1)])  # probabilities ≤ 1
+    if notes:  # room below the floor for the notes (the panels share y; curves fill the rest up to the cut at TOP)
+        axes[0].set_ylim(floor * 0.5 / 40, TOP)
     axes[0].set_ylabel("P[|q(X) − q(P)| ≥ τ]\n(0-BDP query)")
     axes[0].plot([], [], ":", color="grey", label="exact probability (dotted; under the\nMonte Carlo curve where not seen)")
     axes[0].plot([], [], "o", color="grey", mfc="white", label=f"zero count, drawn at the floor {floor:.2g}")
@@ -243,7 +252,7 @@ def build_figure(frame: pd.DataFrame):
         fig.legend(*_handles(axes),
                    loc="center", bbox_to_anchor=((x0 + x1) / 2, (y0 + y1) / 2), ncol=2, frameon=False)
     for ax, text in notes:  # after the layout, where nothing is drawn
-        note_in_empty(ax, text)
+        note_in_empty(ax, text, fontsize=10, spots=(NOTE_SPOTS[2], NOTE_SPOTS[3], NOTE_SPOTS[8]))
     return fig
 
 
