@@ -11,8 +11,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro import privacy  # noqa: E402
-from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, color, gap_panel, legend_below,  # noqa: E402,F401
-                                    name, note, note_in_empty, ordered_arms, panel_width, pyplot, suptitle)
+from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, gap_panel, legend_below, name,  # noqa: E402,F401
+                                    note, ordered_arms, panel_width, pyplot, suptitle)
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 from adaptive_repro.stats import summarize  # noqa: E402
 

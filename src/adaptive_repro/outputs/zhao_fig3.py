@@ -22,7 +22,6 @@ from adaptive_repro.outputs.zhao_common import (QUOTE_FIG2, QUOTE_FIG3, QUOTE_SE
                                                 theory_table)
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
-from adaptive_repro.simulation import zhao_calibration
 
 ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
 CODE = "adaptive_repro.outputs.zhao_fig3"
