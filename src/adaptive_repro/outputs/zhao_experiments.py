@@ -66,7 +66,10 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
     ax.set_ylabel(r"P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]")
     ax.set_ylim(-0.02, 1.05)
     for i, r in enumerate(table.itertuples()):
-        note = ("Theorem 2's σ and T" if r.mechanism == "zhao_alg1_theorem2" else "not applicable:\nσ, T not Theorem 2's")
+        if r.mechanism != "zhao_alg1_theorem2":
+            note = "not applicable:\nσ, T not Theorem 2's"
+        else:  # Theorem 2's own σ and T; the status follows the sample-size hypothesis (thm2_claims)
+            note = "Theorem 2's σ and T" + ("" if r.n_meets_theorem2 else ";\nnot applicable: n below its requirement")
         high = r.frequency > 0.5  # below the point; else above its error bar and the β line
         ax.annotate(f"{note}\n{r.answered_fraction:.0%} of queries answered",
                     (i, r.frequency if high else max(r.ci_high, beta)), fontsize=11,
