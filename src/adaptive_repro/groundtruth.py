@@ -106,9 +106,10 @@ def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> flo
     fl = float(delta_floor(delta, T))
     if not (delta_prime >= fl):  # also catches nan
         return math.nan  # infeasible: below the floor
-    # target for delta_g: 1 - (1 - delta') / (1 - delta)^T
+    # target for delta_g: 1 - (1 - delta') / (1 - delta)^T = (delta' - floor) / (1 - floor), written without the
+    # cancellation of 1 - (1 - delta') (which cost 1e-4 relative accuracy at delta' = 1e-12)
     one_minus_fl = 1.0 - fl
-    target = 1.0 - (1.0 - delta_prime) / one_minus_fl if one_minus_fl > 0 else 1.0
+    target = (delta_prime - fl) / one_minus_fl if one_minus_fl > 0 else 1.0
     if target <= 0:
         return T * eps  # only eps' = T eps reaches delta_g = 0
     if target >= 1:
@@ -122,7 +123,10 @@ def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> flo
     hi_f = hi * (1 - 1e-12)
     if f(hi_f) > 0:
         return hi
-    return optimize.brentq(f, 0.0, hi_f, xtol=1e-12 * max(1.0, hi), rtol=1e-12, maxiter=200)
+    # Tolerance at a few ulps of eps': near T eps, delta_g falls to 0 linearly in (T eps - eps'), so log delta_g is
+    # steep there and a looser xtol (1e-12 relative) left delta(eps') up to 1e-5 relatively above delta'.
+    return optimize.brentq(f, 0.0, hi_f, xtol=4 * np.finfo(float).eps * max(1.0, hi), rtol=4 * np.finfo(float).eps,
+                           maxiter=500)
 
 
 def kov_eps(eps, delta, T, delta_prime):

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import special
 
@@ -55,6 +55,8 @@ def test_kov_delta_monotone_in_eps_prime_and_above_floor(eps, delta, T, a, b):
 
 @settings(deadline=None, max_examples=30)
 @given(eps=EPS, T=st.integers(1, 2000), logd=st.floats(-12, -1))
+@example(eps=3.0, T=3, logd=-6.0)  # eps' within 1e-6 of T eps, where log delta is steep (found by hypothesis)
+@example(eps=1.0, T=106, logd=-11.87)  # tiny delta': 1 - (1 - delta') cancels (fixed by writing it as a quotient)
 def test_kov_eps_inverts_kov_delta(eps, T, logd):
     target = 10.0**logd
     ep = gt.kov_eps(eps, 0.0, T, target)
