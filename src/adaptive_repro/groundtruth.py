@@ -125,8 +125,14 @@ def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> flo
         return hi
     # Tolerance at a few ulps of eps': near T eps, delta_g falls to 0 linearly in (T eps - eps'), so log delta_g is
     # steep there and a looser xtol (1e-12 relative) left delta(eps') up to 1e-5 relatively above delta'.
-    return optimize.brentq(f, 0.0, hi_f, xtol=4 * np.finfo(float).eps * max(1.0, hi), rtol=4 * np.finfo(float).eps,
+    root = optimize.brentq(f, 0.0, hi_f, xtol=4 * np.finfo(float).eps * max(1.0, hi), rtol=4 * np.finfo(float).eps,
                            maxiter=500)
+    # the smallest eps' with delta(eps') <= delta': step up from the root (by ulps, doubling) until the float
+    # delta(eps') is at most delta', so the ground truth never reports a delta' its eps' does not achieve
+    step = np.spacing(root)
+    while kov_delta(eps, delta, T, root) > delta_prime and root < hi:
+        root, step = min(hi, root + step), 2 * step
+    return float(root)
 
 
 def kov_eps(eps, delta, T, delta_prime):

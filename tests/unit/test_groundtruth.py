@@ -57,10 +57,13 @@ def test_kov_delta_monotone_in_eps_prime_and_above_floor(eps, delta, T, a, b):
 @given(eps=EPS, T=st.integers(1, 2000), logd=st.floats(-12, -1))
 @example(eps=3.0, T=3, logd=-6.0)  # eps' within 1e-6 of T eps, where log delta is steep (found by hypothesis)
 @example(eps=1.0, T=106, logd=-11.87)  # tiny delta': 1 - (1 - delta') cancels (fixed by writing it as a quotient)
+@example(eps=0.5, T=10, logd=-12.0)  # eps' within 1e-10 of T eps: the float root needed a step up to be sound
 def test_kov_eps_inverts_kov_delta(eps, T, logd):
     target = 10.0**logd
     ep = gt.kov_eps(eps, 0.0, T, target)
     assert 0 <= ep <= T * eps * (1 + 1e-12)
+    if 0 < ep:
+        assert gt.kov_delta(eps, 0.0, T, ep) <= target  # sound: the eps' reported achieves delta'
     if 0 < ep < T * eps * (1 - 1e-9):
         assert gt.kov_delta(eps, 0.0, T, ep) == pytest.approx(target, rel=1e-6)
 
