@@ -167,3 +167,17 @@ def test_fig2_gap_row_shares_y_and_has_no_fraction_row_without_algorithm_1():
     gap_row = [ax for ax in panels if ax.get_subplotspec().rowspan.start == 1]
     assert len({ax.get_ylim() for ax in gap_row}) == 1
     assert max(ax.get_ylim()[1] for ax in gap_row) >= s.threshold_scale / np.sqrt(s.n)  # Thresholdout's T in range
+
+
+@pytest.mark.parametrize("output_id", ["zhao-fig3", "zhao-fig3-large-n"])
+def test_fig3_labels_name_this_runs_setting(output_id):
+    """A custom setting is labelled as itself: the claim rows and the figure name the spec's n, d and stay
+    probabilities, never the default run's ("the paper's scale")."""
+    s = spec(output_id, mechanisms=("standard", "zhao_alg1_bdp"), p=0.7, n=12_345)
+    recs = records(output_id, {"standard": (0.05, True), "zhao_alg1_bdp": (0.0, True)})
+    _, fig, claims = catalogue.build(output_id, {"seed": 1}, {"records": recs, "diagnostics": None,
+                                                             "specs": {output_id: s}})
+    arm_rows = [c for c in claims if c.claim_id.endswith("prevents-overfitting")]
+    assert arm_rows and all("n = 12,345" in c.claim and "p_s = 0.7" in c.claim for c in arm_rows)
+    text = " ".join([fig._suptitle.get_text()] + [c.claim for c in claims])
+    assert "paper's scale" not in text and "n = 12,345" in fig._suptitle.get_text()
