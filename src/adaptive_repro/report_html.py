@@ -75,15 +75,16 @@ def render_caption(template: str, config: dict) -> str:
 
 
 def thumbnail_data_uri(png: Path, width: int = THUMBNAIL_WIDTH) -> str:
-    """The figure scaled to ``width`` pixels and quantized to 256 colours (line plots lose nothing visible), as a
-    ``data:`` URI: about a tenth of the full PNG."""
+    """The figure scaled to ``width`` pixels and quantized to 256 colours by octree (which keeps a rare curve's colour:
+    median cut shifted the reddish purple of a small series by 25/255), as a ``data:`` URI: about a fifth of the
+    full PNG."""
     from PIL import Image
 
     with Image.open(png) as image:
         image = image.convert("RGB")
         if image.width > width:
             image = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
-        image = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", optimize=True)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -90,3 +90,35 @@ def test_report_has_a_section_per_output_grouped_by_paper(tmp_path):
     assert "0.123457" in page and "first 60 shown" in page  # tables inline, 6 significant digits, first rows
     assert page.index("Paper claims") < page.index('id="he-kl"')  # REPRODUCTION.md's summary at the top
     assert page.index('id="all-claims"') > page.index('id="dwork-null"')
+
+
+def test_thumbnail_keeps_every_palette_colour(tmp_path):
+    """Each Okabe-Ito colour survives the 256-colour quantization, also that of a small, rare series."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from adaptive_repro.plotting import OKABE_ITO
+
+    fig, ax = plt.subplots(figsize=(20, 10))
+    x = np.linspace(0, 10, 400)
+    for i, colour in enumerate(OKABE_ITO.values()):
+        rare = i == 6  # reddish purple: a short thin series among many blended bands, as the budget curve of Fig. 3
+        for j in range(6):  # overlapping translucent bands: many blended colours compete for the 256 entries
+            ax.fill_between(x, np.sin(x + i + j) + 2 * i - 2, np.sin(x + i + j) + 2 * i + 2, color=colour, alpha=0.12)
+        ax.plot(x[:60] if rare else x, (np.sin(x + i) + 2 * i)[:60] if rare else np.sin(x + i) + 2 * i, color=colour,
+                lw=3 if rare else 6)
+    png = tmp_path / "fig.png"
+    fig.savefig(png, dpi=150)
+    with Image.open(png) as im:
+        ref = np.asarray(im.convert("RGB").resize((1100, 550), Image.Resampling.LANCZOS)).astype(float)
+    data = base64.b64decode(report_html.thumbnail_data_uri(png, width=1100).split(",", 1)[1])
+    with Image.open(io.BytesIO(data)) as thumb:
+        got = np.asarray(thumb.convert("RGB")).astype(float)
+    for name, hexcode in OKABE_ITO.items():
+        colour = np.array([int(hexcode[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
+        mask = np.abs(ref - colour).sum(axis=2) < 20  # pixels of that colour in the resized figure
+        assert mask.sum() > 20, name
+        assert np.abs(got[mask] - colour).mean() < 8, f"{name} shifted by quantization"
