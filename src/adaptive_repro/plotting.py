@@ -24,6 +24,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+
+from adaptive_repro.stats import Z95  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 #: Okabe-Ito colour-blind-safe palette.
@@ -207,6 +209,20 @@ def suptitle(fig, text: str):
     return fig.suptitle(text, fontsize=SIZES["suptitle"])
 
 
+def accuracy_curves(ax, sub: pd.DataFrame, holdout_marker: str | None = None):
+    """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with ± SD bands, the exact
+    population dotted (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table."""
+    for dataset in ("train", "holdout", "fresh", "population"):
+        cur = sub[sub["dataset"] == dataset].sort_values("k")
+        if cur.empty:
+            continue
+        ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", color=COLORS[dataset],
+                label=name(dataset), marker=holdout_marker if dataset == "holdout" else None)
+        if dataset != "population":
+            ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
+                            alpha=0.15)
+
+
 def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None, gaps: pd.DataFrame | None = None,
                     tolerances: dict | None = None, tolerance_label: str = ""):
     """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
@@ -229,16 +245,7 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None, g
                              sharey="row", squeeze=False, gridspec_kw={"height_ratios": rows})
     for j, arm in enumerate(arms):
         ax = axes[0][j]
-        sub = table[table[arm_col] == arm]
-        for dataset in ("train", "holdout", "fresh", "population"):
-            cur = sub[sub["dataset"] == dataset].sort_values("k")
-            if cur.empty:
-                continue
-            ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", color=COLORS[dataset],
-                    label=name(dataset))
-            if dataset != "population":
-                ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
-                                alpha=0.15)
+        accuracy_curves(ax, table[table[arm_col] == arm])
         ax.set_title(name(arm))
         ax.set_ylim(*ylim)
         if gaps is not None:
@@ -252,13 +259,13 @@ def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None, g
     return fig
 
 
-GAP_LABEL = "holdout − fresh: mean, 95% band (±1.96 SE)"
+GAP_LABEL = f"holdout − fresh: mean, 95% band (±{Z95:.2f} SE)"
 GAP_YLABEL = "holdout − fresh\n(mean, 95% band)"
 
 
 def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_label: str = ""):
     """Reported holdout minus fresh accuracy of one arm (``gaps``: k, mean, se, from stats.paired_gap_table: what the
-    experiments' claims test) as the mean with its 95% band (±1.96 SE), a zero line and the claim's tolerance."""
+    experiments' claims test) as the mean with its 95% band (± stats.Z95 SE), a zero line and the claim's tolerance."""
     import numpy as np
 
     g = gaps.dropna(subset=["mean"]).sort_values("k")
@@ -272,7 +279,7 @@ def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_
             ax.set_ylim(-tolerance, 2.5 * tolerance)
         return
     se = g["se"].fillna(0.0)
-    ax.fill_between(g["k"], g["mean"] - 1.96 * se, g["mean"] + 1.96 * se, color=COLORS["reference"], alpha=0.35,
+    ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=COLORS["reference"], alpha=0.35,
                     lw=0)
     ax.plot(g["k"], g["mean"], ".-", color="black", label=GAP_LABEL)
     ax.set_ylim(min(ax.get_ylim()[0], -0.1 * ax.get_ylim()[1]), None)  # zero always in view

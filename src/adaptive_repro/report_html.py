@@ -74,20 +74,30 @@ def render_caption(template: str, config: dict) -> str:
     return body
 
 
-def thumbnail_data_uri(png: Path, width: int = THUMBNAIL_WIDTH) -> str:
+def thumbnail(png: Path, width: int = THUMBNAIL_WIDTH) -> tuple[bytes, tuple[int, int]]:
     """The figure scaled to ``width`` pixels and quantized to 256 colours by octree (which keeps a rare curve's colour:
-    median cut shifted the reddish purple of a small series by 25/255), as a ``data:`` URI: about a fifth of the
-    full PNG."""
+    median cut shifted the reddish purple of a small series by 25/255): PNG bytes, about a fifth of the full file,
+    and the original (width, height)."""
     from PIL import Image
 
     with Image.open(png) as image:
+        size = image.size
         image = image.convert("RGB")
         if image.width > width:
             image = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
         image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", optimize=True)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    return buffer.getvalue(), size
+
+
+def data_uri(png_bytes: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png_bytes).decode("ascii")
+
+
+def thumbnail_data_uri(png: Path, width: int = THUMBNAIL_WIDTH) -> str:
+    """:func:`thumbnail` as a ``data:`` URI (embedded in the report)."""
+    return data_uri(thumbnail(png, width)[0])
 
 
 def split_reproduction(markdown_text: str) -> tuple[str, str]:
@@ -160,10 +170,8 @@ def output_section(files: OutputFiles, config: dict) -> str:
     links = " · ".join(f'<a href="{html.escape(path)}">{html.escape(label)}</a>'
                        for label, path in files.links.items())
     shown = min(len(table), TABLE_ROWS)
-    from PIL import Image
-
-    with Image.open(files.png) as image:  # a wide figure (many panels) gets the full width, its claims below
-        layout = "pair wide" if image.width > 2.2 * image.height else "pair"
+    image, (width, height) = thumbnail(files.png)
+    layout = "pair wide" if width > 2.2 * height else "pair"  # a wide figure gets the full width, its claims below
     return f"""
 <section class="output" id="{oid}">
   <h3><code>{oid}</code></h3>
@@ -171,7 +179,7 @@ def output_section(files: OutputFiles, config: dict) -> str:
   {params_html(files)}
   <div class="{layout}">
     <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="figure {oid}"
-      src="{thumbnail_data_uri(files.png)}"></a><figcaption>Files: {links}</figcaption></figure>
+      src="{data_uri(image)}"></a><figcaption>Files: {links}</figcaption></figure>
     <div class="claims"><h4>Claims checked on this figure's numbers ({len(claims)})</h4>{claims_html(claims)}</div>
   </div>
   <details><summary>Table: {len(table)} rows × {table.shape[1]} columns (first {shown} shown; the CSV has all)</summary>
@@ -236,7 +244,7 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
 
 def write_thumbnail(png: Path, dest: Path, width: int = 1000) -> None:
     """Write the compressed thumbnail of a figure to ``dest`` (the README's gallery, ``make gallery``)."""
-    data = base64.b64decode(thumbnail_data_uri(png, width).split(",", 1)[1])
+    data, _ = thumbnail(png, width)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(data)
 

@@ -1,12 +1,23 @@
-"""Aggregation of per-replicate records into tidy tables (mean, population SD, replicates)."""
+"""Aggregation of per-replicate records into tidy tables (mean, population SD, replicates), paired gaps, normal
+quantiles."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats as _scipy_stats
 
 GROUP_COLUMNS = ["experiment", "mechanism", "engine", "k", "dataset"]
 
+
+
+def normal_quantile(confidence: float) -> float:
+    """z of a two-sided normal interval at ``confidence`` (0.95 -> 1.96): scipy.stats.norm.ppf(1/2 + confidence/2)."""
+    return float(_scipy_stats.norm.ppf(0.5 + confidence / 2))
+
+
+#: z of the 95% band of a mean (± Z95 SE) drawn on the experiment figures.
+Z95 = normal_quantile(0.95)
 
 def summarize(records: pd.DataFrame) -> pd.DataFrame:
     """Mean, SD (population SD, ddof = 0, as the Dwork2015 plot), standard error and count per group.

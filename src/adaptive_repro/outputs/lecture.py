@@ -16,9 +16,9 @@ import os
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from adaptive_repro.config import SCHEMA_DIR
+from adaptive_repro.stats import normal_quantile
 from adaptive_repro.outputs.lecture_figures import monitor_figure, transfer_figure  # noqa: F401 (re-exported)
 from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.bounds import lecture as bounds
@@ -33,10 +33,6 @@ SCHEMA = SCHEMA_DIR / "theory_lecture.schema.yaml"
 def theory_lecture_params(config: dict, schema_path: str | os.PathLike = SCHEMA) -> dict:
     """config["theory"]["lecture"] with every default of the theory_lecture schema filled in."""
     return fill_schema_defaults((config.get("theory") or {}).get("lecture") or {}, schema_path)
-
-
-def _z(confidence: float) -> float:
-    return float(stats.norm.ppf(0.5 + confidence / 2))
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -124,7 +120,7 @@ def monitor_table(seed: int, m: int, epsilon: float, epsilon_primes, delta: floa
     """Tidy table, one row per (epsilon_prime, T, quantity[, alpha or beta]); ``value`` with ``ci_low``/``ci_high``
     (normal intervals for means, Clopper-Pearson for probabilities, bounds evaluated at p_alpha's interval).
     Runs per T: :func:`monitor_replicates`."""
-    z = _z(confidence)
+    z = normal_quantile(confidence)
     rows = []
     for ep in epsilon_primes:
         for T in T_grid:

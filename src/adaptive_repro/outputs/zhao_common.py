@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro import privacy  # noqa: E402
-from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, gap_panel, legend_below, name,  # noqa: E402,F401
+from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, accuracy_curves, gap_panel, legend_below, name,  # noqa: E402,F401
                                     note, ordered_arms, panel_width, pyplot, suptitle)
 from adaptive_repro.simulation import zhao_calibration  # noqa: E402
 from adaptive_repro.stats import summarize  # noqa: E402
@@ -116,13 +116,7 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     for j, arm in enumerate(arms):
         ax, axb = axes[0][j], axes[-1][j]
         sub = table[table["mechanism"] == arm]
-        for dataset in ("train", "holdout", "fresh", "population"):
-            cur = sub[sub["dataset"] == dataset].sort_values("k")
-            ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", color=COLORS[dataset],
-                    label=name(dataset), marker="." if dataset == "holdout" else None)
-            if dataset != "population":
-                ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
-                                alpha=0.15)
+        accuracy_curves(ax, sub, holdout_marker=".")  # the marker shows the answered points (⊥ leaves gaps)
         hold = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)]
         ax.set_title(arm_title(arm, eps if arm in ("zhao_alg1_dp", "zhao_alg1_bdp") else None), fontsize=11.5)
         if len(hold) and hold["mean"].isna().all():
@@ -136,7 +130,7 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
         row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
         if gaps is not None:
             t = (float(row.threshold) if row is not None else  # Thresholdout's T as on the Dwork figures
-                 spec.threshold_scale / np.sqrt(n) if arm == "dwork_code" else None)
+                 spec.thresholdout_threshold if arm == "dwork_code" else None)
             gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, _threshold_label(arms, theory_arms, spec))
         if row is not None:
             boxes.append(alg1_label(row))

@@ -83,6 +83,12 @@ class ExperimentSpec:
                 for m in self.mechanisms if m.startswith("zhao_alg1_")}
 
     @property
+    def thresholdout_threshold(self) -> float:
+        """Thresholdout's T = threshold_scale/sqrt(n) (the Dwork et al. 2015 script: 4/sqrt(n), 0.04 at n = 10,000),
+        also the tolerance of the claims about Thresholdout."""
+        return self.threshold_scale / np.sqrt(self.n)
+
+    @property
     def cut(self) -> float:
         """Selection cut 1/sqrt(n) (docs/METHODS.md §3 step 2; the script's 0.01 at n = 10,000)."""
         return self.cut_scale / np.sqrt(self.n)
