@@ -1,9 +1,16 @@
 # Reproduction pipeline for adaptive data analysis under (Bayesian) differential privacy.
 # The DAG: simulate (chunks of replicates) -> aggregate (records per output) -> output (table, figure, claims by the
 # output's builder) -> report (claims registry, REPRODUCTION.md). Layout and layers: docs/ARCHITECTURE.md.
+import os
 import sys
 
 from snakemake.utils import min_version
+
+# Jobs run this checkout's package (src/), whatever is installed: its files are the jobs' code inputs.
+if os.path.isdir(os.path.join(workflow.basedir, "src", "adaptive_repro")):
+    _src = os.path.join(workflow.basedir, "src")
+    sys.path.insert(0, _src)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_src, os.environ.get("PYTHONPATH")]))
 
 from adaptive_repro.config import ConfigError
 from adaptive_repro import resources, validation

@@ -51,13 +51,7 @@ matplotlib.rcParams.update(STYLE)
 
 #: Code names -> words, for titles, tick labels and legends.
 DISPLAY_NAMES = {
-    # holdout mechanisms (arms)
-    "standard": "Standard holdout",
-    "dwork_code": "Thresholdout (Dwork et al. 2015 script)",
-    "zhao_alg1": "Algorithm 1 (Zhao et al.)",
-    "zhao_alg1_dp": "Algorithm 1, DP calibration",
-    "zhao_alg1_bdp": "Algorithm 1, Bayesian-DP calibration",
-    "zhao_alg1_theorem2": "Algorithm 1, Theorem 2 calibration",
+    # (holdout mechanism arms are named and coloured by their registered objects: simulation/registries.py)
     # data sets
     "train": "training", "holdout": "holdout (as reported)", "fresh": "fresh data", "population": "population (exact)",
     # composition methods (He et al. outputs)
@@ -76,9 +70,6 @@ OUTPUT_TITLES = {
 
 #: One colour per arm / data set / method, the same in every figure.
 COLORS = {
-    "standard": OKABE_ITO["vermillion"], "dwork_code": OKABE_ITO["orange"], "zhao_alg1": OKABE_ITO["blue"],
-    "zhao_alg1_dp": OKABE_ITO["reddish purple"], "zhao_alg1_bdp": OKABE_ITO["blue"],
-    "zhao_alg1_theorem2": OKABE_ITO["bluish green"],
     "train": OKABE_ITO["blue"], "holdout": OKABE_ITO["bluish green"], "fresh": OKABE_ITO["vermillion"],
     "population": OKABE_ITO["black"],
     "naive": OKABE_ITO["grey"], "drv": OKABE_ITO["orange"], "kairouz": OKABE_ITO["bluish green"],
@@ -92,8 +83,6 @@ COLORS = {
 }
 #: Background shading of a region where a bound is vacuous or its hypothesis fails.
 SHADE = {"color": OKABE_ITO["vermillion"], "alpha": 0.08, "lw": 0}
-#: Order of the arms in every figure.
-ARM_ORDER = ("standard", "dwork_code", "zhao_alg1", "zhao_alg1_dp", "zhao_alg1_bdp", "zhao_alg1_theorem2")
 
 
 def pyplot():
@@ -114,12 +103,6 @@ def color(key, index: int = 0) -> str:
 def series_colors(n: int) -> list[str]:
     """``n`` distinguishable colours for a numeric series (sample sizes, chains, ...), from the palette."""
     return [PALETTE[i % len(PALETTE)] for i in range(n)]
-
-
-def ordered_arms(arms) -> list[str]:
-    """Distinct arms in the order of :data:`ARM_ORDER` (unknown arms last)."""
-    arms = list(dict.fromkeys(arms))
-    return sorted(arms, key=lambda a: ARM_ORDER.index(a) if a in ARM_ORDER else len(ARM_ORDER))
 
 
 def panel_width(n_panels: int, preferred: float = 4.6) -> float:
@@ -223,30 +206,29 @@ def accuracy_curves(ax, sub: pd.DataFrame, holdout_marker: str | None = None):
                             alpha=0.15)
 
 
-def accuracy_panels(table: pd.DataFrame, title: str, subtitle: str, ylim=None, gaps: pd.DataFrame | None = None,
-                    tolerances: dict | None = None, tolerance_label: str = ""):
+def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=None,
+                    gaps: pd.DataFrame | None = None, tolerances: dict | None = None, tolerance_label: str = ""):
     """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
     train / holdout / fresh and the exact population accuracy (the paper's view). With ``gaps``
     (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the quantity the
     claims test, and each arm's tolerance from ``tolerances`` (arm -> value).
 
-    ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; arms are the distinct
-    values of its ``arm`` column if present, else of ``mechanism``.
+    ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; ``arms`` the arm objects to draw
+    (their ``name`` is the table's ``mechanism``, their ``display_name`` the panel title).
     """
-    arm_col = "arm" if "arm" in table.columns else "mechanism"
+    arm_col = "mechanism"
     if ylim is None:  # the Dwork2015 range 0.45-0.75, widened to show every band
         shown = table[table["dataset"] != "population"]
         ylim = (min(0.45, float((shown["mean"] - shown["sd"]).min()) - 0.02),
                 max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
-    arms = ordered_arms(table[arm_col])
     w = panel_width(len(arms), 5.4)
     rows = [3, 1.6] if gaps is not None else [3]
     fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.4), sharex=True,
                              sharey="row", squeeze=False, gridspec_kw={"height_ratios": rows})
-    for j, arm in enumerate(arms):
-        ax = axes[0][j]
+    for j, arm_obj in enumerate(arms):
+        ax, arm = axes[0][j], arm_obj.name
         accuracy_curves(ax, table[table[arm_col] == arm])
-        ax.set_title(name(arm))
+        ax.set_title(arm_obj.display_name)
         ax.set_ylim(*ylim)
         if gaps is not None:
             gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], (tolerances or {}).get(arm), tolerance_label)

@@ -8,26 +8,49 @@ import functools
 from pathlib import Path
 
 PACKAGE = "adaptive_repro"
-ROOT = Path(__file__).resolve().parent  # the installed package, wherever it is
+ROOT = Path(__file__).resolve().parent  # the imported package, wherever it is
 
 
-def _module_file(name: str) -> Path | None:
+def package_root(checkout: str | Path | None = None) -> Path:
+    """The package directory whose files are code inputs: ``<checkout>/src/adaptive_repro`` if the checkout has one
+    (the code the workflow's jobs run), else the imported package."""
+    if checkout is not None:
+        candidate = Path(checkout) / "src" / PACKAGE
+        if candidate.is_dir():
+            return candidate
+    return ROOT
+
+
+def _module_file(name: str, root: Path = ROOT) -> Path | None:
     """The file of a package module (without importing it), or None if ``name`` is not a module of the package."""
     parts = name.split(".")
     if parts[0] != PACKAGE:
         return None
-    base = ROOT.joinpath(*parts[1:])
+    base = root.joinpath(*parts[1:])
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
     return None
 
 
-def _imports(path: Path, name: str) -> set[str]:
+def _runtime_nodes(tree: ast.AST):
+    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (imports for type checkers only)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING":
+                todo.extend(child.orelse)
+                continue
+            todo.append(child)
+
+
+def _imports(path: Path, name: str, root: Path = ROOT) -> set[str]:
     """Package modules imported anywhere in a file (top level and inside functions)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in _runtime_nodes(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == PACKAGE)
         elif isinstance(node, ast.ImportFrom):
@@ -39,24 +62,25 @@ def _imports(path: Path, name: str) -> set[str]:
                 continue
             found.add(base)
             for alias in node.names:  # "from adaptive_repro import seeds" imports a module
-                if _module_file(f"{base}.{alias.name}") is not None:
+                if _module_file(f"{base}.{alias.name}", root) is not None:
                     found.add(f"{base}.{alias.name}")
     return found
 
 
 @functools.lru_cache(maxsize=None)
-def module_sources(name: str) -> tuple[str, ...]:
-    """Sorted paths of ``name`` and of every package module it imports, transitively (parents' __init__ too)."""
+def module_sources(name: str, root: Path = ROOT) -> tuple[str, ...]:
+    """Sorted paths of ``name`` and of every package module it imports, transitively (parents' __init__ too), in the
+    package at ``root`` (default: the imported one)."""
     seen: dict[str, Path] = {}
     todo = [name]
     while todo:
         mod = todo.pop()
         if mod in seen:
             continue
-        path = _module_file(mod)
+        path = _module_file(mod, root)
         if path is None:
             continue
         seen[mod] = path
         parent = mod.rpartition(".")[0]
-        todo.extend(([parent] if parent.startswith(PACKAGE) else []) + sorted(_imports(path, mod)))
+        todo.extend(([parent] if parent.startswith(PACKAGE) else []) + sorted(_imports(path, mod, root)))
     return tuple(sorted(str(p) for p in seen.values()))

@@ -11,6 +11,7 @@ Order (the Snakefile calls :func:`check_config_files` then :func:`validated`):
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 import os
@@ -127,7 +128,7 @@ _Validator = jsonschema.validators.extend(
 
 @functools.lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
-    return _Validator(load_schema("config"), registry=_registry())
+    return _Validator(config_schema(), registry=_registry())
 
 
 def _registry() -> referencing.Registry:
@@ -203,8 +204,6 @@ def built_experiments(config: dict) -> dict[str, dict]:
 
 def check_relations(config: dict) -> None:
     """Relations between values, for the outputs this run builds."""
-    from adaptive_repro.simulation.engines import FAST_EXACT_MECHANISMS
-
     experiments = config.get("experiments") or {}
     for oid in config["outputs"]:
         if catalogue.get(oid).kind == "experiment" and oid not in experiments:
@@ -214,11 +213,6 @@ def check_relations(config: dict) -> None:
             check_k_grid(f"experiments.{name}.k_grid", exp["k_grid"], exp["d"])
         if exp.get("signal_attributes", 0) > exp.get("d", 0):
             fail(f"experiments.{name}.signal_attributes", exp["signal_attributes"], f"at most d = {exp['d']}")
-        if config.get("engine") == "fast":
-            inexact = [m for m in exp.get("mechanisms", []) if m not in FAST_EXACT_MECHANISMS]
-            if inexact:
-                fail("engine", "fast", f"'auto' or 'direct': the sufficient-statistic engine is not exact for "
-                     f"experiments.{name}.mechanisms {inexact}; it is exact for {list(FAST_EXACT_MECHANISMS)}")
         check_ranges(exp, f"experiments.{name}")
     check_ranges(config.get("theory") or {}, "theory")
 
@@ -236,9 +230,41 @@ def validated(config: dict) -> dict:
     config = numbers_from_scientific_strings(config)
     check_finite(config)
     check_schema(config)
-    resolved = fill_schema_defaults(config, load_schema("config"))
+    resolved = fill_schema_defaults(config, config_schema())
     check_relations(resolved)
+    check_specs(resolved)
     return resolved
+
+
+@functools.lru_cache(maxsize=1)
+def _config_schema() -> dict:
+    from adaptive_repro.simulation.registries import ARMS, DATA_MODELS, ENGINES, QUERIES
+
+    schema = load_schema("config")
+    schema["properties"]["outputs"]["items"]["enum"] = list(catalogue.OUTPUT_IDS)
+    schema["properties"]["engine"]["enum"] = ["auto", *ENGINES.names()]
+    defs = schema["$defs"]
+    defs["mechanisms"]["items"]["enum"] = list(ARMS.names())
+    defs["query"]["enum"] = list(QUERIES.names())
+    defs["model"]["properties"]["name"]["enum"] = list(DATA_MODELS.names())
+    return schema
+
+
+def config_schema() -> dict:
+    """The config schema with its enums of names filled in: output IDs from the catalogue, mechanisms, queries,
+    data models and engines from the plug-in registries (one place each)."""
+    return copy.deepcopy(_config_schema())
+
+
+def check_specs(config: dict) -> None:
+    """Build the spec of every experiment this run builds, as the workflow will: a value no plug-in accepts (an engine
+    that is not exact for an arm, a model key the model does not have) is refused here, before any job."""
+    from adaptive_repro.simulation.specs import expand_experiments
+
+    try:
+        expand_experiments({"engine": config["engine"], "experiments": built_experiments(config)})
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
 
 
 def merged(base: dict, update: dict) -> dict:
@@ -268,3 +294,15 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def experiment_spec(name: str, block: dict, engine: str = "auto"):
+    """The spec of one experiment block given with only the keys that differ from the schema's defaults (for tests,
+    notebooks and the claims CLI): the schema fills the rest, as for a run, then
+    :func:`adaptive_repro.simulation.specs.experiment_spec` builds it (the output ID is the part of ``name`` before
+    any '@')."""
+    from adaptive_repro.simulation.specs import experiment_spec as build_spec
+
+    schema = config_schema()
+    resolved = fill_schema_defaults(dict(block), schema["$defs"]["experiment"], root=schema)
+    return build_spec(name, resolved, engine)

@@ -5,9 +5,9 @@ import hashlib
 import re
 
 from adaptive_repro import catalogue, resources
-from adaptive_repro.simulation.experiments import expand_experiments, output_of
+from adaptive_repro.simulation.specs import expand_experiments, output_of
 from adaptive_repro.config import digest, output_params
-from adaptive_repro.sources import module_sources
+from adaptive_repro.sources import module_sources, package_root
 
 RESULTS = "results"
 REPORT_DIR = os.path.join(workflow.basedir, "workflow", "report")
@@ -80,9 +80,21 @@ def output_files(output_id):
     }
 
 
+# The package whose files are the jobs' code inputs: this checkout's src/ (the Snakefile puts it first on the jobs'
+# PYTHONPATH, so the jobs run the code whose edits rerun them), or the installed package for a copied workflow.
+CODE_ROOT = package_root(workflow.basedir)
+
+
+def code_files(*modules):
+    """The package source files of ``modules`` and of everything they import, relative to the working directory
+    where they are inside it (a moved checkout reruns nothing)."""
+    files = {path for module in modules for path in module_sources(module, CODE_ROOT)}
+    return sorted(os.path.relpath(p) if not os.path.relpath(p).startswith("..") else p for p in files)
+
+
 def code_of(*modules):
-    """Input function: the package source files of ``modules`` and of everything they import (edits rerun)."""
-    files = sorted({path for module in modules for path in module_sources(module)})
+    """Input function: :func:`code_files` of ``modules`` (edits rerun)."""
+    files = code_files(*modules)
     return lambda wildcards: files
 
 
@@ -90,6 +102,13 @@ def code_of(*modules):
 
 # experiment (or sweep point) name -> ExperimentSpec, for the outputs this run builds
 EXPERIMENT_SPECS = {name: spec for name, spec in expand_experiments(config).items() if output_of(name) in OUTPUTS}
+
+
+def simulation_code(wildcards):
+    """Input function: the code of one experiment's simulation: the runner and the plug-ins its spec uses (a Dwork
+    experiment does not depend on the sign-query engine, no simulation on the catalogue, config or plotting)."""
+    spec = EXPERIMENT_SPECS[wildcards.experiment]
+    return code_files(type(spec).__module__, "adaptive_repro.simulation.experiments", *spec.plugin_modules())
 
 
 def spec_digest(name):

@@ -6,7 +6,7 @@
 
 rule simulate_chunk:
     input:
-        code=code_of("adaptive_repro.simulation.experiments"),
+        code=simulation_code,
     output:
         records=f"{RESULTS}/records/{{experiment}}/{{digest}}/replicates-{{first}}-{{last}}.records.csv",
         diagnostics=f"{RESULTS}/records/{{experiment}}/{{digest}}/replicates-{{first}}-{{last}}.diagnostics.csv",

@@ -2,7 +2,6 @@
 tagged with the digest of the spec it was simulated from (the aggregation refuses any other)."""
 from adaptive_repro.io import write_csv
 from adaptive_repro.joblog import Progress, job_logger
-from adaptive_repro.simulation.experiments import run_replicates
 
 log = job_logger(snakemake.log[0], "simulate")
 spec = snakemake.params.spec
@@ -15,8 +14,8 @@ for arm, cal in spec.alg1_calibrations().items():
     log.info("arm %s: %s (sigma = %.4g, T = %.4g, B = %d, feasible = %s)", arm, cal.note, cal.sigma, cal.threshold,
              cal.budget, cal.feasible)
 progress = Progress(log)
-records, diagnostics = run_replicates(spec, snakemake.params.seed, replicates, progress=progress,
-                                      with_diagnostics=True)
+records, diagnostics = spec.run_replicates(snakemake.params.seed, replicates, progress=progress,
+                                           with_diagnostics=True)
 for frame in (records, diagnostics):
     frame["spec_digest"] = snakemake.params.spec_digest
 write_csv(diagnostics, snakemake.output.diagnostics)

@@ -8,26 +8,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from adaptive_repro.stats import mean_and_se, paired_gap, paired_gap_table
+from adaptive_repro.outputs.experiment_claims import QUOTE_REUSABLE, SOURCE_FIG, Z, fmt_gap, standard_overfits_claim
 from adaptive_repro.registry import Claim, verdict
-
-Z = 3.0  # standard errors for "significantly different"
-
-# Dwork et al. 2015 is not among the texts this project checks against; its figures' claims are quoted as Zhao 2017
-# restates them (§1), verbatim.
-QUOTE_OVERFITS = ("often in practice, the holdout dataset is reused and the estimates tested on the holdout dataset "
-                  "are chosen adaptively based on the results of prior estimates, leading to that the predictor may "
-                  "become dependent of the holdout set. Hence, overfitting may occur")
-QUOTE_REUSABLE = ("Dwork et al. in NIPS, STOC, and Science 2015 show that the holdout dataset from i.i.d. data samples "
-                  "can be reused in adaptive statistical learning, if the estimates are perturbed and coordinated "
-                  "using techniques developed for differential privacy")
-SOURCE_FIG = {"dwork-null": "Dwork et al. 2015, Fig. 1 (as Zhao 2017 restates it, §1)",
-              "dwork-signal": "Dwork et al. 2015, Fig. 2 (as Zhao 2017 restates it, §1)"}
-
-
-def _fmt(mean, se):
-    return f"{mean:+.4f} ± {se:.4f} (SE)"
-
+from adaptive_repro.stats import mean_and_se, paired_gap_table
 
 def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame) -> list[Claim]:
     """Overfitting of the standard holdout, Thresholdout tracking fresh data, and (signal) real signal found."""
@@ -49,7 +32,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             "every k (no overfitting).",
                             f"|holdout − fresh| within the threshold T = {spec.threshold_scale}/√n = {threshold:.4f} "
                             "at every k",
-                            f"largest |holdout − fresh| at k = {worst[0]}: {_fmt(worst[1], worst[2])}",
+                            f"largest |holdout − fresh| at k = {worst[0]}: {fmt_gap(worst[1], worst[2])}",
                             verdict(ok),
                             "" if ok else f"k = {worst[0]}", kind="paper", quote=QUOTE_REUSABLE,
                             code="adaptive_repro.stats.paired_gap"))
@@ -63,7 +46,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                                 "With 20 informative attributes the selected classifier generalizes: fresh accuracy "
                                 "is above chance.",
                                 "fresh accuracy > 0.5 at small k",
-                                f"fresh − 0.5 at k = {k_small} ({mech}): {_fmt(gap, se)}",
+                                f"fresh − 0.5 at k = {k_small} ({mech}): {fmt_gap(gap, se)}",
                                 verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
     else:
         worst = None
@@ -78,28 +61,17 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             "Labels are independent of the data, so no classifier beats chance on fresh data.",
                             "fresh accuracy = 0.5 at every k (within Monte-Carlo error)",
                             "largest deviation: " + ("none" if worst is None else
-                                                     f"{worst[0]} k = {worst[1]}: {_fmt(worst[2], worst[3])}"),
+                                                     f"{worst[0]} k = {worst[1]}: {fmt_gap(worst[2], worst[3])}"),
                             verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
     return claims
 
 
-def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, statement: str,
-                            quote: str = QUOTE_OVERFITS) -> Claim:
-    """The standard holdout overfits: holdout − fresh accuracy at the largest k exceeds Z standard errors."""
-    k_max = int(records["k"].max())
-    gap, se, reps = paired_gap(records, "standard", k_max)
-    return Claim(output_id, "standard-overfits", source, statement, "holdout − fresh > 0 at the largest k",
-                 f"holdout − fresh at k = {k_max}: {_fmt(gap, se)}, {reps} replicates", verdict(bool(gap > Z * se)),
-                 kind="paper", quote=quote, code="adaptive_repro.stats.paired_gap")
-
-
-def note_overlaps(fig, table: pd.DataFrame) -> None:
+def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
     """On each panel whose fresh-data curve lies under the exact population curve, say so (with the largest
     difference), so that no curve is silently hidden."""
-    from adaptive_repro.plotting import note_in_empty, ordered_arms
+    from adaptive_repro.plotting import note_in_empty
 
-    arms = ordered_arms(table["mechanism"])
-    for ax, arm in zip(fig.axes, arms):
+    for ax, arm in zip(fig.axes, [a.name for a in arms]):
         sub = table[table["mechanism"] == arm]
         fresh = sub[sub["dataset"] == "fresh"].set_index("k")["mean"]
         pop = sub[sub["dataset"] == "population"].set_index("k")["mean"]
@@ -121,9 +93,12 @@ def build(output_id: str, params: dict, inputs: dict):
     table.insert(2, "d", spec.d)
     replicates = records["replicate"].nunique()
     gaps = paired_gap_table(records)  # what the claims test, drawn below the paper's panels
-    fig = accuracy_panels(table, OUTPUT_TITLES[output_id], f"n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates, "
-                                            f"{spec.signal_attributes} signal attributes",
-                          gaps=gaps, tolerances={"dwork_code": spec.thresholdout_threshold},
+    arms = [arm for arm in spec.arms if arm.name in set(table["mechanism"])]
+    settings = spec.arm_settings()
+    fig = accuracy_panels(table, arms, OUTPUT_TITLES[output_id],
+                          f"n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates, "
+                          f"{spec.signal_attributes} signal attributes", gaps=gaps,
+                          tolerances={arm.name: arm.tolerance(spec, settings[arm.name]) for arm in arms},
                           tolerance_label=f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n (claim's tolerance)")
-    note_overlaps(fig, table)
+    note_overlaps(fig, table, arms)
     return table, fig, dwork_claims(output_id, records, spec, gaps)

@@ -7,38 +7,29 @@ records are correlated; the "chain" data model is this project's design (docs/ME
 
 from __future__ import annotations
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from adaptive_repro import privacy  # noqa: E402
-from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, accuracy_curves, gap_panel, legend_below, name,  # noqa: E402,F401
-                                    note, ordered_arms, panel_width, pyplot, suptitle)
-from adaptive_repro.simulation import zhao_calibration  # noqa: E402
-from adaptive_repro.stats import summarize  # noqa: E402
+from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, accuracy_curves, gap_panel, legend_below, note,
+                                     panel_width, pyplot, suptitle)
+from adaptive_repro.simulation import zhao_calibration
+from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
+from adaptive_repro.stats import summarize
 
 MODEL_NOTE = "data model 'chain' (this project's design, docs/METHODS.md §4)"
+#: The arms the Zhao claims are about, by their registered calibrations (the names are the calibrations' own).
+DP_ARM, BDP_ARM, THEOREM2_ARM = (c().arm_name for c in (DPCalibration, BayesianDPCalibration, Theorem2Calibration))
 #: Zhao 2017, captions of Figs. 2 and 3 and the experiment section (verbatim).
 QUOTE_FIG2 = "Reusing a holdout dataset in the common way can lead to overfitting."
 QUOTE_FIG3 = "Overfitting of reusing a holdout dataset is prevented in our Bayesian differential privacy-based approach."
 QUOTE_SECTION = ("Figures 2 and 3 illustrate that reusing a holdout dataset in the common way can lead to overfitting, "
                  "and that overfitting is prevented by our approach based on Bayesian differential privacy (BDP).")
-#: What each arm's panel title adds to its display name (adaptive_repro.plotting.DISPLAY_NAMES).
-ARM_DETAILS = {"standard": "(reused as is)", "zhao_alg1_dp": "(as if records were independent)",
-               "zhao_alg1_bdp": "(Lemma 2 on the records' chain)", "zhao_alg1_theorem2": "(Theorem 2's σ and T)"}
-#: The arm names the claims' text uses (kept as they were, so that claims do not change with figure styling).
-_CLAIM_NAMES = {"standard": "Standard holdout (reused as is)", "zhao_alg1_theorem2": "Algorithm 1, Theorem 2's σ and T"}
 
 
-def arm_title(arm: str, eps: float | None = None) -> str:
-    """A panel title in words: the arm's display name (with the session's ε) and, on a second line, what it is."""
-    e = "" if eps is None else f", ε = {eps:g}"
-    detail = ARM_DETAILS.get(arm, "")
-    return name(arm) + e + (f"\n{detail}" if detail else "")
-
-
-def claim_arm_name(arm: str) -> str:
-    """The arm's name in claim text."""
-    return _CLAIM_NAMES.get(arm, name(arm))
+def arms_in(spec, names) -> list:
+    """The spec's arm objects that occur in ``names`` (e.g. a records column), in the spec's order."""
+    present = set(names)
+    return [arm for arm in spec.arms if arm.name in present]
 
 
 def theory_table(spec) -> pd.DataFrame:
@@ -46,10 +37,9 @@ def theory_table(spec) -> pd.DataFrame:
     DP level the arm's sigma gives (eps*) and the BDP level Lemma 2 certifies for it (privacy.bdp_level_for_dp)."""
     rows = []
     for cal in spec.alg1_calibrations().values():
-        row = zhao_calibration.theory_alongside(cal, spec.n, spec.d, spec.k_grid, spec.p_s, spec.p_y,
-                                                spec.alg1_block)
-        row["eps_session"] = zhao_calibration.alg1_settings(spec.alg1_block)["epsilon"]
-        row["certified_bdp"] = (privacy.bdp_level_for_dp(float(row["eps_star"]), spec.n, spec.p_s, spec.p_y, "lemma2")
+        row = zhao_calibration.theory_alongside(cal, spec.alg1, spec.n, spec.d, spec.k_grid, spec.model)
+        row["eps_session"] = spec.alg1.session_epsilon
+        row["certified_bdp"] = (spec.model.bdp_level_for_dp(float(row["eps_star"]), spec.n, "lemma2")
                                 if cal.feasible else np.nan)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -70,9 +60,9 @@ def answered_table(records: pd.DataFrame, n: int) -> pd.DataFrame:
     return table
 
 
-def alg1_label(row) -> str:
+def alg1_label(row, arm) -> str:
     """Calibration of one Algorithm 1 arm on one line (the block beside the legend)."""
-    return (f"  {name(row.arm).replace('Algorithm 1, ', '').replace(' calibration', '')}: σ = {row.sigma:.3g}, "
+    return (f"  {arm.calibration.display_name.replace(' calibration', '')}: σ = {row.sigma:.3g}, "
             f"T = {row.threshold:.3g}, B = {row.budget} ⇒ {row.eps_star:.3g}-DP ⇒ {row.certified_bdp:.3g}-BDP")
 
 
@@ -83,9 +73,8 @@ CALIBRATION_HEAD = ("Algorithm 1 calibrations (noise σ, threshold T, budget B �
 def short_model_subtitle(spec, replicates: int) -> str:
     """One line of the data settings, for a figure's suptitle (the table carries every setting)."""
     nd = f"n = d = {spec.n:,}" if spec.n == spec.d else f"n = {spec.n:,}, d = {spec.d:,}"
-    ps = (f"p_s = p_y = {spec.p_s:g}" if spec.p_s == spec.p_y else f"p_s = {spec.p_s:g}, p_y = {spec.p_y:g}")
-    return (f"{nd}, {ps}, batch SD {spec.b:g}, {spec.signal_attributes} signal attributes, "
-            f"{'sign' if spec.query == 'sign' else 'mean'} queries, {replicates} replicates, "
+    return (f"{nd}, {spec.model.describe()}, {spec.signal_attributes} signal attributes, "
+            f"{spec.query.name} queries, {replicates} replicates, "
             "chain data model (docs/METHODS.md §4)")
 
 
@@ -98,27 +87,28 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     bottom), with the arm's calibration in a box. The gap row shares one y-range. A panel whose holdout answers are all
     bottom says so."""
     plt = pyplot()
-    arms = ordered_arms(table["mechanism"])
+    arms = arms_in(spec, table["mechanism"])
     n = spec.n
-    eps = zhao_calibration.alg1_settings(spec.alg1_block)["epsilon"]
     shown = table[table["dataset"] != "population"]
     lo = float((shown["mean"] - shown["sd"].fillna(0)).min())
     hi = float((shown["mean"] + shown["sd"].fillna(0)).max())
     lo, hi = lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)  # data-driven: at large n the curves are close to 1/2
     w = panel_width(len(arms), 7.0)
-    fraction_row = any(a.startswith("zhao_alg1_") for a in arms)  # others never answer ⊥: their fraction is 1
+    fraction_row = any(a.budgeted for a in arms)  # others never answer ⊥: their fraction is 1
     rows = [3] + ([1.7] if gaps is not None else []) + ([1.2] if fraction_row else [])
     fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.6), sharex=True,
                              squeeze=False, gridspec_kw={"height_ratios": rows})
     theory = theory if theory is not None else pd.DataFrame()
     theory_arms = set(theory.get("arm", []))
+    settings = spec.arm_settings()
     boxes = []
-    for j, arm in enumerate(arms):
+    for j, arm_obj in enumerate(arms):
+        arm = arm_obj.name
         ax, axb = axes[0][j], axes[-1][j]
         sub = table[table["mechanism"] == arm]
         accuracy_curves(ax, sub, holdout_marker=".")  # the marker shows the answered points (⊥ leaves gaps)
         hold = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)]
-        ax.set_title(arm_title(arm, eps if arm in ("zhao_alg1_dp", "zhao_alg1_bdp") else None), fontsize=11.5)
+        ax.set_title(arm_obj.title(spec), fontsize=11.5)
         if len(hold) and hold["mean"].isna().all():
             note(ax, "holdout curve absent:\nall accuracy answers ⊥\n(budget spent on\nattribute queries)", x=0.97,
                  y=0.04, ha="right", va="bottom", colour=COLORS["holdout"])
@@ -129,17 +119,16 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
             sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
         row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
         if gaps is not None:
-            t = (float(row.threshold) if row is not None else  # Thresholdout's T as on the Dwork figures
-                 spec.thresholdout_threshold if arm == "dwork_code" else None)
-            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, _threshold_label(arms, theory_arms, spec))
+            t = arm_obj.tolerance(spec, settings[arm])  # the arm's own threshold T (None: it promises none)
+            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, _threshold_label(arms, spec))
         if row is not None:
-            boxes.append(alg1_label(row))
+            boxes.append(alg1_label(row, arm_obj))
         axb.set_xlabel("selected variables k")
         if not fraction_row:
             continue
         cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
         axb.plot(cur["k"], cur["answered"], "o-", color=COLORS["answered"], label="accuracy queries answered (not ⊥)")
-        if arm.startswith("zhao_alg1_"):
+        if arm_obj.budgeted:
             budget = row.budget if row is not None else np.nan
             axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=COLORS["budget"], ms=4,
                      label="budget used / B")
@@ -161,10 +150,11 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
     return fig
 
 
-def _threshold_label(arms, theory_arms, spec) -> str:
+def _threshold_label(arms, spec) -> str:
     """One legend entry for the gap row's dashed threshold lines (Thresholdout's and Algorithm 1's look alike)."""
-    thresholdout = f"Thresholdout: {spec.threshold_scale:g}/√n" if "dwork_code" in arms else ""
-    alg1 = "Algorithm 1: the claim's tolerance" if set(arms) & theory_arms else ""
+    names = {arm.name for arm in arms}
+    thresholdout = f"Thresholdout: {spec.threshold_scale:g}/√n" if "dwork_code" in names else ""
+    alg1 = "Algorithm 1: the claim's tolerance" if any(arm.calibration is not None for arm in arms) else ""
     if thresholdout and alg1:
         return f"threshold T ({thresholdout}; {alg1})"
     return (f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n" if thresholdout else

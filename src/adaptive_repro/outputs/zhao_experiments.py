@@ -1,5 +1,4 @@
-"""zhao-thm2-check (Zhao 2017, Theorem 2's failure event counted over replicates) and the dispatch of every Zhao
-experiment output to its builder module (zhao_fig3, zhao_frontier, zhao_sweep).
+"""zhao-thm2-check (Zhao 2017, Theorem 2's failure event counted over replicates).
 
 Zhao 2017 §4 only says that labels are random, attributes are correlated with the label and among themselves, and
 records are correlated; the "chain" data model used here is this project's design (docs/METHODS.md §4).
@@ -7,31 +6,26 @@ records are correlated; the "chain" data model used here is this project's desig
 
 from __future__ import annotations
 
-import importlib
+import numpy as np
+import pandas as pd
+from scipy import stats
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from scipy import stats  # noqa: E402
+from adaptive_repro.outputs.zhao_common import THEOREM2_ARM, short_model_subtitle, theory_table
+from adaptive_repro.plotting import COLORS, _plain, legend_below, pyplot, suptitle
+from adaptive_repro.registry import Claim, verdict
+from adaptive_repro.simulation.analysts import theorem2_diagnostics
 
-from adaptive_repro.outputs.zhao_common import claim_arm_name, short_model_subtitle, theory_table  # noqa: E402
-from adaptive_repro.plotting import COLORS, _plain, legend_below, name, pyplot, suptitle  # noqa: E402
-from adaptive_repro.registry import Claim, verdict  # noqa: E402
-from adaptive_repro.simulation import zhao_calibration  # noqa: E402
-
-BUILDERS = {"zhao-fig2": "zhao_fig3", "zhao-fig3": "zhao_fig3", "zhao-fig3-large-n": "zhao_fig3",
-            "zhao-frontier": "zhao_frontier", "zhao-sweep": "zhao_sweep", "zhao-thm2-check": "zhao_experiments"}
+#: The function that computes the measured event (named from the object, so a move renames it).
+EVENT_CODE = f"{theorem2_diagnostics.__module__}.{theorem2_diagnostics.__qualname__}"
 #: Zhao 2017, Theorem 2: the words before its displayed inequality P[exists i: Z_i < B and |a_i - Q_i(P)| >= tau]
 #: <= beta (verbatim; the inequality itself is a formula).
 QUOTE_THM2 = "Then for arbitrary correlations between data samples, we have"
 
 
 def build(output_id: str, params: dict, inputs: dict):
-    """(table, figure, claims) of a Zhao experiment output (dispatch to its builder module)."""
-    if output_id == "zhao-thm2-check":
-        (spec,) = inputs["specs"].values()
-        return thm2_check(inputs["diagnostics"], spec, theory_table(spec))
-    module = importlib.import_module(f"adaptive_repro.outputs.{BUILDERS[output_id]}")
-    return module.build(output_id, params, inputs)
+    """(table, figure, claims) of zhao-thm2-check from the Algorithm 1 diagnostics."""
+    (spec,) = inputs["specs"].values()
+    return thm2_check(inputs["diagnostics"], spec, theory_table(spec))
 
 
 def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
@@ -42,15 +36,15 @@ def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[f
 
 def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
     """zhao-thm2-check: frequency of "exists i: Z_i < B and |a_i - Q_i(P)| >= tau" over replicates against beta."""
-    settings = zhao_calibration.alg1_settings(spec.alg1_block)
-    beta = settings["beta"]
+    settings = spec.alg1
+    beta = settings.beta
     rows = []
     for arm, grp in diagnostics.groupby("mechanism", sort=False):
         events, trials = int(grp["thm2_event"].sum()), len(grp)
         low, high = clopper_pearson(events, trials)
         th = theory[theory["arm"] == arm].iloc[0]
-        rows.append({"mechanism": arm, "n": spec.n, "d": spec.d, "p_s": spec.p_s, "p_y": spec.p_y, "b": spec.b,
-                     "tau": settings["tau"], "beta": beta, "budget": settings["budget"], "replicates": trials,
+        rows.append({"mechanism": arm, "n": spec.n, "d": spec.d, "p_s": spec.model.p_s, "p_y": spec.model.p_y,
+                     "b": spec.model.b, "tau": settings.tau, "beta": beta, "budget": settings.budget, "replicates": trials,
                      "events": events, "frequency": events / trials, "ci_low": low, "ci_high": high,
                      "mean_over_events": grp["over_events"].mean(), "mean_bottoms": grp["bottoms"].mean(),
                      "answered_fraction": 1.0 - grp["bottoms"].sum() / max(grp["queries"].sum(), 1),
@@ -62,11 +56,11 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
     ax.errorbar(x, table["frequency"], yerr=[table["frequency"] - table["ci_low"], table["ci_high"] - table["frequency"]],
                 fmt="o", capsize=4, color="black", label="measured frequency (95% Clopper–Pearson)")
     ax.axhline(beta, color=COLORS["violation"], ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
-    ax.set_xticks(x, [name(m).replace(", ", ",\n") for m in table["mechanism"]])
+    ax.set_xticks(x, [spec.arm(m).display_name.replace(", ", ",\n") for m in table["mechanism"]])
     ax.set_ylabel(r"P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]")
     ax.set_ylim(-0.02, 1.05)
     for i, r in enumerate(table.itertuples()):
-        if r.mechanism != "zhao_alg1_theorem2":
+        if r.mechanism != THEOREM2_ARM:
             note = "not applicable:\nσ, T not Theorem 2's"
         else:  # Theorem 2's own σ and T; the status follows the sample-size hypothesis (thm2_claims)
             note = "Theorem 2's σ and T" + ("" if r.n_meets_theorem2 else ";\nnot applicable: n below its requirement")
@@ -80,10 +74,10 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
     suptitle(fig, "Theorem 2's failure event over replicates (n = {:,} is below its requirement {})\n".format(
         spec.n, _plain(n_req)) + short_model_subtitle(spec, int(table["replicates"].max())))
     legend_below(fig, [ax])
-    return table, fig, thm2_claims(table, beta)
+    return table, fig, thm2_claims(table, beta, spec)
 
 
-def thm2_claims(table: pd.DataFrame, beta: float) -> list[Claim]:
+def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
     """Theorem 2's event rate per arm. The dp and bdp arms are "not applicable": their sigma and T are not
     Theorem 2's (sigma = (1-c)tau/(12 ln(4m/beta)), T = (1+c)tau/2) and n is below its requirement. The theorem2
     arm uses Theorem 2's sigma and T; below the required n it is "not applicable" too (the guarantee is stated only
@@ -91,14 +85,14 @@ def thm2_claims(table: pd.DataFrame, beta: float) -> list[Claim]:
     claims = []
     for r in table.itertuples():
         measured = f"{r.events}/{r.replicates} = {r.frequency:.3f} (95% CI {r.ci_low:.3f}–{r.ci_high:.3f})"
-        if r.mechanism != "zhao_alg1_theorem2":
+        if r.mechanism != THEOREM2_ARM:
             claims.append(Claim(
                 "zhao-thm2-check", f"{r.mechanism}-event-rate", "Zhao 2017, Theorem 2",
-                f"{claim_arm_name(r.mechanism)}: Theorem 2's failure event has probability ≤ β.",
+                f"{spec.arm(r.mechanism).claim_name}: Theorem 2's failure event has probability ≤ β.",
                 f"≤ β = {beta:g}", measured + f"; σ = {r.sigma:.3g}, T = {r.threshold:.3g}",
                 "not applicable", f"hypotheses not met: σ and T are not Theorem 2's, and n = {r.n:,} < "
                 f"{r.theorem2_n_required:.3g} (Theorem 2's requirement)", kind="paper", quote=QUOTE_THM2,
-                code="adaptive_repro.simulation.experiments.theorem2_diagnostics"))
+                code=EVENT_CODE))
             continue
         ok = r.ci_low <= beta
         met = bool(r.n_meets_theorem2)
@@ -111,5 +105,5 @@ def thm2_claims(table: pd.DataFrame, beta: float) -> list[Claim]:
                     f"n the event rate is {'consistent with' if ok else 'above'} β")
         claims.append(Claim("zhao-thm2-check", f"{r.mechanism}-event-rate", "Zhao 2017, Theorem 2", claim,
                             f"≤ β = {beta:g}", measured, status, note, kind="paper",
-                            quote=QUOTE_THM2, code="adaptive_repro.simulation.experiments.theorem2_diagnostics"))
+                            quote=QUOTE_THM2, code=EVENT_CODE))
     return claims

@@ -16,15 +16,14 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.outputs.dwork import Z, standard_overfits_claim
-from adaptive_repro.outputs.zhao_common import (QUOTE_FIG2, QUOTE_FIG3, QUOTE_SECTION, accuracy_panels,
-                                                answered_table, claim_arm_name, short_model_subtitle,
-                                                theory_table)
+from adaptive_repro.outputs.experiment_claims import Z, standard_overfits_claim
+from adaptive_repro.outputs.zhao_common import (BDP_ARM, QUOTE_FIG2, QUOTE_FIG3, QUOTE_SECTION, accuracy_panels,
+                                                answered_table, short_model_subtitle, theory_table)
 from adaptive_repro.registry import Claim, verdict
-from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
+from adaptive_repro.stats import paired_gap_table, summarize
 
 ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
-CODE = "adaptive_repro.outputs.zhao_fig3"
+CODE = __name__
 
 
 def paper_claim(claim: Claim, quote: str) -> Claim:
@@ -33,12 +32,11 @@ def paper_claim(claim: Claim, quote: str) -> Claim:
 
 
 def arm_gaps(records: pd.DataFrame, arm: str) -> list[tuple[int, float, float, int]]:
-    """(k, mean, SE, replicates) of holdout − fresh over the replicates whose holdout answer is not bottom, k > 0."""
-    out = []
-    for k in sorted(set(records.loc[records["k"] > 0, "k"])):
-        gap, se, reps = paired_gap(records, arm, int(k))
-        out.append((int(k), gap, se, reps))
-    return out
+    """(k, mean, SE, replicates) of holdout − fresh over the replicates whose holdout answer is not bottom, k > 0
+    (rows of :func:`adaptive_repro.stats.paired_gap_table`)."""
+    table = paired_gap_table(records[records["mechanism"] == arm])
+    table = table[table["k"] > 0].sort_values("k")
+    return [(int(r.k), r.mean, r.se, int(r.replicates)) for r in table.itertuples()]
 
 
 def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, tolerance: float,
@@ -75,16 +73,18 @@ def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, toleran
     return ok, measured, counter
 
 
-def certified_claims(output_id: str, theory: pd.DataFrame) -> list[Claim]:
-    """Project questions: does each calibration give the session's eps as Bayesian DP (Lemma 2's certified level)?"""
+def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
+    """Project questions: does each calibration that aims at the session's eps give it as Bayesian DP (Lemma 2's
+    certified level)?"""
     claims = []
     for r in theory.itertuples():
-        if r.arm not in ("zhao_alg1_dp", "zhao_alg1_bdp") or not r.feasible:
+        arm = spec.arm(r.arm)
+        if not arm.calibration.targets_session_epsilon or not r.feasible:
             continue
         ok = bool(r.certified_bdp <= r.eps_session * (1 + 1e-6))
         claims.append(Claim(
             output_id, f"{r.arm}-certified-bdp", "Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
-            f"{claim_arm_name(r.arm)}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
+            f"{arm.claim_name}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
             "session's ε (is the arm Bayesian-DP at the level it is meant to have?).",
             f"certified BDP ≤ ε = {r.eps_session:g}",
             f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "
@@ -117,30 +117,30 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
                                     "large k.")
         claims.append(paper_claim(c, QUOTE_FIG2))
     # the setting from this run's spec, never from the default config (a custom run must not be labelled otherwise)
-    where = (f"at n = {spec.n:,}, d = {spec.d:,}, stay probabilities p_s = {spec.p_s:g}, p_y = {spec.p_y:g}"
-             + (": reported as measured" if output_id == "zhao-fig3" else ""))
-    for arm in ("zhao_alg1_bdp", "zhao_alg1_dp"):
-        if arm not in spec.mechanisms:
-            continue
+    where = (f"at n = {spec.n:,}, d = {spec.d:,}, stay probabilities p_s = {spec.model.p_s:g}, "
+             f"p_y = {spec.model.p_y:g}" + (": reported as measured" if output_id == "zhao-fig3" else ""))
+    session_arms = [a for a in spec.arms if a.calibration is not None and a.calibration.targets_session_epsilon]
+    for arm_obj in sorted(session_arms, key=lambda a: not a.calibration.paper_claim):  # the paper's arm first
+        arm, cal = arm_obj.name, arm_obj.calibration
         th = theory[theory["arm"] == arm]
         tolerance = float(th["threshold"].iloc[0]) if len(th) else np.nan
         ok, measured, counter = no_overfitting(records, arm, table, tolerance, spec.n)
-        paper = arm == "zhao_alg1_bdp"
+        paper = cal.paper_claim
         claims.append(Claim(
             output_id, f"{arm}-prevents-overfitting", "Zhao 2017, Fig. 3 and §4",
             (f"Algorithm 1 calibrated for Bayesian DP prevents overfitting {where}: it answers ≥ {ANSWERED_MIN:.0%} "
              "of the accuracy queries and its holdout answers track fresh accuracy." if paper else
-             f"The same with the DP calibration (as if records were independent; this project's comparison arm) "
+             f"The same with the {cal.display_name} ({cal.purpose}; this project's comparison arm) "
              f"{where}."),
             f"≥ {ANSWERED_MIN:.0%} answered and holdout − fresh not above the arm's threshold T (by > {Z:g} SE) "
             "at every k > 0",
             measured, verdict(ok), counter, kind="paper" if paper else "project",
             quote=QUOTE_FIG3 if paper else "", code=f"{CODE}.no_overfitting"))
-    claims += certified_claims(output_id, theory)
+    claims += certified_claims(output_id, theory, spec)
     claims += theorem2_claim(output_id, theory)
-    if output_id == "zhao-fig3-large-n" and "standard" in mechs and "zhao_alg1_bdp" in spec.mechanisms:
+    if output_id == "zhao-fig3-large-n" and "standard" in mechs and BDP_ARM in spec.mechanisms:
         over = next(c for c in claims if c.claim_id == "standard-overfits")
-        bdp = next(c for c in claims if c.claim_id == "zhao_alg1_bdp-prevents-overfitting")
+        bdp = next(c for c in claims if c.claim_id == f"{BDP_ARM}-prevents-overfitting")
         ok = over.status == "reproduced" and bdp.status == "reproduced"
         claims.append(Claim(output_id, "bdp-vs-standard-same-data", "Zhao 2017 §4",
                             "On the same data the standard holdout overfits while the Bayesian-DP calibrated "

@@ -18,18 +18,18 @@ queries: the expected answered fraction of m candidate queries is min(1, B L(t)/
 
 from __future__ import annotations
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from scipy import optimize  # noqa: E402
+import numpy as np
+import pandas as pd
+from scipy import optimize
 
-from adaptive_repro import privacy  # noqa: E402
-from adaptive_repro.bounds import zhao as zb  # noqa: E402
-from adaptive_repro.plotting import (COLORS, OKABE_ITO, _plain, legend_below, note_in_empty, panel_width, plain_log_axis,  # noqa: E402
-                                    pyplot, suptitle)
-from adaptive_repro.registry import Claim, check_grid  # noqa: E402
+from adaptive_repro import privacy
+from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.plotting import (COLORS, OKABE_ITO, _plain, legend_below, note_in_empty, panel_width,
+                                     plain_log_axis, pyplot, suptitle)
+from adaptive_repro.registry import Claim, check_grid
 
 TARGET = 0.9
-CODE = "adaptive_repro.outputs.zhao_frontier"
+CODE = __name__
 
 
 def queries_per_budget(t):
@@ -124,12 +124,13 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
     colours = dict(zip(sorted(table["p"].unique()), p_colours))
     n_fine = np.logspace(np.log10(table["n"].min()), np.log10(table["n"].max()), 200)
     boxes = []
+    dp_colour = next((c.color for c in spec.calibrations if c.name == "dp"), COLORS["reference"])
     for ax, eps in zip(axes[0], eps_grid):
         for (cal, p), grp in table[table["eps"] == eps].groupby(["calibration", "p"]):
             if cal == "dp" and p != max(colours):  # dp's sigma does not depend on p: one curve (at the largest p)
                 continue
             grp = grp.sort_values("n")
-            colour = COLORS["zhao_alg1_dp"] if cal == "dp" else colours[p]
+            colour = dp_colour if cal == "dp" else colours[p]
             label = dp_label(table) if cal == "dp" else f"Bayesian-DP calibration, p = {p:g} (measured)"
             ax.errorbar(grp["n"], grp["answered_fraction"], yerr=grp["answered_fraction_se"], color=colour,
                         marker="o", ms=4, capsize=2, label=label)

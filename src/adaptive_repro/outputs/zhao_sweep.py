@@ -7,16 +7,16 @@ Overfitting is holdout − fresh accuracy at the largest k, in two units: sampli
 
 from __future__ import annotations
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from adaptive_repro.outputs.dwork import Z  # noqa: E402
-from adaptive_repro.outputs.zhao_common import MODEL_NOTE, arm_title, ordered_arms, theory_table  # noqa: E402
-from adaptive_repro.plotting import COLORS, legend_below, note, panel_grid, plain_log_axis, series_colors, suptitle  # noqa: E402
-from adaptive_repro.registry import Claim, verdict  # noqa: E402
-from adaptive_repro.stats import paired_gap  # noqa: E402
+from adaptive_repro.outputs.experiment_claims import Z
+from adaptive_repro.outputs.zhao_common import DP_ARM, MODEL_NOTE, arms_in, theory_table
+from adaptive_repro.plotting import COLORS, legend_below, note, panel_grid, plain_log_axis, series_colors, suptitle
+from adaptive_repro.registry import Claim, verdict
+from adaptive_repro.stats import paired_gap
 
-CODE = "adaptive_repro.outputs.zhao_sweep"
+CODE = __name__
 
 
 def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
@@ -30,7 +30,7 @@ def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
         for mech in dict.fromkeys(recs["mechanism"]):
             gap, se, reps = paired_gap(recs, mech, k_max)
             hold = recs[(recs["mechanism"] == mech) & (recs["dataset"] == "holdout") & (recs["k"] == k_max)]
-            row = {"p": spec.p_s, "b": spec.b, "n": spec.n, "d": spec.d, "mechanism": mech, "k": k_max,
+            row = {"p": spec.model.p_s, "b": spec.model.b, "n": spec.n, "d": spec.d, "mechanism": mech, "k": k_max,
                    "gap_mean": gap, "gap_se": se, "replicates": reps,
                    "gap_se_units": 2.0 * np.sqrt(spec.n) * gap, "gap_z": gap / se if se and se > 0 else np.nan,
                    "answered": float(hold["accuracy"].notna().mean()), "budget_used": float(hold["budget_used"].mean())}
@@ -68,12 +68,14 @@ def _answered_labels(ax, sub: pd.DataFrame) -> None:
         ax.text(p, 0.98, text, transform=tr, ha="center", va="top", fontsize=11, linespacing=1.1)
 
 
-def figure(table: pd.DataFrame, n: int, d: int):
-    mechs = ordered_arms(table["mechanism"])
-    fig, axes = panel_grid(len(mechs) + 1, max_cols=2, size=(6.2, 4.6))
+def figure(table: pd.DataFrame, spec):
+    n, d = spec.n, spec.d
+    arms = arms_in(spec, table["mechanism"])
+    fig, axes = panel_grid(len(arms) + 1, max_cols=2, size=(6.2, 4.6))
     b_colours = dict(zip(sorted(table["b"].unique()), series_colors(table["b"].nunique())))
     dodge = {b: 0.01 * (i - (len(b_colours) - 1) / 2) for i, b in enumerate(b_colours)}
-    for ax, mech in zip(axes, mechs):
+    for ax, arm in zip(axes, arms):
+        mech = arm.name
         sub = table[table["mechanism"] == mech]
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p")
@@ -88,14 +90,13 @@ def figure(table: pd.DataFrame, n: int, d: int):
         if sub["gap_mean"].isna().all():
             note(ax, "all accuracy answers ⊥\n(budget spent on attribute queries)", colour=COLORS["holdout"])
         ax.axhline(0, color=COLORS["reference"], lw=0.8)
-        eps = sub["eps_session"].iloc[0] if "eps_session" in sub and sub["eps_session"].notna().any() else None
-        ax.set_title(arm_title(mech, eps))
+        ax.set_title(arm.title(spec))
         ax.set_xlabel("stay probability p = p_s = p_y")
         ax.set_ylabel("overfitting 2√n (holdout − fresh)\nat the largest k [sampling SE units]")
     ax = axes[-1]
-    dp = table[table["mechanism"] == "zhao_alg1_dp"].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
+    dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
     if not dp.empty:
-        ax.plot(dp["p"], dp["certified_bdp"], "-o", color=COLORS["zhao_alg1_dp"],
+        ax.plot(dp["p"], dp["certified_bdp"], "-o", color=spec.arm(DP_ARM).color,
                 label="certified Bayesian-DP level of the DP calibration (Lemma 2)")
         plain_log_axis(ax, "y")
         ax.axhline(float(dp["eps_session"].iloc[0]), color=COLORS["reference"], ls="--", label="session ε")
@@ -136,7 +137,7 @@ def claims(table: pd.DataFrame) -> list[Claim]:
                          f"p = {p_lo:g} for some b, and smaller for none",
                          text, verdict(ok), "" if ok else f"b = {(down or diffs)[0][0]:g}", kind="project",
                          code="adaptive_repro.stats.paired_gap"))
-    dp = table[table["mechanism"] == "zhao_alg1_dp"].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
+    dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
     if not dp.empty:
         ok = bool((dp["certified_bdp"] <= dp["eps_session"] * (1 + 1e-6)).all())
         worst = dp.loc[dp["certified_bdp"].idxmax()]
@@ -156,4 +157,4 @@ def build(output_id: str, params: dict, inputs: dict):
     specs = inputs["specs"]
     table = sweep_table(inputs["records"], specs)
     spec = next(iter(specs.values()))
-    return table, figure(table, spec.n, spec.d), claims(table)
+    return table, figure(table, spec), claims(table)

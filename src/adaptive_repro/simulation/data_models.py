@@ -1,4 +1,5 @@
-"""Data models: Dwork2015's i.i.d. Gaussian data and this project's correlated "chain" model.
+"""Data models: the contract (:class:`DataModel`), Dwork2015's i.i.d. Gaussian data and this project's correlated
+"batch chain" model (:class:`BatchChain`).
 
 i.i.d. (docs/METHODS.md §3): x_ij ~ N(0, 1) + mu_j y_i, y_i = +-1 uniform; mu_j = signal_scale/sqrt(n) for the first
 ``signal_attributes`` attributes (Dwork et al. 2015, supplementary script), else 0.
@@ -10,10 +11,14 @@ beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 is the i.i.d. mode
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 
 import numpy as np
 from scipy import stats
+
+from adaptive_repro.privacy import bdp_level_for_dp, dp_level_for_bdp
+from adaptive_repro.privacy.lemmas import ConversionResult
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,3 +152,117 @@ def statistic_from_sign_query(q: np.ndarray) -> np.ndarray:
     """The sign query on the analyst's statistic scale, w = 2 (q - 1/2): under the null its SD is 1/sqrt(n) for
     independent records, as Dwork's w, so the cut 1/sqrt(n) reads |q - 1/2| > 1/(2 sqrt(n)). NaN stays NaN."""
     return 2.0 * (np.asarray(q, dtype=float) - 0.5)
+
+
+@dataclasses.dataclass(frozen=True)
+class DataModel(abc.ABC):
+    """How the records of one replicate's train, holdout and fresh sets are drawn, and their exact population values.
+
+    Contract for implementers (a frozen dataclass whose fields are the model's config keys under ``model``, plus
+    ``name``, the config name; registered once in :data:`adaptive_repro.simulation.registries.DATA_MODELS`):
+
+    * :meth:`population` draws what the three data sets of one replicate share;
+    * :meth:`sample` materializes one data set (x, y and the latent state) for the direct engine, the reference;
+    * :meth:`engines` names the engines exact for this model with a given query and arm, best first (the engines
+      registry holds them; "direct" is exact for every model that implements :meth:`sample`);
+    * :meth:`population_accuracies`, :meth:`sign_query_population`, :meth:`clipped_query_population` are exact
+      population values (so that "population" rows are exact, not estimated);
+    * :meth:`dp_level_for_bdp` and :meth:`bdp_level_for_dp` convert between DP and Bayesian DP on the model's
+      dependence (Zhao 2017 Lemmas 2-4), for the Bayesian-DP calibration and the certified levels;
+    * :meth:`describe` names the model and its parameters in words (figures name the data model).
+    """
+
+    name: str
+
+    @classmethod
+    def from_block(cls, block: dict, key: str = "model") -> "DataModel":
+        """The model of a resolved ``model`` config block; an unknown or missing key is an error naming it."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        unknown, missing = set(block) - fields, fields - set(block)
+        if unknown or missing:
+            raise ValueError(f"config key '{key}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)} "
+                             f"for data model {block.get('name')!r}")
+        return cls(**block)
+
+    @abc.abstractmethod
+    def population(self, rng: np.random.Generator, n: int, d: int, signal_attributes: int,
+                   signal_scale: float) -> Population:
+        """What train, holdout and fresh data of one replicate share."""
+
+    @abc.abstractmethod
+    def sample(self, rng: np.random.Generator, pop: Population) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One materialized data set: x (n x d), labels y, latent state."""
+
+    @abc.abstractmethod
+    def engines(self, query: str, unit_queries: bool) -> tuple[str, ...]:
+        """Engines exact for this model when the analyst asks ``query`` queries of an arm (``unit_queries``: the
+        arm answers [0, 1] statistical queries), best first."""
+
+    @abc.abstractmethod
+    def population_accuracies(self, ranked: np.ndarray, weights: np.ndarray, sizes: np.ndarray,
+                              pop: Population) -> np.ndarray:
+        """Exact population accuracy of each nested top-``size`` classifier."""
+
+    @abc.abstractmethod
+    def sign_query_population(self, pop: Population) -> np.ndarray:
+        """Exact population value of every attribute's sign query."""
+
+    @abc.abstractmethod
+    def clipped_query_population(self, pop: Population, clip: float) -> np.ndarray:
+        """Exact population value of every attribute's clipped query."""
+
+    @abc.abstractmethod
+    def dp_level_for_bdp(self, eps_bdp: float, n: int, method: str) -> ConversionResult:
+        """The DP level eps' that implies eps_bdp-Bayesian DP for n records of this model."""
+
+    @abc.abstractmethod
+    def bdp_level_for_dp(self, eps_dp: float, n: int, method: str) -> float | None:
+        """The Bayesian-DP level an eps_dp-DP mechanism has on n records of this model."""
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """The model and its parameters in words, for figure subtitles."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchChain(DataModel):
+    """The batch-chain model (docs/METHODS.md §4, this project's design): batch states and labels are two independent
+    stationary symmetric Markov chains (stay probabilities p_s, p_y), x_ij = beta_j s_i + mu_j y_i + z_ij with
+    beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 and b = 0 is Dwork et al.'s i.i.d. model."""
+
+    name: str = "batch_chain"
+    p_s: float = 0.5
+    p_y: float = 0.5
+    b: float = 0.0
+
+    def population(self, rng, n, d, signal_attributes, signal_scale) -> Population:
+        return chain_population(rng, n, d, self.p_s, self.p_y, self.b, signal_attributes, signal_scale)
+
+    def sample(self, rng, pop):
+        return sample_dataset(rng, pop)
+
+    def engines(self, query: str, unit_queries: bool) -> tuple[str, ...]:
+        """Sign queries: the exact sign-query engine (docs/METHODS.md §4a); plain means of arms that answer them as
+        they are: the sufficient-statistic engine (§7); the direct engine always."""
+        if query == "sign":
+            return ("exact", "direct")
+        return ("direct",) if unit_queries else ("fast", "direct")
+
+    def population_accuracies(self, ranked, weights, sizes, pop):
+        return population_accuracies(ranked, weights, sizes, pop)
+
+    def sign_query_population(self, pop):
+        return sign_query_population(pop)
+
+    def clipped_query_population(self, pop, clip):
+        return clipped_query_population(pop, clip)
+
+    def dp_level_for_bdp(self, eps_bdp, n, method):
+        return dp_level_for_bdp(eps_bdp, n, self.p_s, self.p_y, method)
+
+    def bdp_level_for_dp(self, eps_dp, n, method):
+        return bdp_level_for_dp(eps_dp, n, self.p_s, self.p_y, method)
+
+    def describe(self) -> str:
+        ps = (f"p_s = p_y = {self.p_s:g}" if self.p_s == self.p_y else f"p_s = {self.p_s:g}, p_y = {self.p_y:g}")
+        return f"{ps}, batch SD {self.b:g}"

@@ -21,42 +21,65 @@ queries (``zhao_alg1``) need the individual x_ij y_i, so those arms run on the d
 
 from __future__ import annotations
 
+import abc
+import dataclasses
+
 import numpy as np
 
 from adaptive_repro.simulation import analyst
-from adaptive_repro.simulation import sign_engine
-from adaptive_repro.simulation.data_models import (Population, clipped_statistic_queries, sample_dataset,
-                                         sample_labels_and_states)
-
-ENGINES = ("direct", "fast", "exact")
-#: Mechanisms whose queries are functions of the sufficient statistics (the fast engine is exact for them).
-FAST_EXACT_MECHANISMS = ("standard", "dwork_code")
+from adaptive_repro.simulation.data_models import (DataModel, Population, clipped_statistic_queries,
+                                                   sample_labels_and_states)
 
 
-def resolve_engine(requested: str, mechanism: str) -> str:
-    """The engine that runs one arm: ``auto`` picks ``fast`` where it is exact; ``fast`` where it is not is an error.
-    ``exact`` (sign_engine.ExactSignDataset) is exact for every mechanism of a sign-query experiment (docs/METHODS.md §4a)."""
-    if requested in ("direct", "exact"):
-        return requested
-    exact = mechanism in FAST_EXACT_MECHANISMS
-    if requested == "fast":
-        if not exact:
-            raise ValueError(f"config key 'engine': value 'fast' is not exact for mechanism {mechanism!r}; "
-                             f"allowed: 'direct' or 'auto' (fast is exact only for {FAST_EXACT_MECHANISMS})")
-        return "fast"
-    if requested == "auto":
-        return "fast" if exact else "direct"
-    raise ValueError(f"config key 'engine': value {requested!r} is not allowed; allowed: auto, direct, fast")
+class Dataset(abc.ABC):
+    """One data set as the analyst may see it: per-attribute statistics or queries, nested classifiers' accuracies.
+
+    Contract: ``engine`` names the engine; :meth:`accuracies` is required; the per-attribute views an engine cannot
+    give raise a ValueError saying which engine can (the defaults below)."""
+
+    engine: str = ""
+
+    def statistics(self) -> np.ndarray:
+        """Dwork's w_j = (1/n) sum_i x_ij y_i for every attribute."""
+        raise ValueError(f"the {self.engine} engine has no plain-mean statistics; use engine 'direct' (or 'fast')")
+
+    def clipped_queries(self, clip: float) -> np.ndarray:
+        """Algorithm 1's clipped [0, 1] queries (docs/METHODS.md §4)."""
+        raise ValueError(f"the {self.engine} engine has no clipped queries (clip = {clip}); use engine 'direct'")
+
+    def sign_queries(self) -> np.ndarray:
+        """Sign queries q_j = (1/n) #{i: x_ij y_i > 0} (docs/METHODS.md §4a)."""
+        raise ValueError(f"the {self.engine} engine has no sign queries; use engine 'exact' or 'direct'")
+
+    @abc.abstractmethod
+    def accuracies(self, ranked, weights, sizes, rng: np.random.Generator | None = None) -> np.ndarray:
+        """Accuracy of each nested top-``size`` classifier (``rng``: an engine's own draws, if it makes any)."""
 
 
-class DirectDataset:
-    """One materialized data set (x, y, s)."""
+@dataclasses.dataclass(frozen=True)
+class Engine(abc.ABC):
+    """How a data set is simulated (registered once in :data:`adaptive_repro.simulation.registries.ENGINES`).
+
+    Contract: ``name`` is the config name (also the key of the data sets' random streams); :meth:`dataset` draws one
+    data set of ``model`` for population ``pop`` (``observed`` False for the fresh set, which the analyst never
+    queries for statistics). Which engine is exact for which model, query and arm is the data model's to say
+    (:meth:`adaptive_repro.simulation.data_models.DataModel.engines`)."""
+
+    name: str
+
+    @abc.abstractmethod
+    def dataset(self, rng: np.random.Generator, model: DataModel, pop: Population, observed: bool) -> Dataset:
+        """One data set."""
+
+
+class DirectDataset(Dataset):
+    """One materialized data set (x, y, latent state), drawn by the data model itself."""
 
     engine = "direct"
 
-    def __init__(self, rng: np.random.Generator, pop: Population):
+    def __init__(self, rng: np.random.Generator, pop: Population, model: DataModel):
         self.pop = pop
-        self.x, self.y, self.s = sample_dataset(rng, pop)
+        self.x, self.y, self.s = model.sample(rng, pop)
         self._clipped: dict[float, np.ndarray] = {}
 
     def statistics(self) -> np.ndarray:
@@ -82,7 +105,7 @@ class DirectDataset:
         return analyst.accuracy_from_scores(scores, self.y, sizes)
 
 
-class SufficientDataset:
+class SufficientDataset(Dataset):
     """One data set simulated through its sufficient statistics (see the module docstring)."""
 
     engine = "fast"
@@ -129,13 +152,21 @@ class SufficientDataset:
         return np.where(sizes == 0, analyst.EMPTY_CLASSIFIER_ACCURACY, acc)
 
 
-def make_dataset(engine: str, rng: np.random.Generator, pop: Population, observed: bool = True):
-    """A data set of the given engine; ``observed`` is False for the fresh set (fast engine skips its g, exact engine
-    draws its accuracies as exact binomials)."""
-    if engine == "direct":
-        return DirectDataset(rng, pop)
-    if engine == "fast":
+@dataclasses.dataclass(frozen=True)
+class DirectEngine(Engine):
+    """Materializes the n x d data: the reference and test oracle, for every model and query."""
+
+    name: str = "direct"
+
+    def dataset(self, rng, model, pop, observed) -> DirectDataset:
+        return DirectDataset(rng, pop, model)
+
+
+@dataclasses.dataclass(frozen=True)
+class FastEngine(Engine):
+    """Sufficient statistics of the batch-chain model (module docstring): exact for plain-mean queries."""
+
+    name: str = "fast"
+
+    def dataset(self, rng, model, pop, observed) -> SufficientDataset:
         return SufficientDataset(rng, pop, observed=observed)
-    if engine == "exact":
-        return sign_engine.ExactSignDataset(rng, pop, observed=observed)
-    raise ValueError(f"unknown engine {engine!r}; allowed: {ENGINES}")

@@ -16,47 +16,44 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from adaptive_repro import privacy, seeds
-from adaptive_repro.simulation import analyst, data_models, mechanisms, sign_engine, zhao_calibration
+
+from adaptive_repro import seeds
+from adaptive_repro.simulation import analyst, sign_engine
+from adaptive_repro.simulation.data_models import BatchChain, Population, statistic_from_sign_query
+from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1
+from adaptive_repro.simulation.zhao_calibration import Alg1Settings, Calibration
 
 RECORD_COLUMNS = ("experiment", "replicate", "calibration", "p", "eps", "n", "d", "budget", "sigma", "threshold",
                   "eps_dp", "candidates", "answered", "answered_fraction", "over_events", "gap_units")
 
 
-def exact_sign_queries(rng: np.random.Generator, pop: data_models.Population) -> np.ndarray:
+def exact_sign_queries(rng: np.random.Generator, pop: Population) -> np.ndarray:
     """Sign queries q_j = (1/n) #{i : x_ij y_i > 0} of one data set of the chain model, exact in distribution."""
     return sign_engine.ExactSignDataset(rng, pop).sign_queries()
 
 
 @dataclasses.dataclass(frozen=True)
 class FrontierSpec:
-    """The ``experiments.zhao-frontier`` config block."""
+    """The resolved ``experiments.zhao-frontier`` config block (built by
+    :func:`adaptive_repro.simulation.specs.frontier_spec`; no defaults here: the schema has them)."""
 
     name: str
     replicates: int
     n_grid: tuple[int, ...]
     p_grid: tuple[float, ...]
     eps_grid: tuple[float, ...]
-    calibrations: tuple[str, ...] = ("dp", "bdp")
-    d: int = 10_000
-    budget: int = 20
-    b: float = 0.1
-    threshold_units: float = 6.0
-    signal_attributes: int = 0
-    signal_scale: float = 6.0
-    cut_scale: float = 1.0
-    bdp_method: str = "lemma2"
-    tau: float = 0.1  # only for Theorem 2's requirement drawn alongside
-    beta: float = 0.05
-    c: float = 0.5
-    engine: str = "exact"
-    k_grid: tuple[int, ...] = ()
-
-    @classmethod
-    def from_config(cls, name: str, block: dict) -> "FrontierSpec":
-        fields = {f.name for f in dataclasses.fields(cls)}
-        kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in block.items() if k in fields}
-        return cls(name=name, **kwargs)
+    calibrations: tuple[Calibration, ...]
+    d: int
+    budget: int
+    b: float
+    threshold_units: float
+    signal_attributes: int
+    signal_scale: float
+    cut_scale: float
+    bdp_method: str
+    tau: float  # only for Theorem 2's requirement drawn alongside
+    beta: float
+    c: float
 
     # the attributes the workflow reads from every experiment spec
     @property
@@ -64,52 +61,58 @@ class FrontierSpec:
         return int(max(self.n_grid))
 
     @property
+    def k_grid(self) -> tuple[int, ...]:
+        return ()
+
+    @property
     def mechanisms(self) -> tuple[str, ...]:
-        return tuple(f"zhao_alg1_{c}" for c in self.calibrations)
+        return tuple(c.arm_name for c in self.calibrations)
 
     def arm_engines(self) -> dict[str, str]:
-        return {}
+        return {c.arm_name: "exact" for c in self.calibrations}
 
     def alg1_calibrations(self) -> dict:
         return {}
 
-    def calibration(self, calibration: str, p: float, eps: float, n: int) -> tuple[float, float, float]:
-        """(sigma, T, eps_dp) of one arm: sigma = 9B/(4 n eps_dp), eps_dp = eps (dp) or Lemma 2's eps' (bdp);
-        nan sigma if the conversion is infeasible."""
-        if calibration == "dp":
-            eps_dp = eps
-        else:
-            conv = privacy.dp_level_for_bdp(eps, n, p, p, self.bdp_method)
-            eps_dp = float(conv.eps_dp) if conv.feasible else np.nan
-        sigma = zhao_calibration.sigma_for_dp(self.budget, n, eps_dp) if eps_dp > 0 else np.nan
-        return sigma, zhao_calibration.noise_unit_threshold(self.threshold_units, n), eps_dp
+    def plugin_modules(self) -> tuple[str, ...]:
+        return tuple(sorted({type(c).__module__ for c in self.calibrations}))
+
+    def model(self, p: float) -> BatchChain:
+        """The data model at one grid point: the batch chain with p_s = p_y = p and the block's b."""
+        return BatchChain(p_s=p, p_y=p, b=self.b)
+
+    def settings(self, eps: float) -> Alg1Settings:
+        """Algorithm 1's settings at the session's eps (sign queries: no clipping constant)."""
+        return Alg1Settings(tau=self.tau, beta=self.beta, c=self.c, budget=self.budget, epsilon=eps,
+                            threshold_units=self.threshold_units, bdp_method=self.bdp_method, clip=float("nan"))
 
     def run_replicate(self, seed: int, replicate: int) -> pd.DataFrame:
         rows = []
         for p in self.p_grid:
+            model = self.model(p)
             for n in self.n_grid:
                 point = (self.name, replicate, f"p={p:g}", f"n={n}")
-                pop = data_models.chain_population(seeds.rng(seed, *point, "population"), n, self.d, p, p, self.b,
-                                                   self.signal_attributes, self.signal_scale)
+                pop = model.population(seeds.rng(seed, *point, "population"), n, self.d, self.signal_attributes,
+                                       self.signal_scale)
                 q_train = exact_sign_queries(seeds.rng(seed, *point, "data", "train"), pop)
                 q_holdout = exact_sign_queries(seeds.rng(seed, *point, "data", "holdout"), pop)
-                w_train = data_models.statistic_from_sign_query(q_train)
+                w_train = statistic_from_sign_query(q_train)
                 asked = analyst.candidate_attributes(w_train, self.cut_scale / np.sqrt(n))
                 gap_units = float(np.mean(np.abs(q_holdout[asked] - q_train[asked])) * 2 * np.sqrt(n)) \
                     if len(asked) else np.nan
                 for calibration in self.calibrations:
                     for eps in self.eps_grid:
-                        sigma, threshold, eps_dp = self.calibration(calibration, p, eps, n)
-                        if np.isnan(sigma):
+                        cal = calibration.calibrate(self.settings(eps), n, self.d, self.k_grid, model)
+                        if np.isnan(cal.sigma):
                             answered, over = 0, 0
                         else:
-                            mech = mechanisms.ZhaoAlgorithm1(
-                                seeds.rng(seed, *point, "mechanism", calibration, f"eps={eps:g}"), sigma, threshold,
-                                self.budget)
+                            mech = ZhaoAlgorithm1(
+                                seeds.rng(seed, *point, "mechanism", calibration.name, f"eps={eps:g}"), cal.sigma,
+                                cal.threshold, self.budget)
                             answers = mech.answer_queries(q_train[asked], q_holdout[asked])
                             answered, over = int(np.sum(~np.isnan(answers))), mech.over_events
-                        rows.append((self.name, replicate, calibration, p, eps, n, self.d, self.budget, sigma,
-                                     threshold, eps_dp, len(asked), answered,
+                        rows.append((self.name, replicate, calibration.name, p, eps, n, self.d, self.budget,
+                                     cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
                                      answered / len(asked) if len(asked) else np.nan, over, gap_units))
         return pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
 

@@ -38,13 +38,18 @@ data set); ``fresh_accuracy="columns"`` gives the jointly exact version at O(n) 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from scipy import special
 
 from adaptive_repro.simulation import analyst
-from adaptive_repro.simulation.data_models import Population
+from adaptive_repro.simulation.data_models import DataModel, Population
+from adaptive_repro.simulation.engines import Dataset, Engine
 
 FRESH_ACCURACY_MODES = ("binomial", "columns")
+#: Rounds of rejection sampling in :func:`_sample_indices` before the direct method (never reached in practice).
+MAX_REJECTION_ROUNDS = 64
 
 
 def chain_product_stay(p_s: float, p_y: float) -> float:
@@ -104,7 +109,7 @@ def _sample_indices(rng: np.random.Generator, values: np.ndarray, a: float, abov
         return rng.choice(np.flatnonzero((values > a) == above), size=need, replace=False)
     found = np.empty(0, dtype=np.intp)
     first_seen = np.empty(size, dtype=np.intp)  # uninitialized: only entries at drawn indices are read
-    while True:
+    for _ in range(MAX_REJECTION_ROUNDS):
         draws = rng.integers(0, size, size=int(1.2 * need * size / count) + 8)
         found = np.concatenate((found, draws[(values[draws] > a) == above]))
         order = np.arange(found.size)
@@ -112,9 +117,15 @@ def _sample_indices(rng: np.random.Generator, values: np.ndarray, a: float, abov
         distinct = found[first_seen[found] == order]
         if distinct.size >= need:
             return distinct[:need]
+    # Each round finds ~1.2 need hits, so this is reached only if ``count`` overstates the hits (a caller's bug):
+    # the direct method is exact whatever the count, and says so if the hits are too few.
+    hits = np.flatnonzero((values > a) == above)
+    if hits.size < need:
+        raise ValueError(f"_sample_indices: {need} indices wanted but only {hits.size} qualify (count = {count})")
+    return rng.choice(hits, size=need, replace=False)
 
 
-class ExactSignDataset:
+class ExactSignDataset(Dataset):
     """One data set of the chain model, exact in law for sign queries and nested linear classifiers' accuracies.
 
     Records are ordered by group: the first ``n_plus`` have r = +1 (positions do not matter, module docstring).
@@ -136,7 +147,7 @@ class ExactSignDataset:
         self.means = pop.mu[:, None] + pop.beta[:, None] * np.array([1.0, -1.0])[None, :]
         self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, 2)
         self._entropy = [int(v) for v in rng.integers(0, 2**32, size=4)]
-        self._rng = rng  # only for fresh binomial accuracies when no generator is passed
+        self._own_rng: np.random.Generator | None = None
         # Columns kept for later arms, first come first kept up to cache_bytes (the top-ranked columns, asked first,
         # are the ones arms share). A cached column is the same array the stream would regenerate.
         self._cache: dict[int, np.ndarray] = {}
@@ -147,14 +158,24 @@ class ExactSignDataset:
         return self.positives.sum(axis=1) / self.pop.n
 
     def statistics(self):
-        raise ValueError("the exact engine answers sign queries only (docs/METHODS.md §4a); plain-mean statistics and "
-                         "clipped queries need engine 'direct' (or 'fast' for plain means)")
+        raise ValueError("the exact engine answers sign queries only (docs/METHODS.md §4a); plain-mean statistics "
+                         "need engine 'direct' (or 'fast')")
 
-    clipped_queries = statistics
+    def clipped_queries(self, clip: float):
+        raise ValueError(f"the exact engine answers sign queries only (docs/METHODS.md §4a); clipped queries "
+                         f"(clip = {clip}) need engine 'direct'")
 
     def column_rng(self, j: int) -> np.random.Generator:
         """Column j's own stream: the same numbers whichever arm asks, in any order."""
         return np.random.Generator(np.random.SFC64(np.random.SeedSequence(self._entropy, spawn_key=(int(j),))))
+
+    def own_rng(self) -> np.random.Generator:
+        """A stream of the data set's own for fresh binomial accuracies when the caller passes none (spawn key
+        (0, 0): never a column's (j,), never the construction stream); created once, then continued."""
+        if self._own_rng is None:
+            self._own_rng = np.random.Generator(np.random.SFC64(np.random.SeedSequence(self._entropy,
+                                                                                       spawn_key=(0, 0))))
+        return self._own_rng
 
     def centered_column(self, j: int) -> np.ndarray:
         """u_ij - m_{j, g(i)} for every record (group "+" first), with exactly K_jg positives u_ij > 0 in group g
@@ -200,7 +221,7 @@ class ExactSignDataset:
         if sizes.size and (sizes.min() < 0 or sizes.max() > ranked.size):
             raise ValueError(f"sizes must be in [0, {ranked.size}], got {sizes.min()}..{sizes.max()}")
         if not self.observed and self.fresh_accuracy == "binomial":
-            acc = self._binomial_accuracies(ranked, weights, sizes, self._rng if rng is None else rng)
+            acc = self._binomial_accuracies(ranked, weights, sizes, self.own_rng() if rng is None else rng)
         else:
             acc = self._column_accuracies(ranked, weights, sizes)
         return np.where(sizes == 0, analyst.EMPTY_CLASSIFIER_ACCURACY, acc)
@@ -233,3 +254,13 @@ class ExactSignDataset:
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where(norm[:, None] > 0, special.ndtr(mean / norm[:, None]), (mean > 0).astype(float))
         return rng.binomial(self.group_sizes[None, :], p).sum(axis=1) / self.pop.n
+
+
+@dataclasses.dataclass(frozen=True)
+class ExactSignEngine(Engine):
+    """The exact sign-query engine of the batch-chain model (module docstring)."""
+
+    name: str = "exact"
+
+    def dataset(self, rng: np.random.Generator, model: DataModel, pop: Population, observed: bool) -> ExactSignDataset:
+        return ExactSignDataset(rng, pop, observed=observed)

@@ -13,40 +13,147 @@ privacy level eps is a config knob (``alg1.epsilon``), not tied to tau.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 
 import numpy as np
 
-from adaptive_repro import privacy
-from adaptive_repro.privacy import (bdp_level_for_dp, data_model_chain, dp_level_for_bdp,
-                                    lemma3_blanket_influence)
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.config import fill_schema_defaults, load_schema
-
-#: Algorithm 1's settings when the config gives none: the defaults of the schema's ``alg1`` block (the one place).
-DEFAULT_ALG1 = fill_schema_defaults({}, load_schema("config")["$defs"]["alg1"])
+from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp, lemma3_blanket_influence
+from adaptive_repro.simulation.mechanisms.base import ArmSetting
 
 
 @dataclasses.dataclass(frozen=True)
-class Alg1Calibration:
+class Alg1Settings:
+    """An experiment's ``alg1`` config block (every key present: the schema's defaults are filled in once, by the
+    workflow; there are no defaults here)."""
+
+    tau: float
+    beta: float
+    c: float
+    budget: int
+    epsilon: float | None
+    threshold_units: float
+    bdp_method: str
+    clip: float
+
+    @classmethod
+    def from_block(cls, block: dict, key: str = "alg1") -> "Alg1Settings":
+        """The settings of a resolved ``alg1`` block; a missing or unknown key is an error naming it."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        unknown, missing = set(block) - fields, fields - set(block)
+        if unknown or missing:
+            raise ValueError(f"config key '{key}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)} "
+                             "(the workflow fills every schema default before building specs)")
+        return cls(**block)
+
+    @property
+    def session_epsilon(self) -> float:
+        """The session's privacy level eps: ``epsilon``, or tau/3 (Lemma 1: eps <= tau/3) when it is null."""
+        return self.tau / 3.0 if self.epsilon is None else self.epsilon
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Alg1Calibration(ArmSetting):
     """Algorithm 1's parameters for one arm, and the theory for them at the run's n."""
 
     arm: str
-    feasible: bool
     sigma: float
     threshold: float
     budget: int
     eps_target: float  # the (B)DP level the calibration aims at
     eps_dp_used: float  # the DP level sigma is set for (eps_star)
-    note: str
 
 
-def alg1_settings(block: dict) -> dict:
-    """The ``alg1`` config block with defaults filled in."""
-    settings = DEFAULT_ALG1 | dict(block.get("alg1") or {})
-    if settings["epsilon"] is None:
-        settings["epsilon"] = settings["tau"] / 3.0  # Lemma 1: eps <= tau/3
-    return settings
+@dataclasses.dataclass(frozen=True)
+class Calibration(abc.ABC):
+    """How Algorithm 1's noise sigma and threshold T are chosen (one registered object per calibration,
+    :data:`adaptive_repro.simulation.registries.CALIBRATIONS`).
+
+    Contract: ``name`` is the config name (the arm is ``zhao_alg1_<name>``); ``display_name`` and ``purpose`` are
+    the words figures and claims use ("DP calibration", "as if records were independent"); ``color`` the arm's
+    colour; ``targets_session_epsilon`` True if the calibration aims at the session's eps (``alg1.epsilon``);
+    ``paper_claim`` True if it is the calibration the paper's Fig. 3 claim is about (its rows are paper claims, the
+    others project questions). :meth:`calibrate` is deterministic and asks the data model for its BDP -> DP
+    conversion, never branches on the model.
+    """
+
+    name: str
+    display_name: str
+    purpose: str
+    color: str
+    targets_session_epsilon: bool = True
+    paper_claim: bool = False
+    claim_name: str = ""  # how claim text names the arm, if not its display name
+
+    @abc.abstractmethod
+    def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
+        """sigma, T and budget for holdout size n, d attributes and the k grid, on ``model``'s records."""
+
+    @property
+    def arm_name(self) -> str:
+        return f"zhao_alg1_{self.name}"
+
+
+@dataclasses.dataclass(frozen=True)
+class DPCalibration(Calibration):
+    """sigma = 9 B / (4 n eps): Algorithm 1 is eps-DP as if the records were independent (Zhao 2017 §3)."""
+
+    name: str = "dp"
+    display_name: str = "DP calibration"
+    purpose: str = "as if records were independent"
+    color: str = "#CC79A7"  # Okabe-Ito reddish purple
+
+    def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
+        eps = settings.session_epsilon
+        return Alg1Calibration(arm=self.arm_name, feasible=True, sigma=sigma_for_dp(settings.budget, n, eps),
+                               threshold=noise_unit_threshold(settings.threshold_units, n), budget=settings.budget,
+                               eps_target=eps, eps_dp_used=eps,
+                               note="sigma = 9B/(4 n eps): eps-DP as if records were independent")
+
+
+@dataclasses.dataclass(frozen=True)
+class BayesianDPCalibration(Calibration):
+    """sigma = 9 B / (4 n eps'), eps' the DP level that implies the session's eps as Bayesian DP on the data model
+    (Zhao 2017 Lemmas 2-4, by ``alg1.bdp_method``; the data model does the conversion)."""
+
+    name: str = "bdp"
+    display_name: str = "Bayesian-DP calibration"
+    purpose: str = "Lemma 2 on the records' chain"
+    color: str = "#0072B2"  # Okabe-Ito blue
+    paper_claim: bool = True
+
+    def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
+        eps, budget, method = settings.session_epsilon, settings.budget, settings.bdp_method
+        threshold = noise_unit_threshold(settings.threshold_units, n)
+        conv = model.dp_level_for_bdp(eps, n, method)
+        if not conv.feasible:
+            return Alg1Calibration(arm=self.arm_name, feasible=False, sigma=np.nan, threshold=threshold,
+                                   budget=budget, eps_target=eps, eps_dp_used=np.nan,
+                                   note=f"{method} infeasible: {conv.detail}")
+        return Alg1Calibration(arm=self.arm_name, feasible=True, sigma=sigma_for_dp(budget, n, conv.eps_dp),
+                               threshold=threshold, budget=budget, eps_target=eps, eps_dp_used=float(conv.eps_dp),
+                               note=f"{method}: eps' = {conv.eps_dp:.3g} implies {eps:.3g}-BDP; sigma = 9B/(4 n eps')")
+
+
+@dataclasses.dataclass(frozen=True)
+class Theorem2Calibration(Calibration):
+    """Zhao 2017 Theorem 2: sigma = (1 - c) tau / (12 ln(4m/beta)), T = (1 + c) tau / 2."""
+
+    name: str = "theorem2"
+    display_name: str = "Theorem 2 calibration"
+    purpose: str = "Theorem 2's σ and T"
+    color: str = "#009E73"  # Okabe-Ito bluish green
+    targets_session_epsilon: bool = False
+    claim_name: str = "Algorithm 1, Theorem 2's σ and T"
+
+    def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
+        tau, c, budget = settings.tau, settings.c, settings.budget
+        sigma = float(zb.theorem2_sigma(tau, number_of_queries(d, k_grid), settings.beta, c))
+        return Alg1Calibration(arm=self.arm_name, feasible=True, sigma=sigma,
+                               threshold=float(zb.theorem2_threshold(tau, c)), budget=budget,
+                               eps_target=float(zb.theorem2_bdp_target(tau, c)), eps_dp_used=eps_star(budget, sigma, n),
+                               note="Theorem 2: sigma = (1-c) tau / (12 ln(4m/beta))")
 
 
 def noise_unit_threshold(threshold_units: float, n: int) -> float:
@@ -60,31 +167,6 @@ def number_of_queries(d: int, k_grid) -> int:
     return int(d + sum(1 for k in k_grid if k > 0))
 
 
-def calibrate(arm: str, n: int, d: int, k_grid, p_s: float, p_y: float, block: dict) -> Alg1Calibration:
-    """Sigma and T of Algorithm 1 for the arm ``zhao_alg1_<calibration>`` (module docstring)."""
-    s = alg1_settings(block)
-    calibration = arm.removeprefix("zhao_alg1_")
-    budget, tau, beta, c, eps = s["budget"], s["tau"], s["beta"], s["c"], s["epsilon"]
-    threshold = noise_unit_threshold(s["threshold_units"], n)
-    if calibration == "theorem2":
-        threshold = float(zb.theorem2_threshold(tau, c))
-        sigma = float(zb.theorem2_sigma(tau, number_of_queries(d, k_grid), beta, c))
-        return Alg1Calibration(arm, True, sigma, threshold, budget, float(zb.theorem2_bdp_target(tau, c)),
-                               eps_star(budget, sigma, n), "Theorem 2: sigma = (1-c) tau / (12 ln(4m/beta))")
-    if calibration == "dp":
-        return Alg1Calibration(arm, True, sigma_for_dp(budget, n, eps), threshold, budget, eps, eps,
-                               "sigma = 9B/(4 n eps): eps-DP as if records were independent")
-    if calibration == "bdp":
-        conv = privacy.dp_level_for_bdp(eps, n, p_s, p_y, s["bdp_method"])
-        if not conv.feasible:
-            return Alg1Calibration(arm, False, np.nan, threshold, budget, eps, np.nan,
-                                   f"{s['bdp_method']} infeasible: {conv.detail}")
-        return Alg1Calibration(arm, True, sigma_for_dp(budget, n, conv.eps_dp), threshold, budget, eps,
-                               float(conv.eps_dp), f"{s['bdp_method']}: eps' = {conv.eps_dp:.3g} implies "
-                               f"{eps:.3g}-BDP; sigma = 9B/(4 n eps')")
-    raise ValueError(f"unknown calibration {calibration!r} in mechanism {arm!r}")
-
-
 def sigma_for_dp(budget: int, n: int, eps: float) -> float:
     """Zhao 2017 §3 (:func:`bounds.zhao.alg1_sigma_for_dp`): sigma = 9 B / (4 n eps) makes Algorithm 1 eps-DP."""
     return float(zb.alg1_sigma_for_dp(budget, n, eps))
@@ -95,21 +177,21 @@ def eps_star(budget: int, sigma: float, n: int) -> float:
     return float(zb.alg1_eps_star(budget, sigma, n))
 
 
-def theory_alongside(cal: Alg1Calibration, n: int, d: int, k_grid, p_s: float, p_y: float, block: dict) -> dict:
+def theory_alongside(cal: Alg1Calibration, settings: Alg1Settings, n: int, d: int, k_grid, model) -> dict:
     """docs/METHODS.md §4, "Theory alongside", for one Algorithm 1 arm: eps' by each lemma, sigma, eps*, the BDP level
     achieved, n_* and n_# for the run's (tau, beta), Theorem 2's requirement at tau and the smallest tau it
-    guarantees at the run's n (nan: none). Computed by :func:`run_theory`."""
-    s = alg1_settings(block)
-    tau, beta, c, budget = s["tau"], s["beta"], s["c"], s["budget"]
+    guarantees at the run's n (nan: none). Computed by :func:`run_theory` on the data model's chain."""
+    tau, beta, c, budget = settings.tau, settings.beta, settings.c, settings.budget
+    p_s, p_y = model.p_s, model.p_y
     m = number_of_queries(d, k_grid)
     base = {"arm": cal.arm, "feasible": cal.feasible, "threshold": cal.threshold, "budget": budget, "c": c,
             "eps_target": cal.eps_target, "calibration_note": cal.note}
     theory = run_theory(n, p_s, p_y, tau, beta, budget, m, sigma=cal.sigma if cal.feasible else None,
-                             c_theorem2=c)
+                        c_theorem2=c)
     base |= {key: (np.nan if value is None else value) for key, value in theory.items() if key not in base}
     if not cal.feasible:
         base.update(sigma=np.nan, eps_star=np.nan, bdp_achieved_lemma2=np.nan, n_star=np.nan, n_sharp=np.nan)
-    base["theorem2_n_required"] = zb.theorem2_required_n(tau, n, privacy.data_model_chain(p_s, p_y), budget, m, beta, c)
+    base["theorem2_n_required"] = zb.theorem2_required_n(tau, n, data_model_chain(p_s, p_y), budget, m, beta, c)
     base["smallest_guaranteed_tau"] = base.pop("theorem2_smallest_tau")
     return base
 

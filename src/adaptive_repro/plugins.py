@@ -1,0 +1,62 @@
+"""Registries of plug-ins: one per kind (holdout mechanism arm, Algorithm 1 calibration, data model, analyst, query,
+engine), each mapping a config name to one registered object.
+
+A plug-in is a small frozen dataclass implementing its kind's abstract base class (the written contract lives in
+that base class's docstring), in the manner of Google's dp_accounting ``DpEvent`` classes. The config names a
+plug-in by its ``name``; the workflow resolves names to objects once, when the validated config becomes specs, so
+the runner only ever calls methods on objects and never branches on names.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, Iterable, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+class Registry(Generic[T]):
+    """The registered plug-ins of one kind, by name (a name is registered once; lookups name what is allowed)."""
+
+    def __init__(self, kind: str, base: type, members: Iterable[T] = ()):
+        if not kind:
+            raise ValueError("a registry needs the name of its kind (e.g. 'mechanism')")
+        self.kind = kind
+        self.base = base
+        self._members: dict[str, T] = {}
+        for member in members:
+            self.register(member)
+
+    def register(self, member: T) -> T:
+        """Add ``member`` under its ``name``; refuses another kind, an empty name or a name taken."""
+        implements = (issubclass(member, self.base) if isinstance(member, type)  # a class: configured per use
+                      else isinstance(member, self.base))
+        if not implements:
+            raise TypeError(f"{self.kind} {member!r} does not implement {self.base.__name__}")
+        name = getattr(member, "name", "")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{self.kind} {member!r} has no name")
+        if name in self._members:
+            raise ValueError(f"{self.kind} {name!r} is registered twice")
+        self._members[name] = member
+        return member
+
+    def get(self, name: str, key: str = "") -> T:
+        """The plug-in called ``name``; an unknown name is a ValueError naming the config ``key`` and the allowed
+        names."""
+        try:
+            return self._members[name]
+        except (KeyError, TypeError):
+            where = f"config key '{key}': " if key else ""
+            raise ValueError(f"{where}unknown {self.kind} {name!r}; allowed: {', '.join(self._members)}") from None
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._members)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._members
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._members.values())
+
+    def __len__(self) -> int:
+        return len(self._members)

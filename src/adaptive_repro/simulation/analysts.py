@@ -1,0 +1,137 @@
+"""Analysts: how the adaptive analyst of Dwork et al. 2015 interacts with a holdout mechanism in one replicate
+(docs/METHODS.md §3 and §4a). The selection rule and the classifier themselves are in :mod:`analyst`.
+
+- ``dwork`` (:class:`DworkAnalyst`): asks every attribute's statistic, keeps the attributes whose training and
+  reported statistics agree in sign beyond the cut, then asks the accuracy of the nested top-k classifier at every k.
+- ``budget_aware`` (:class:`BudgetAwareAnalyst`), facing a budgeted mechanism that answers [0, 1] statistical
+  queries (Algorithm 1): asks only candidate attributes (|w_train| > cut; the others can never be kept), most
+  promising first, then one accuracy query per distinct classifier in increasing k; answers are clamped to [0, 1]
+  (post-processing), and it records Zhao's Theorem 2 diagnostics.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from typing import Callable
+
+import numpy as np
+
+from adaptive_repro.simulation import analyst
+from adaptive_repro.simulation.mechanisms.base import HoldoutMechanism, clamp_unit
+
+
+@dataclasses.dataclass
+class ArmContext:
+    """What the analyst of one arm works with in one replicate: the mechanism, the arm's data sets, and how to
+    measure classifiers (``accuracies(ranked, weights, sizes)`` -> train, holdout, fresh and exact population
+    accuracies, each on the arm's own score streams)."""
+
+    mechanism: HoldoutMechanism
+    spec: object  # the ExperimentSpec
+    sets: dict  # "train", "holdout", "fresh" -> Dataset
+    population_queries: Callable[[], np.ndarray]  # exact population value of every [0, 1] query
+    accuracies: Callable[[np.ndarray, np.ndarray, np.ndarray], dict[str, np.ndarray]]
+
+
+@dataclasses.dataclass
+class ArmOutcome:
+    """One arm's replicate: per k, the classifier size and the accuracy per data set ("holdout" as reported), the
+    budget used up to that k's accuracy query, the number of attributes kept, and the diagnostics row (or None)."""
+
+    sizes: np.ndarray
+    values: dict[str, np.ndarray]
+    budget_used: np.ndarray
+    n_kept: int
+    diagnostics: dict | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Analyst(abc.ABC):
+    """Contract: ``name`` (registered in :data:`adaptive_repro.simulation.registries.ANALYSTS`); :meth:`run` plays
+    one replicate against the mechanism in ``ctx`` and returns its outcome. It draws no random numbers of its own
+    (the mechanism and the data sets have their streams), so an arm's numbers do not depend on other arms."""
+
+    name: str
+
+    @abc.abstractmethod
+    def run(self, ctx: ArmContext) -> ArmOutcome:
+        """The replicate's outcome for this arm."""
+
+
+@dataclasses.dataclass(frozen=True)
+class DworkAnalyst(Analyst):
+    """Dwork et al. 2015's analyst (docs/METHODS.md §3)."""
+
+    name: str = "dwork"
+
+    def run(self, ctx: ArmContext) -> ArmOutcome:
+        spec, mech, query, clip = ctx.spec, ctx.mechanism, ctx.spec.query, ctx.spec.alg1.clip
+        w_train = query.statistics(ctx.sets["train"], clip)
+        reported = mech.answer_statistics(w_train, query.statistics(ctx.sets["holdout"], clip))
+        ranked = analyst.select_attributes(w_train, reported, spec.cut)
+        weights = analyst.classifier_signs(w_train, ranked)
+        sizes = analyst.selected_sizes(len(ranked), np.asarray(spec.k_grid))
+        acc = ctx.accuracies(ranked, weights, sizes)
+        acc["holdout"] = np.array([
+            analyst.EMPTY_CLASSIFIER_ACCURACY if size == 0 else mech.answer_accuracy(a_tr, a_ho)
+            for size, a_tr, a_ho in zip(sizes, acc["train"], acc["holdout"])])
+        return ArmOutcome(sizes, acc, np.zeros(len(sizes)), len(ranked))
+
+
+@dataclasses.dataclass(frozen=True)
+class BudgetAwareAnalyst(Analyst):
+    """The analyst facing a budgeted [0, 1]-query mechanism (docs/METHODS.md §4a)."""
+
+    name: str = "budget_aware"
+
+    def run(self, ctx: ArmContext) -> ArmOutcome:
+        spec, mech, query, clip = ctx.spec, ctx.mechanism, ctx.spec.query, ctx.spec.alg1.clip
+        w_train = query.statistics(ctx.sets["train"], clip)
+        asked = analyst.candidate_attributes(w_train, spec.cut)
+        q_train = query.unit_queries(ctx.sets["train"], clip)[asked]
+        q_holdout = query.unit_queries(ctx.sets["holdout"], clip)[asked]
+        q_answers = clamp_unit(mech.answer_statistics(q_train, q_holdout))
+        attr_over = mech.over_events
+        reported = np.full(spec.d, np.nan)
+        reported[asked] = query.to_statistic(q_answers, clip)
+        ranked = analyst.select_attributes(w_train, reported, spec.cut)  # NaN ("bottom") is never kept
+        weights = analyst.classifier_signs(w_train, ranked)
+        sizes = analyst.selected_sizes(len(ranked), np.asarray(spec.k_grid))
+        acc = ctx.accuracies(ranked, weights, sizes)
+        # one accuracy query per distinct classifier, in increasing k; answers clamped to [0, 1]
+        distinct, index = analyst.distinct_classifiers(sizes)
+        first = np.searchsorted(sizes, distinct)  # grid position of each distinct classifier's first k
+        answers, spent = np.empty(len(distinct)), np.empty(len(distinct))
+        for i, pos in enumerate(first):
+            answers[i] = clamp_unit(mech.answer_accuracy(acc["train"][pos], acc["holdout"][pos]))
+            spent[i] = mech.over_events
+        acc["holdout"] = np.where(index >= 0, answers[np.maximum(index, 0)], analyst.EMPTY_CLASSIFIER_ACCURACY)
+        budget_used = np.where(index >= 0, spent[np.maximum(index, 0)], attr_over)
+        alg1 = spec.alg1
+        diag = theorem2_diagnostics(
+            np.concatenate([q_answers, answers]),
+            np.concatenate([q_train, acc["train"][first]]),
+            np.concatenate([ctx.population_queries()[asked], acc["population"][first]]),
+            alg1.tau, alg1.c, alg1.budget)
+        diagnostics = {"over_events": mech.over_events, "bottoms": mech.bottoms, "attribute_queries": len(asked),
+                       "attribute_answered": int(np.sum(~np.isnan(q_answers))), "attribute_over_events": attr_over,
+                       "accuracy_queries": len(distinct), "accuracy_answered": int(np.sum(~np.isnan(answers))),
+                       **diag}
+        return ArmOutcome(sizes, acc, budget_used, len(ranked), diagnostics)
+
+
+def theorem2_diagnostics(answers, q_train, q_pop, tau: float, c: float, budget: int) -> dict:
+    """Zhao 2017 Theorem 2's event over the query sequence: exists i with Z_i < B and |a_i - Q_i(P)| >= tau, where
+    Z_i = |{j <= i : |Q_j(D) - Q_j(P)| >= c tau}|. Bottom answers (NaN) are not errors (no estimate was given)."""
+    answers, q_train, q_pop = map(np.asarray, (answers, q_train, q_pop))
+    z = np.cumsum(np.abs(q_train - q_pop) >= c * tau)
+    error = np.abs(answers - q_pop)
+    answered = ~np.isnan(answers)
+    event = bool(np.any(answered & (z < budget) & (error >= tau)))
+    return {"queries": len(answers), "z_final": int(z[-1]) if len(z) else 0,
+            "max_error": float(np.max(error[answered])) if answered.any() else np.nan, "thm2_event": event}
+
+
+DWORK_ANALYST = DworkAnalyst()
+BUDGET_AWARE_ANALYST = BudgetAwareAnalyst()

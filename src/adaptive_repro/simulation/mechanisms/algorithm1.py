@@ -1,0 +1,108 @@
+"""Zhao 2017, Algorithm 1: a budgeted, Laplace-noise reusable holdout for statistical queries (values in [0, 1]).
+
+One arm per calibration (how sigma and T are chosen: :mod:`adaptive_repro.simulation.zhao_calibration`); the
+calibration is a field of the arm, so figures and claims take its words from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, Analyst
+from adaptive_repro.simulation.mechanisms.base import BOTTOM, Arm, HoldoutMechanism
+from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Calibration
+
+
+@dataclasses.dataclass
+class ZhaoAlgorithm1(HoldoutMechanism):
+    """Zhao 2017, Algorithm 1 (lines 1-15), for statistical queries (values in [0, 1]).
+
+    sigma_2 = 4 sigma, sigma_3 = 2 sigma (line 1); T_hat = T + Lap(sigma) (line 2); per query: if B < 1 output
+    bottom (lines 3-4); else gamma ~ Lap(sigma_3) (line 6); if |Q(X) - Q(D)| + gamma > T_hat (line 7) then
+    B <- B - 1, T_hat <- T + Lap(sigma) (line 8) and output Q(X) + Lap(sigma_2) (line 9); else output Q(D) (line 11).
+    X is the holdout, D the training set. The analyst's queries arrive in order; a batch of queries is processed
+    in that order with the per-query noise gamma drawn up front (same distribution, fewer Python steps).
+    """
+
+    rng: np.random.Generator
+    sigma: float
+    threshold: float
+    budget: int
+    over_events: int = 0  # times line 7 fired (budget spent)
+    bottoms: int = 0  # queries answered with bottom
+
+    def __post_init__(self):
+        self.sigma_2 = 4.0 * self.sigma  # line 1
+        self.sigma_3 = 2.0 * self.sigma  # line 1
+        self.remaining = self.budget
+        self.threshold_hat = self.threshold + self.rng.laplace(0.0, self.sigma)  # line 2
+
+    def answer_queries(self, q_train: np.ndarray, q_holdout: np.ndarray) -> np.ndarray:
+        """Answer queries Q_i in order; q_train = Q_i(D), q_holdout = Q_i(X)."""
+        q_train, q_holdout = np.atleast_1d(q_train), np.atleast_1d(q_holdout)
+        m = len(q_train)
+        out = q_train.astype(float).copy()  # line 11 unless line 7 fires
+        gamma = self.rng.laplace(0.0, self.sigma_3, m)  # line 6, one fresh draw per query
+        gap = np.abs(q_holdout - q_train) + gamma
+        i = 0
+        while i < m:
+            if self.remaining < 1:  # lines 3-4
+                out[i:] = BOTTOM
+                self.bottoms += m - i
+                break
+            over = np.flatnonzero(gap[i:] > self.threshold_hat)  # line 7 with the current T_hat
+            if len(over) == 0:
+                break
+            j = i + over[0]
+            self.remaining -= 1  # line 8
+            self.threshold_hat = self.threshold + self.rng.laplace(0.0, self.sigma)  # line 8
+            out[j] = q_holdout[j] + self.rng.laplace(0.0, self.sigma_2)  # line 9
+            self.over_events += 1
+            i = j + 1
+        return out
+
+    def answer_statistics(self, train: np.ndarray, holdout: np.ndarray) -> np.ndarray:
+        return self.answer_queries(train, holdout)
+
+    def answer_accuracy(self, acc_train: float, acc_holdout: float) -> float:
+        return float(self.answer_queries(np.array([acc_train]), np.array([acc_holdout]))[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class Algorithm1Arm(Arm):
+    """Algorithm 1 with one calibration. Its name, display name, detail and colour come from the calibration."""
+
+    analyst: Analyst = BUDGET_AWARE_ANALYST
+    unit_queries: bool = True
+    budgeted: bool = True
+    calibration: Calibration | None = None  # set by for_calibration
+
+    def __post_init__(self):
+        if self.calibration is None:
+            raise ValueError(f"Algorithm 1 arm {self.name!r} needs a calibration (Algorithm1Arm.for_calibration)")
+
+    @classmethod
+    def for_calibration(cls, calibration: Calibration) -> "Algorithm1Arm":
+        """The arm ``zhao_alg1_<calibration name>``, named and drawn as its calibration says."""
+        return cls(name=f"zhao_alg1_{calibration.name}", display_name=f"Algorithm 1, {calibration.display_name}",
+                   detail=f"({calibration.purpose})", color=calibration.color, calibration=calibration)
+
+    def setting(self, spec) -> Alg1Calibration:
+        return self.calibration.calibrate(spec.alg1, spec.n, spec.d, spec.k_grid, spec.model)
+
+    def create(self, rng: np.random.Generator, spec, setting: Alg1Calibration) -> ZhaoAlgorithm1:
+        return ZhaoAlgorithm1(rng, sigma=setting.sigma, threshold=setting.threshold, budget=setting.budget)
+
+    def tolerance(self, spec, setting: Alg1Calibration) -> float:
+        """Algorithm 1's threshold T: answers within T of the holdout value are its design."""
+        return setting.threshold
+
+    def title(self, spec) -> str:
+        eps = f", ε = {spec.alg1.session_epsilon:g}" if self.calibration.targets_session_epsilon else ""
+        return self.display_name + eps + (f"\n{self.detail}" if self.detail else "")
+
+    @property
+    def claim_name(self) -> str:
+        return self.calibration.claim_name or self.display_name

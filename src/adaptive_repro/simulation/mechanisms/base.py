@@ -1,0 +1,109 @@
+"""The contract of a holdout mechanism (docs/ARCHITECTURE.md, "How to add a mechanism").
+
+An **arm** is what an experiment's ``mechanisms`` list names: a frozen dataclass implementing :class:`Arm`, registered
+once in :data:`adaptive_repro.simulation.registries.ARMS`. It says how it is shown (display name, colour, what it
+is in words), which analyst faces it, which queries it answers, how it is set up for an experiment
+(:meth:`Arm.setting`) and creates the :class:`HoldoutMechanism` that answers one replicate's queries. Figures and
+claims take every word about an arm from the arm itself, never from prose copied elsewhere.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # typing only: these modules import this one
+    from adaptive_repro.simulation.analysts import Analyst
+    from adaptive_repro.simulation.zhao_calibration import Calibration
+
+#: A budgeted mechanism's answer once its budget is spent ("bottom"); the analyst reads it as "not validated".
+BOTTOM = np.nan
+
+
+class HoldoutMechanism(abc.ABC):
+    """Answers one replicate's queries to the holdout, in the order the analyst asks them.
+
+    Contract: created once per (replicate, arm) with its own random stream; ``answer_statistics`` gets the training
+    and holdout values of a batch of queries (answered in order) and returns one answer per query (:data:`BOTTOM`
+    where the mechanism refuses); ``answer_accuracy`` does the same for one classifier's accuracy. ``over_events``
+    counts the budget spent so far and ``bottoms`` the refused queries (both 0 for unbudgeted mechanisms).
+    """
+
+    over_events: int = 0
+    bottoms: int = 0
+
+    @abc.abstractmethod
+    def answer_statistics(self, train: np.ndarray, holdout: np.ndarray) -> np.ndarray:
+        """Answers to a batch of per-attribute queries (training values, holdout values)."""
+
+    @abc.abstractmethod
+    def answer_accuracy(self, acc_train: float, acc_holdout: float) -> float:
+        """Answer to one accuracy query."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ArmSetting:
+    """How an arm is set up for one experiment (computed once per experiment, deterministic). ``feasible`` False
+    means no setting meets the arm's target: the arm is not run (the theory table says why, in ``note``)."""
+
+    feasible: bool = True
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Arm(abc.ABC):
+    """One holdout mechanism as the config names it.
+
+    Contract for implementers (frozen dataclass, every field part of the experiment's digest):
+
+    * ``name``: the config name (also the key of the arm's random streams: never rename a registered arm);
+    * ``display_name``, ``detail``, ``color``: how figures and claims name and draw it (``detail`` says in words
+      what distinguishes it, e.g. "as if records were independent");
+    * ``analyst``: the analyst that faces this mechanism (:mod:`adaptive_repro.simulation.analysts`);
+    * ``unit_queries``: True if it answers statistical queries with values in [0, 1] (Algorithm 1), False if it
+      answers the analyst's statistics as they are (the engines use it to pick an exact engine);
+    * ``budgeted``: True if it can answer bottom (then figures show the answered fraction and the budget used);
+    * ``calibration``: how Algorithm 1's sigma and T are chosen (:mod:`adaptive_repro.simulation.zhao_calibration`),
+      None for mechanisms without one;
+    * :meth:`setting` (default: nothing to set up), :meth:`create`, :meth:`tolerance`.
+    """
+
+    name: str
+    display_name: str
+    detail: str
+    color: str
+    analyst: "Analyst"
+    unit_queries: bool = False
+    budgeted: bool = False
+    calibration: "Calibration | None" = None  # Algorithm 1's calibration, None for other mechanisms
+
+    def setting(self, spec) -> ArmSetting:
+        """The arm's set-up for the experiment ``spec`` (e.g. a calibrated noise scale)."""
+        return ArmSetting()
+
+    @abc.abstractmethod
+    def create(self, rng: np.random.Generator, spec, setting: ArmSetting) -> HoldoutMechanism:
+        """The mechanism answering one replicate's queries, drawing its noise from ``rng``."""
+
+    def tolerance(self, spec, setting: ArmSetting) -> float | None:
+        """The gap between reported and fresh accuracy this arm is designed to allow (its threshold T), drawn on
+        the gap panels and used by the claims; None if the arm promises nothing (the standard holdout)."""
+        return None
+
+    def title(self, spec) -> str:
+        """A panel title: the display name and, on a second line, the detail."""
+        return self.display_name + (f"\n{self.detail}" if self.detail else "")
+
+    @property
+    def claim_name(self) -> str:
+        """How claim text names the arm."""
+        return self.display_name
+
+
+def clamp_unit(answers: np.ndarray) -> np.ndarray:
+    """Post-processing of answers to statistical queries: clamp to [0, 1], the queries' range (a Laplace answer
+    Q(X) + Lap(sigma_2) can leave it). Post-processing costs no privacy; bottom (NaN) stays NaN."""
+    return np.clip(np.asarray(answers, dtype=float), 0.0, 1.0)

@@ -1,0 +1,54 @@
+"""Thresholdout as the Dwork et al. 2015 supplementary script implements it (docs/METHODS.md §3 step 4): Gaussian
+noise, no budget, no randomized threshold. (The papers' text describes a Laplace-and-budget variant; Zhao's
+Algorithm 1 is that one, :mod:`adaptive_repro.simulation.mechanisms.algorithm1`.)"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
+from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting, HoldoutMechanism
+
+
+@dataclasses.dataclass
+class DworkCodeThresholdout(HoldoutMechanism):
+    """Thresholdout of the Dwork et al. 2015 script, fresh noise on every query.
+
+    Statistics: if |w_train - w_hold| > T + N(0, tau^2) report w_hold + N(0, tau^2), else w_train.
+    Accuracy:   if |acc_train - acc_hold| < T + N(0, tau^2) report acc_train, else acc_hold + N(0, tau^2).
+    With T = threshold_scale/sqrt(n), tau = noise_scale/sqrt(n) (0.04 and 0.01 at n = 10,000).
+    """
+
+    rng: np.random.Generator
+    threshold: float
+    noise_sd: float
+
+    def answer_statistics(self, train: np.ndarray, holdout: np.ndarray) -> np.ndarray:
+        d = len(train)
+        over = np.abs(train - holdout) > self.threshold + self.rng.normal(0.0, self.noise_sd, d)
+        noisy_holdout = holdout + self.rng.normal(0.0, self.noise_sd, d)
+        return np.where(over, noisy_holdout, train)
+
+    def answer_accuracy(self, acc_train: float, acc_holdout: float) -> float:
+        if abs(acc_train - acc_holdout) < self.threshold + self.rng.normal(0.0, self.noise_sd):
+            return acc_train
+        return acc_holdout + self.rng.normal(0.0, self.noise_sd)
+
+
+@dataclasses.dataclass(frozen=True)
+class ThresholdoutArm(Arm):
+    name: str = "dwork_code"
+    display_name: str = "Thresholdout (Dwork et al. 2015 script)"
+    detail: str = ""
+    color: str = "#E69F00"  # Okabe-Ito orange
+    analyst: Analyst = DWORK_ANALYST
+
+    def create(self, rng: np.random.Generator, spec, setting: ArmSetting) -> DworkCodeThresholdout:
+        return DworkCodeThresholdout(rng, threshold=spec.thresholdout_threshold,
+                                     noise_sd=spec.noise_scale / np.sqrt(spec.n))
+
+    def tolerance(self, spec, setting: ArmSetting) -> float:
+        """Thresholdout's T = threshold_scale/sqrt(n), as on the Dwork figures."""
+        return spec.thresholdout_threshold

@@ -1,0 +1,49 @@
+"""Every registered plug-in, one registry per kind: the one place where a new mechanism, calibration, data model,
+analyst, query or engine is made known to the pipeline (one line each; docs/ARCHITECTURE.md).
+
+The config names plug-ins by these names; the schema's enums are filled from these registries
+(:func:`adaptive_repro.config.load_schema`), and :mod:`adaptive_repro.simulation.specs` resolves names to objects.
+"""
+
+from __future__ import annotations
+
+from adaptive_repro.plugins import Registry
+from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, DWORK_ANALYST, Analyst
+from adaptive_repro.simulation.data_models import BatchChain, DataModel
+from adaptive_repro.simulation.engines import DirectEngine, Engine, FastEngine
+from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
+from adaptive_repro.simulation.mechanisms.base import Arm
+from adaptive_repro.simulation.mechanisms.standard import StandardArm
+from adaptive_repro.simulation.mechanisms.thresholdout import ThresholdoutArm
+from adaptive_repro.simulation.queries import MeanQuery, Query, SignQuery
+from adaptive_repro.simulation.sign_engine import ExactSignEngine
+from adaptive_repro.simulation.zhao_calibration import (BayesianDPCalibration, Calibration, DPCalibration,
+                                                        Theorem2Calibration)
+
+#: Algorithm 1 calibrations (the arm ``zhao_alg1_<name>`` exists for each).
+CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, [
+    DPCalibration(),
+    BayesianDPCalibration(),
+    Theorem2Calibration(),
+])
+
+#: Holdout mechanism arms, by the name an experiment's ``mechanisms`` list uses.
+ARMS: Registry[Arm] = Registry("mechanism", Arm, [
+    StandardArm(),
+    ThresholdoutArm(),
+    *(Algorithm1Arm.for_calibration(calibration) for calibration in CALIBRATIONS),
+])
+
+#: Data models (classes: a config block ``model`` gives their fields), by ``model.name``.
+DATA_MODELS: Registry[type[DataModel]] = Registry("data model", DataModel, [
+    BatchChain,
+])
+
+#: The analyst's per-attribute query, by the config value of ``query``.
+QUERIES: Registry[Query] = Registry("query", Query, [MeanQuery(), SignQuery()])
+
+#: Simulation engines, by name (which is exact for what is the data model's to say).
+ENGINES: Registry[Engine] = Registry("engine", Engine, [DirectEngine(), FastEngine(), ExactSignEngine()])
+
+#: Analysts (an arm names the one facing it).
+ANALYSTS: Registry[Analyst] = Registry("analyst", Analyst, [DWORK_ANALYST, BUDGET_AWARE_ANALYST])

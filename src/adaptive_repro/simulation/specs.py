@@ -1,0 +1,117 @@
+"""The validated config becomes experiment specs, once (the workflow calls :func:`expand_experiments` when it plans a
+run): plug-in names resolved to registered objects, each arm's engine chosen, sweeps expanded to one spec per grid
+point. Nothing here fills a default (the schema did): a key the spec has no field for, or a field no key fills, is
+an error naming it, so no config value can vanish between the schema and the simulation."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+from adaptive_repro.simulation import frontier
+from adaptive_repro.simulation.experiments import ExperimentSpec
+from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS, ENGINES, QUERIES
+from adaptive_repro.simulation.zhao_calibration import Alg1Settings
+
+SWEEP_SEPARATOR = "@"
+#: Sweep grids: config key -> (point-name key); p sets the model's p_s = p_y, b its b, n the records
+SWEEP_GRIDS = {"p_grid": "p", "b_grid": "b", "n_grid": "n"}
+#: Keys of an experiment block that are not plain ExperimentSpec fields (resolved to objects here).
+_RESOLVED = {"mechanisms", "model", "query", "alg1"}
+
+
+def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
+    """The spec of one resolved experiment block (``engine``: the config's top-level engine request)."""
+    where = f"experiments.{name}"
+    model = DATA_MODELS.get(block["model"]["name"], f"{where}.model.name").from_block(dict(block["model"]),
+                                                                                       f"{where}.model")
+    query = QUERIES.get(block["query"], f"{where}.query")
+    arms = tuple(ARMS.get(m, f"{where}.mechanisms") for m in block["mechanisms"])
+    plain = {f.name for f in dataclasses.fields(ExperimentSpec)} - {"name", "arms", "arm_engine_objects", "model",
+                                                                      "query", "alg1", "engine"}
+    unknown = set(block) - plain - _RESOLVED
+    missing = plain - set(block)
+    if unknown or missing:
+        raise ValueError(f"config key '{where}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)}")
+    values = {key: block[key] for key in plain}
+    values["k_grid"] = tuple(block["k_grid"])
+    return ExperimentSpec(name=name, arms=arms, arm_engine_objects=arm_engines(arms, model, query, engine, where),
+                          model=model, query=query, alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"),
+                          engine=engine, **values)
+
+
+def arm_engines(arms, model, query, requested: str, where: str) -> tuple:
+    """The engine of each arm: the requested one if it is exact for the data model, query and arm; for ``auto`` the
+    model's best exact engine. With sign queries every arm runs on the same engine (the same data sets)."""
+    options = {arm.name: model.engines(query.name, arm.unit_queries) for arm in arms}
+    if requested == "auto":
+        if query.name == "sign":
+            shared = [e for e in options[arms[0].name] if all(e in opts for opts in options.values())]
+            names = {arm.name: shared[0] for arm in arms}
+        else:
+            names = {arm: opts[0] for arm, opts in options.items()}
+    else:
+        bad = [arm for arm, opts in options.items() if requested not in opts]
+        if bad:
+            allowed = sorted({"auto"} | set.intersection(*(set(o) for o in options.values())))
+            raise ValueError(f"config key 'engine': value {requested!r} is not exact for {where}.mechanisms {bad} "
+                             f"with {query.name} queries on the {model.name} data model; allowed: "
+                             f"{', '.join(allowed)}")
+        names = {arm.name: requested for arm in arms}
+    return tuple(ENGINES.get(names[arm.name], "engine") for arm in arms)
+
+
+def frontier_spec(name: str, block: dict) -> frontier.FrontierSpec:
+    """The spec of the resolved ``experiments.zhao-frontier`` block (calibration names resolved to objects)."""
+    where = f"experiments.{name}"
+    fields = {f.name for f in dataclasses.fields(frontier.FrontierSpec)} - {"name"}
+    unknown, missing = set(block) - fields, fields - set(block)
+    if unknown or missing:
+        raise ValueError(f"config key '{where}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)}")
+    values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in block.items()}
+    values["calibrations"] = tuple(CALIBRATIONS.get(c, f"{where}.calibrations") for c in block["calibrations"])
+    return frontier.FrontierSpec(name=name, **values)
+
+
+def sweep_point_name(output_id: str, **point) -> str:
+    """Name (and random-stream key) of one sweep point, e.g. ``zhao-sweep@p=0.75,b=0.1``."""
+    return output_id + SWEEP_SEPARATOR + ",".join(f"{k}={v:g}" for k, v in point.items())
+
+
+def _sweep_points(name: str, block: dict, engine: str) -> dict[str, ExperimentSpec]:
+    """One experiment per point of the product of the block's grids (p -> p_s = p_y = p, b -> model b, n)."""
+    grids = [(key, block[grid]) for grid, key in SWEEP_GRIDS.items() if grid in block]
+    base = {k: v for k, v in block.items() if k not in SWEEP_GRIDS}
+    specs = {}
+    for values in itertools.product(*(vals for _, vals in grids)):
+        point = dict(zip((key for key, _ in grids), values))
+        model = dict(block["model"])
+        if "p" in point:
+            model |= {"p_s": point["p"], "p_y": point["p"]}
+        if "b" in point:
+            model |= {"b": point["b"]}
+        cfg = base | {"model": model} | ({"n": point["n"]} if "n" in point else {})
+        pname = sweep_point_name(name, **point)
+        specs[pname] = experiment_spec(pname, cfg, engine)
+    return specs
+
+
+def expand_experiments(config: dict) -> dict:
+    """Every simulated experiment of the resolved config, keyed by its name: a sweep (a block with ``p_grid`` /
+    ``b_grid``) becomes one experiment per grid point; the frontier (a block with ``eps_grid``) is one
+    :class:`adaptive_repro.simulation.frontier.FrontierSpec`."""
+    specs = {}
+    engine = config["engine"]
+    for name, block in config.get("experiments", {}).items():
+        if "eps_grid" in block:
+            specs[name] = frontier_spec(name, block)
+        elif "p_grid" in block or "b_grid" in block:
+            specs |= _sweep_points(name, block, engine)
+        else:
+            specs[name] = experiment_spec(name, block, engine)
+    return specs
+
+
+def output_of(experiment_name: str) -> str:
+    """The catalogue output an experiment (or sweep point) belongs to."""
+    return experiment_name.split(SWEEP_SEPARATOR)[0]
