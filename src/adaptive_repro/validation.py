@@ -11,7 +11,6 @@ Order (the Snakefile calls :func:`check_config_files` then :func:`validated`):
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 import os
@@ -236,7 +235,6 @@ def validated(config: dict) -> dict:
     return resolved
 
 
-@functools.lru_cache(maxsize=1)
 def _config_schema() -> dict:
     from adaptive_repro.simulation.registries import ARMS, DATA_MODELS, ENGINES, QUERIES
 
@@ -253,7 +251,7 @@ def _config_schema() -> dict:
 def config_schema() -> dict:
     """The config schema with its enums of names filled in: output IDs from the catalogue, mechanisms, queries,
     data models and engines from the plug-in registries (one place each)."""
-    return copy.deepcopy(_config_schema())
+    return _config_schema()
 
 
 def check_specs(config: dict) -> None:
@@ -301,8 +299,9 @@ def experiment_spec(name: str, block: dict, engine: str = "auto"):
     notebooks and the claims CLI): the schema fills the rest, as for a run, then
     :func:`adaptive_repro.simulation.specs.experiment_spec` builds it (the output ID is the part of ``name`` before
     any '@')."""
-    from adaptive_repro.simulation.specs import experiment_spec as build_spec
+    from adaptive_repro.simulation import specs
 
     schema = config_schema()
-    resolved = fill_schema_defaults(dict(block), schema["$defs"]["experiment"], root=schema)
-    return build_spec(name, resolved, engine)
+    kind = "frontier" if "eps_grid" in block else "experiment"  # the frontier's block has its own schema
+    resolved = fill_schema_defaults(dict(block), schema["$defs"][kind], root=schema)
+    return specs.frontier_spec(name, resolved) if kind == "frontier" else specs.experiment_spec(name, resolved, engine)

@@ -2,7 +2,7 @@
 import pytest
 
 from adaptive_repro import catalogue, sources
-from adaptive_repro.config import load_schema
+from adaptive_repro.validation import config_schema
 
 LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "seeds", "io", "registry", "stats")
 
@@ -27,7 +27,7 @@ def test_no_module_over_450_lines():
 
 
 def test_every_catalogue_output_has_a_builder_and_a_config_block():
-    schema = load_schema("config")
+    schema = config_schema()
     assert schema["properties"]["outputs"]["items"]["enum"] == list(catalogue.OUTPUT_IDS)
     experiment_blocks = set(schema["properties"]["experiments"]["properties"])
     for entry in catalogue.CATALOGUE:

@@ -12,27 +12,19 @@ from adaptive_repro import plotting
 SRC = Path(plotting.__file__).resolve().parent
 
 
-def _mechanism_enum() -> list[str]:
-    """The mechanism names of the config schema's enum (read from the YAML text, not from plotting)."""
-    text = (SRC / "schemas" / "config.schema.yaml").read_text()
-    found = re.findall(r"enum: \[(standard[^\]]*)\]", text)
-    assert found, "mechanism enum not found in config.schema.yaml"
-    return [m.strip() for m in found[0].split(",")]
+def test_every_arm_has_words_and_its_own_colour():
+    """Arms are named and coloured by their registered objects (simulation/registries.py), the one place."""
+    from adaptive_repro.simulation.registries import ARMS
 
-
-def test_every_mechanism_has_a_display_name_and_a_colour():
-    mechanisms = _mechanism_enum()
-    assert "zhao_alg1_bdp" in mechanisms
-    for m in mechanisms:
-        assert plotting.DISPLAY_NAMES[m] and "_" not in plotting.DISPLAY_NAMES[m], m
-        assert mcolors.is_color_like(plotting.COLORS[m]), m
-    colours = [mcolors.to_hex(plotting.COLORS[m]) for m in mechanisms]
+    assert "zhao_alg1_bdp" in ARMS
+    for arm in ARMS:
+        assert arm.display_name and "_" not in arm.display_name, arm.name
+        assert mcolors.is_color_like(arm.color), arm.name
+    colours = [mcolors.to_hex(arm.color) for arm in ARMS]
     assert len(set(colours)) == len(colours), "two arms share a colour"
-
-
-def test_brief_names():
-    assert plotting.DISPLAY_NAMES["standard"] == "Standard holdout"
-    assert plotting.DISPLAY_NAMES["zhao_alg1_theorem2"] == "Algorithm 1, Theorem 2 calibration"
+    assert ARMS.get("standard").display_name == "Standard holdout"
+    assert ARMS.get("zhao_alg1_theorem2").display_name == "Algorithm 1, Theorem 2 calibration"
+    assert not set(ARMS.names()) & set(plotting.COLORS), "arm colours belong to the arms, not to plotting"
 
 
 def test_no_output_module_sets_the_backend_or_its_own_colormap():

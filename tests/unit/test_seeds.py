@@ -3,12 +3,13 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import seeds
-from adaptive_repro.simulation.experiments import ExperimentSpec, chunk_replicates, run_replicates
+from adaptive_repro.simulation.experiments import chunk_replicates, run_replicates
+from adaptive_repro.validation import experiment_spec
 
 
 def spec(engine):
-    return ExperimentSpec(name="dwork-signal", n=200, d=150, replicates=7, k_grid=(0, 5, 10, 30),
-                          mechanisms=("standard", "dwork_code"), signal_attributes=5, engine=engine)
+    return experiment_spec("dwork-signal", dict(n=200, d=150, replicates=7, k_grid=[0, 5, 10, 30],
+                                                mechanisms=["standard", "dwork_code"], signal_attributes=5), engine)
 
 
 def test_streams_depend_on_names_not_on_order():

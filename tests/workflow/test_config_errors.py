@@ -15,7 +15,6 @@ import yaml
 
 from adaptive_repro import resources, validation
 from adaptive_repro.config import ConfigError
-from adaptive_repro.simulation.experiments import ExperimentSpec
 from conftest import ROOT, snakemake, tiny_config
 
 DEFAULT = yaml.safe_load((ROOT / "config.yaml").read_text())
@@ -75,7 +74,7 @@ CASES = [  # (id, mutation, fragments the message must contain: key, value, what
     ("probability-above-1", with_zhao(model={"p_s": 1.5}), ["experiments.zhao-fig2.model.p_s", "1.5", "at most 1"]),
     ("probability-below-0", with_zhao(model={"p_y": -0.1}), ["experiments.zhao-fig2.model.p_y", "-0.1", "at least 0"]),
     ("fast-engine-not-exact", lambda cfg: (cfg.update(engine="fast"), with_zhao()(cfg)),
-     ["config key 'engine'", "'fast'", "zhao_alg1_bdp", "'auto' or 'direct'"]),
+     ["config key 'engine'", "'fast'", "zhao_alg1_bdp", "allowed: auto, direct"]),
     ("output-without-experiment", lambda cfg: cfg["experiments"].pop("dwork-signal"),
      ["config key 'experiments'", "experiments.dwork-signal"]),
     ("inverted-range", set_key(["theory", "he", "kl"], {"eps_min": 5.0, "eps_max": 1.0}),
@@ -141,7 +140,8 @@ def test_bad_config_file_is_rejected_naming_file_and_line(tmp_path, text, fragme
 
 
 def spec(n, d, replicates=10):
-    return ExperimentSpec(name="dwork-null", n=n, d=d, replicates=replicates, k_grid=(0, 10), mechanisms=("standard",))
+    return validation.experiment_spec("dwork-null", dict(n=n, d=d, replicates=replicates, k_grid=[0, 10],
+                                                         mechanisms=["standard"]))
 
 
 def test_a_job_that_cannot_fit_is_refused_before_it_starts():
@@ -200,9 +200,8 @@ def test_good_config_passes(workflow_copy):
 def test_the_frontier_costs_its_grid_of_attribute_query_phases():
     """zhao-frontier has no classifier phase: its replicate cost grows with the number of (n, p, ε, calibration)
     points, not with n (a phase draws O(d) sign queries whatever n is)."""
-    from adaptive_repro.simulation.frontier import FrontierSpec
-
-    small = FrontierSpec(name="zhao-frontier", replicates=2, n_grid=(1000, 10**8), p_grid=(0.6,), eps_grid=(1.0,))
+    small = validation.experiment_spec("zhao-frontier", dict(replicates=2, n_grid=[1000, 10**8], p_grid=[0.6],
+                                                             eps_grid=[1.0]))
     large_n = dataclasses.replace(small, n_grid=(1000, 10**12))
     twice = dataclasses.replace(small, n_grid=(1000, 10**8, 10**9, 10**10))
     assert resources.spec_cost(large_n) == resources.spec_cost(small)

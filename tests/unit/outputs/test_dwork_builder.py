@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import catalogue
-from adaptive_repro.simulation.experiments import ExperimentSpec
+from adaptive_repro.validation import experiment_spec
 
 N, K_GRID, REPLICATES = 10_000, (0, 10, 50), 40
 
@@ -26,8 +26,8 @@ def records(standard_gap: float, thresholdout_gap: float, seed: int = 0) -> pd.D
 
 
 def build(frame):
-    spec = ExperimentSpec(name="dwork-null", n=N, d=N, replicates=REPLICATES, k_grid=K_GRID,
-                          mechanisms=("standard", "dwork_code"))
+    spec = experiment_spec("dwork-null", dict(n=N, d=N, replicates=REPLICATES, k_grid=list(K_GRID),
+                                              mechanisms=["standard", "dwork_code"]))
     return catalogue.build("dwork-null", {"seed": 1}, {"records": frame, "diagnostics": pd.DataFrame(),
                                                        "specs": {"dwork-null": spec}})
 

@@ -5,8 +5,9 @@ import pandas as pd
 import pytest
 
 from adaptive_repro import catalogue
-from adaptive_repro.simulation import experiments
-from adaptive_repro.simulation.frontier import FrontierSpec, RECORD_COLUMNS as FRONTIER_COLUMNS
+from adaptive_repro.simulation import experiments, specs as spec_builders
+from adaptive_repro.validation import experiment_spec
+from adaptive_repro.simulation.frontier import RECORD_COLUMNS as FRONTIER_COLUMNS
 
 K_GRID = [0, 10, 50]
 
@@ -14,7 +15,7 @@ K_GRID = [0, 10, 50]
 def spec(name="zhao-fig3", mechanisms=("standard", "zhao_alg1_bdp"), p=0.9, **kw):
     block = dict(n=10_000, d=1000, replicates=20, k_grid=K_GRID, mechanisms=list(mechanisms), query="sign",
                  signal_attributes=0, model={"p_s": p, "p_y": p, "b": 0.1}, alg1={"budget": 20, "epsilon": 3.0}) | kw
-    return experiments.ExperimentSpec.from_config(name, block, "exact")
+    return experiment_spec(name, block, "exact")
 
 
 def records(name, arms: dict, reps=20, seed=0):
@@ -75,8 +76,8 @@ def test_fig3_large_n_differs_when_bdp_overfits():
 
 
 def test_frontier_measured_requirement_is_the_first_n_from_which_answers_stay_above_90_percent():
-    fs = FrontierSpec("zhao-frontier", 3, (1000, 10_000, 100_000, 1_000_000), (0.6,), (1.0,), calibrations=("bdp",),
-                      d=1000)
+    fs = experiment_spec("zhao-frontier", dict(replicates=3, n_grid=[1000, 10_000, 100_000, 1_000_000], p_grid=[0.6],
+                                               eps_grid=[1.0], calibrations=["bdp"], d=1000))
     frac = {1000: 0.95, 10_000: 0.2, 100_000: 0.92, 1_000_000: 1.0}  # a lucky small-n point must not count
     rows = [("zhao-frontier", r, "bdp", 0.6, 1.0, n, 1000, 20, 1e-3, 3 / np.sqrt(n), 0.15, 300, int(300 * f), f, 20,
              1.6) for r in range(3) for n, f in frac.items()]
@@ -93,7 +94,7 @@ def test_frontier_measured_requirement_is_the_first_n_from_which_answers_stay_ab
 def test_sweep_correlation_claim(slope, status):
     specs, frames = {}, []
     for p in (0.5, 0.9):
-        name = experiments.sweep_point_name("zhao-sweep", p=p, b=0.1)
+        name = spec_builders.sweep_point_name("zhao-sweep", p=p, b=0.1)
         specs[name] = spec(name, mechanisms=("standard",), p=p)
         frames.append(records(name, {"standard": (0.02 + slope * (p - 0.5) / 0.4, True)}, seed=3))  # same noise
     table, _, claims = catalogue.build("zhao-sweep", {"seed": 1}, {"records": pd.concat(frames), "diagnostics": None,

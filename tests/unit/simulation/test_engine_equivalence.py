@@ -8,34 +8,33 @@ file is at most ALPHA = 1e-4 (KS p-values are conservative for the discrete accu
 is reproducible. A second test shows the comparison has power: it catches an engine with the projection
 (I - yy^T/n) removed.
 """
-import dataclasses
-
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
 from adaptive_repro.simulation import engines
-from adaptive_repro.simulation import experiments
-from adaptive_repro.simulation.experiments import ExperimentSpec, run_replicates
+from adaptive_repro.simulation.experiments import run_replicates
+from adaptive_repro.validation import experiment_spec
 
 pytestmark = pytest.mark.slow  # 1,500 replicates per engine and model
 
 ALPHA = 1e-4
 REPLICATES = 1500
 
+ARMS = ["standard", "dwork_code"]
+#: (experiment name, config block) per model
 SPECS = {
-    "iid-null": ExperimentSpec(name="dwork-null", n=100, d=300, replicates=REPLICATES, k_grid=(0, 5, 10, 20, 40),
-                               mechanisms=("standard", "dwork_code")),
-    "iid-signal": ExperimentSpec(name="dwork-signal", n=200, d=200, replicates=REPLICATES, k_grid=(0, 5, 10, 20, 40),
-                                 mechanisms=("standard", "dwork_code"), signal_attributes=10),
-    "chain": ExperimentSpec(name="zhao-fig2", n=200, d=200, replicates=REPLICATES, k_grid=(0, 5, 10, 20, 40),
-                            mechanisms=("standard", "dwork_code"), signal_attributes=10, p_s=0.8, p_y=0.8, b=0.7),
+    "iid-null": ("dwork-null", dict(n=100, d=300, replicates=REPLICATES, k_grid=[0, 5, 10, 20, 40], mechanisms=ARMS)),
+    "iid-signal": ("dwork-signal", dict(n=200, d=200, replicates=REPLICATES, k_grid=[0, 5, 10, 20, 40],
+                                        mechanisms=ARMS, signal_attributes=10)),
+    "chain": ("zhao-fig2", dict(n=200, d=200, replicates=REPLICATES, k_grid=[0, 5, 10, 20, 40], mechanisms=ARMS,
+                                signal_attributes=10, model={"p_s": 0.8, "p_y": 0.8, "b": 0.7})),
 }
 
 
-def engine_records(spec: ExperimentSpec, engine: str) -> pd.DataFrame:
-    spec = dataclasses.replace(spec, engine=engine)
+def engine_records(spec: tuple, engine: str) -> pd.DataFrame:
+    spec = experiment_spec(*spec, engine=engine)
     return run_replicates(spec, seed=2024, replicates=range(spec.replicates))
 
 

@@ -6,7 +6,11 @@ probability below 1e-5; the seeds are fixed, so a run is reproducible.
 import numpy as np
 from scipy import stats
 
-from adaptive_repro.simulation.mechanisms import DworkCodeThresholdout, StandardHoldout, make_mechanism
+from adaptive_repro.simulation.mechanisms.base import clamp_unit
+from adaptive_repro.simulation.mechanisms.standard import StandardHoldout
+from adaptive_repro.simulation.mechanisms.thresholdout import DworkCodeThresholdout
+from adaptive_repro.simulation.registries import ARMS
+from adaptive_repro.validation import experiment_spec
 
 ALPHA = 1e-6
 
@@ -19,7 +23,9 @@ def test_standard_holdout_returns_holdout_values():
 
 
 def test_constants_scale_with_sqrt_n():
-    mech = make_mechanism("dwork_code", np.random.default_rng(0), 10_000, {"threshold_scale": 4.0, "noise_scale": 1.0})
+    spec = experiment_spec("x", dict(n=10_000, d=10, replicates=1, k_grid=[0], mechanisms=["dwork_code"]))
+    arm = ARMS.get("dwork_code")
+    mech = arm.create(np.random.default_rng(0), spec, arm.setting(spec))
     assert np.isclose(mech.threshold, 0.04) and np.isclose(mech.noise_sd, 0.01)
 
 
@@ -63,6 +69,5 @@ def test_accuracy_query_threshold_rule():
 
 
 def test_algorithm1_answers_are_clamped_to_the_unit_interval_and_bottom_stays_bottom():
-    from adaptive_repro.simulation.mechanisms import clamp_unit
     out = clamp_unit(np.array([-0.3, 0.2, 1.7, np.nan]))
     assert out[0] == 0.0 and out[1] == 0.2 and out[2] == 1.0 and np.isnan(out[3])

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from adaptive_repro.simulation import data_models, engines, sign_engine
+from adaptive_repro.simulation import data_models, sign_engine
+from adaptive_repro.simulation.registries import ENGINES
 
 LEVEL = 1e-6
 
@@ -163,13 +164,17 @@ def test_fresh_binomial_accuracies_average_to_population_accuracy():
 
 def test_direct_sign_queries_and_engine_registration():
     pop = data_models.chain_population(np.random.default_rng(6), 50, 7, 0.7, 0.7, 1.0)
-    direct = engines.make_dataset("direct", np.random.default_rng(0), pop)
+    model = data_models.BatchChain(p_s=0.7, p_y=0.7, b=1.0)
+    direct = ENGINES.get("direct").dataset(np.random.default_rng(0), model, pop, True)
     brute = [sum(direct.x[i, j] * direct.y[i] > 0 for i in range(50)) / 50 for j in range(7)]
     np.testing.assert_allclose(direct.sign_queries(), brute)
-    assert isinstance(engines.make_dataset("exact", np.random.default_rng(0), pop), sign_engine.ExactSignDataset)
-    assert engines.resolve_engine("exact", "zhao_alg1_bdp") == "exact"
+    exact = ENGINES.get("exact").dataset(np.random.default_rng(0), model, pop, True)
+    assert isinstance(exact, sign_engine.ExactSignDataset)
+    assert model.engines("sign", unit_queries=True)[0] == "exact"
     with pytest.raises(ValueError, match="sign queries only"):
-        engines.make_dataset("exact", np.random.default_rng(0), pop).statistics()
+        exact.statistics()
+    with pytest.raises(ValueError, match="clipped queries"):  # a message, not a TypeError
+        exact.clipped_queries(3.0)
 
 
 def test_columns_do_not_depend_on_request_order_or_cache():

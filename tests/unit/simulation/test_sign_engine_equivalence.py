@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from adaptive_repro.simulation import data_models, engines, sign_engine
+from adaptive_repro.simulation import data_models, sign_engine
+from adaptive_repro.simulation.registries import ENGINES
 
 pytestmark = pytest.mark.slow
 
@@ -31,12 +32,15 @@ MODELS = {  # (n, d, p_s, p_y, b, signal attributes, signal scale)
 }
 
 
+MODEL = data_models.BatchChain()  # the engines draw with the population's own p_s, p_y, beta
+
+
 def direct_engine(rng, pop, observed):
-    return engines.make_dataset("direct", rng, pop, observed)
+    return ENGINES.get("direct").dataset(rng, MODEL, pop, observed)
 
 
 def exact_engine(rng, pop, observed):
-    return engines.make_dataset("exact", rng, pop, observed)
+    return ENGINES.get("exact").dataset(rng, MODEL, pop, observed)
 
 
 def population(model):

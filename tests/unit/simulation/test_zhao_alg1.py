@@ -7,7 +7,10 @@ import pytest
 from scipy import stats
 
 from adaptive_repro.simulation import zhao_calibration
-from adaptive_repro.simulation.mechanisms import ZhaoAlgorithm1
+from adaptive_repro.simulation.data_models import BatchChain
+from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1
+from adaptive_repro.simulation.registries import CALIBRATIONS
+from adaptive_repro.validation import config_schema, fill_schema_defaults
 
 ALPHA = 1e-6
 
@@ -67,19 +70,27 @@ def test_over_probability_at_the_threshold_is_one_half():
     assert stats.binomtest(overs, m, 0.5).pvalue > ALPHA
 
 
+def calibrate(arm: str, n: int, d: int, k_grid, p_s: float, p_y: float, block: dict):
+    """The registered calibration of ``arm`` on the batch chain (p_s, p_y), with the schema's alg1 defaults."""
+    schema = config_schema()
+    settings = zhao_calibration.Alg1Settings.from_block(
+        fill_schema_defaults(block["alg1"], schema["$defs"]["alg1"], root=schema))
+    return CALIBRATIONS.get(arm.removeprefix("zhao_alg1_")).calibrate(settings, n, d, k_grid, BatchChain(p_s=p_s, p_y=p_y))
+
+
 def test_calibrations():
     block = {"alg1": {"tau": 0.1, "beta": 0.05, "c": 0.5, "budget": 10, "epsilon": 0.7}}
-    dp = zhao_calibration.calibrate("zhao_alg1_dp", 1000, 100, [0, 5], 0.5, 0.5, block)
+    dp = calibrate("zhao_alg1_dp", 1000, 100, [0, 5], 0.5, 0.5, block)
     # eps* = 9 B Delta_Q / (4 sigma) equals the session's eps (Zhao 2017 §3)
     assert zhao_calibration.eps_star(10, dp.sigma, 1000) == pytest.approx(0.7)
     assert dp.sigma == pytest.approx(9 * 10 / (4 * 1000 * 0.7))
     assert dp.threshold == pytest.approx(3 / np.sqrt(1000))  # default 6 units of 1/(2 sqrt(n))
-    t2 = zhao_calibration.calibrate("zhao_alg1_theorem2", 1000, 100, [0, 5], 0.5, 0.5, block)
+    t2 = calibrate("zhao_alg1_theorem2", 1000, 100, [0, 5], 0.5, 0.5, block)
     assert t2.sigma == pytest.approx(0.5 * 0.1 / (12 * np.log(4 * 101 / 0.05)))  # m = 100 + 1 queries
     assert t2.threshold == pytest.approx(0.075)
-    bdp = zhao_calibration.calibrate("zhao_alg1_bdp", 1000, 100, [0, 5], 0.9, 0.9, block)
+    bdp = calibrate("zhao_alg1_bdp", 1000, 100, [0, 5], 0.9, 0.9, block)
     assert bdp.sigma > dp.sigma  # correlated records need more noise for the same (Bayesian) level
-    infeasible = zhao_calibration.calibrate("zhao_alg1_bdp", 1000, 100, [0, 5], 0.9, 0.9,
+    infeasible = calibrate("zhao_alg1_bdp", 1000, 100, [0, 5], 0.9, 0.9,
                                             {"alg1": block["alg1"] | {"bdp_method": "lemma3"}})
     assert not infeasible.feasible and np.isnan(infeasible.sigma)
 
@@ -88,8 +99,8 @@ def test_bdp_calibration_uses_lemma2_exact_quilts_eps_prime():
     """sigma = 9B/(4 n eps') with eps' from privacy.dp_level_for_bdp (Lemma 2); at p = 0.5 (independent records)
     Lemma 2's best quilt is empty for every node, so eps' = eps exactly and bdp = dp."""
     block = {"alg1": {"budget": 20, "epsilon": 1.0}}
-    bdp = zhao_calibration.calibrate("zhao_alg1_bdp", 10_000, 100, [0, 5], 0.5, 0.5, block)
-    dp = zhao_calibration.calibrate("zhao_alg1_dp", 10_000, 100, [0, 5], 0.5, 0.5, block)
+    bdp = calibrate("zhao_alg1_bdp", 10_000, 100, [0, 5], 0.5, 0.5, block)
+    dp = calibrate("zhao_alg1_dp", 10_000, 100, [0, 5], 0.5, 0.5, block)
     assert bdp.sigma == pytest.approx(dp.sigma) == pytest.approx(9 * 20 / (4 * 10_000 * 1.0))
-    strong = zhao_calibration.calibrate("zhao_alg1_bdp", 10_000, 100, [0, 5], 0.9, 0.9, block)
+    strong = calibrate("zhao_alg1_bdp", 10_000, 100, [0, 5], 0.9, 0.9, block)
     assert strong.eps_dp_used < 0.1 and strong.sigma == pytest.approx(9 * 20 / (4 * 10_000 * strong.eps_dp_used))

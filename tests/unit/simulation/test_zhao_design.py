@@ -6,7 +6,9 @@ import pytest
 from scipy import integrate, stats
 
 from adaptive_repro.outputs import zhao_frontier
-from adaptive_repro.simulation import data_models, experiments, mechanisms
+from adaptive_repro import validation
+from adaptive_repro.simulation import data_models, experiments, specs as spec_builders
+from adaptive_repro.simulation.mechanisms import algorithm1
 
 
 def _law_by_quadrature(t):
@@ -33,7 +35,7 @@ def test_algorithm1_queries_per_budget_unit_follow_the_laws_geometric_mixture():
     m = 20_000
     counts = np.empty(m)
     for i in range(m):
-        mech = mechanisms.ZhaoAlgorithm1(rng, sigma=sigma, threshold=threshold, budget=1)
+        mech = algorithm1.ZhaoAlgorithm1(rng, sigma=sigma, threshold=threshold, budget=1)
         out = mech.answer_queries(np.zeros(2000), np.full(2000, gap))
         counts[i] = np.sum(~np.isnan(out))
 
@@ -68,7 +70,7 @@ def _spec(**kw):
     block = dict(n=400, d=300, replicates=2, k_grid=[0, 5, 10, 50, 100], signal_attributes=5, query="sign",
                  mechanisms=["standard", "zhao_alg1_dp", "zhao_alg1_bdp"], model={"p_s": 0.9, "p_y": 0.9, "b": 0.1},
                  alg1={"budget": 5, "epsilon": 1.0}) | kw
-    return experiments.ExperimentSpec.from_config("t", block, "direct")
+    return validation.experiment_spec("t", block, "direct")
 
 
 def test_algorithm1_arm_asks_candidates_only_and_one_accuracy_query_per_distinct_classifier():
@@ -76,8 +78,9 @@ def test_algorithm1_arm_asks_candidates_only_and_one_accuracy_query_per_distinct
     records, diag = experiments.run_replicates(spec, 11, range(2), with_diagnostics=True)
     for rep in range(2):
         # candidates recomputed independently from the direct engine's data (same named stream)
-        pop = experiments.population_for(spec, 11, rep)
         from adaptive_repro import seeds
+        pop = spec.model.population(seeds.rng(11, "t", rep, "population"), spec.n, spec.d, spec.signal_attributes,
+                                    spec.signal_scale)
         x, y, _ = data_models.sample_dataset(seeds.rng(11, "t", rep, "data", "direct", "train"), pop)
         q = (x * y[:, None] > 0).mean(axis=0)
         n_cand = int(np.sum(np.abs(q - 0.5) > 0.5 / np.sqrt(spec.n)))
@@ -106,24 +109,25 @@ def test_sweep_expands_p_by_b_grid_and_frontier_is_one_spec():
         "zhao-sweep": {"n": 100, "d": 20, "replicates": 1, "k_grid": [0, 5], "mechanisms": ["standard"],
                        "p_grid": [0.5, 0.9], "b_grid": [0.0, 0.3], "query": "sign"},
         "zhao-frontier": {"replicates": 1, "n_grid": [1000], "p_grid": [0.6], "eps_grid": [1.0]}}}
-    specs = experiments.expand_experiments(cfg)
+    cfg = validation.fill_schema_defaults(cfg | {"engine": "auto"}, validation.config_schema())
+    specs = spec_builders.expand_experiments(cfg)
     sweep = {k: v for k, v in specs.items() if k.startswith("zhao-sweep")}
     assert len(sweep) == 4
     s = sweep["zhao-sweep@p=0.9,b=0.3"]
-    assert (s.p_s, s.p_y, s.b, s.n) == (0.9, 0.9, 0.3, 100)
-    assert experiments.output_of("zhao-sweep@p=0.9,b=0.3") == "zhao-sweep"
+    assert (s.model.p_s, s.model.p_y, s.model.b, s.n) == (0.9, 0.9, 0.3, 100)
+    assert spec_builders.output_of("zhao-sweep@p=0.9,b=0.3") == "zhao-sweep"
     assert specs["zhao-frontier"].n == 1000 and specs["zhao-frontier"].replicates == 1
 
 
 def test_mean_query_experiments_keep_the_dwork_engines():
-    spec = experiments.ExperimentSpec.from_config(
+    spec = validation.experiment_spec(
         "x", {"n": 100, "d": 20, "replicates": 1, "k_grid": [0], "mechanisms": ["standard", "dwork_code"]}, "auto")
-    assert spec.query == "mean" and set(spec.arm_engines().values()) == {"fast"}
+    assert spec.query.name == "mean" and set(spec.arm_engines().values()) == {"fast"}
 
 
 def test_frontier_answers_everything_at_huge_n_and_little_with_heavy_noise():
-    from adaptive_repro.simulation.frontier import FrontierSpec
-    fs = FrontierSpec("f", 2, (1000, 10**8), (0.6,), (0.1, 3.0), calibrations=("dp",), d=200, budget=1)
+    fs = validation.experiment_spec("f", dict(replicates=2, n_grid=[1000, 10**8], p_grid=[0.6], eps_grid=[0.1, 3.0],
+                                              calibrations=["dp"], d=200, budget=1))
     rec = fs.run_replicates(3, range(2))
     assert len(rec) == 2 * 2 * 2  # replicates x n x eps
     big = rec[(rec["n"] == 10**8) & (rec["eps"] == 3.0)]

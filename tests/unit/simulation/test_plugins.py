@@ -1,0 +1,212 @@
+"""The plug-in points (docs/ARCHITECTURE.md): registries refuse what breaks their contract, every config key reaches a
+spec field, and a new mechanism, calibration or data model is one class plus one registration, labelled everywhere
+by its own words. The throw-away plug-ins below are the measurement the architecture doc reports."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from adaptive_repro import catalogue, validation
+from adaptive_repro.plugins import Registry
+from adaptive_repro.simulation import experiments, specs
+from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
+from adaptive_repro.simulation.data_models import BatchChain, DataModel, Population
+from adaptive_repro.simulation.frontier import FrontierSpec
+from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
+from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting, HoldoutMechanism
+from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS
+from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Alg1Settings, Calibration, noise_unit_threshold
+from adaptive_repro.stats import paired_gap_table
+
+
+# ----------------------------------------------------------------------------------- throw-away plug-ins
+@dataclasses.dataclass
+class NoisyHoldout(HoldoutMechanism):
+    """Every answer is the holdout value plus N(0, sd^2) (a budget-free mechanism)."""
+
+    rng: np.random.Generator
+    sd: float
+
+    def answer_statistics(self, train, holdout):
+        return holdout + self.rng.normal(0.0, self.sd, len(holdout))
+
+    def answer_accuracy(self, acc_train, acc_holdout):
+        return acc_holdout + self.rng.normal(0.0, self.sd)
+
+
+@dataclasses.dataclass(frozen=True)
+class NoisyHoldoutArm(Arm):
+    name: str = "noisy_holdout"
+    display_name: str = "Gaussian-noise holdout"
+    detail: str = "(noise 1/√n)"
+    color: str = "#56B4E9"
+    analyst: Analyst = DWORK_ANALYST
+
+    def create(self, rng, spec, setting):
+        return NoisyHoldout(rng, 1.0 / np.sqrt(spec.n))
+
+    def tolerance(self, spec, setting):
+        return 2.0 / np.sqrt(spec.n)
+
+
+@dataclasses.dataclass(frozen=True)
+class HalfNoiseCalibration(Calibration):
+    """Half the DP calibration's sigma (a throw-away Algorithm 1 calibration)."""
+
+    name: str = "half_noise"
+    display_name: str = "half-noise calibration"
+    purpose: str = "half the DP calibration's noise"
+    color: str = "#000000"
+
+    def calibrate(self, settings: Alg1Settings, n, d, k_grid, model) -> Alg1Calibration:
+        eps = settings.session_epsilon
+        return Alg1Calibration(arm=self.arm_name, feasible=True, sigma=9 * settings.budget / (8 * n * eps),
+                               threshold=noise_unit_threshold(settings.threshold_units, n), budget=settings.budget,
+                               eps_target=2 * eps, eps_dp_used=2 * eps, note="half noise")
+
+
+@dataclasses.dataclass(frozen=True)
+class ShiftedNoiseModel(BatchChain):
+    """i.i.d. records whose noise is N(0, 1) + 0 (a throw-away model: direct engine only)."""
+
+    name: str = "direct_only_iid"
+
+    def engines(self, query, unit_queries):
+        return ("direct",)
+
+    def describe(self):
+        return "direct-only i.i.d. model"
+
+
+@pytest.fixture
+def registered():
+    """The throw-away plug-ins registered (one line each), then removed again."""
+    half = Algorithm1Arm.for_calibration(HalfNoiseCalibration())
+    added = [(ARMS, NoisyHoldoutArm()), (CALIBRATIONS, HalfNoiseCalibration()), (ARMS, half),
+             (DATA_MODELS, ShiftedNoiseModel)]
+    for registry, member in added:
+        registry.register(member)
+    yield half
+    for registry, member in added:
+        registry._members.pop(member.name)
+
+
+# ----------------------------------------------------------------------------------- registries
+def test_registries_refuse_what_breaks_the_contract():
+    with pytest.raises(ValueError, match="kind"):
+        Registry("", Arm)
+    with pytest.raises(ValueError, match="twice"):
+        ARMS.register(ARMS.get("standard"))
+    with pytest.raises(TypeError, match="Arm"):
+        ARMS.register(HalfNoiseCalibration())
+    with pytest.raises(ValueError, match=r"config key 'experiments.x.mechanisms': unknown mechanism 'lapl'.*standard"):
+        ARMS.get("lapl", "experiments.x.mechanisms")
+    with pytest.raises(ValueError, match="needs a calibration"):
+        Algorithm1Arm(name="zhao_alg1_none", display_name="x", detail="", color="#000000")
+
+
+def test_calibration_is_a_field_of_the_algorithm1_arm():
+    for calibration in CALIBRATIONS:
+        arm = ARMS.get(calibration.arm_name)
+        assert arm.calibration is calibration
+        assert calibration.display_name in arm.display_name and calibration.purpose in arm.detail
+
+
+# ----------------------------------------------------------------------------------- config -> spec
+def _schema_keys(kind: str) -> set[str]:
+    schema = validation.config_schema()
+    return set(schema["$defs"][kind]["properties"])
+
+
+def test_every_schema_key_reaches_a_spec_field():
+    """Walk the schema: every key of an experiment block is a spec field (or a plug-in resolved from it), every key
+    of model and alg1 a field of the registered model / the Algorithm 1 settings, every frontier key a field."""
+    resolved = {"mechanisms": "arms", "model": "model", "query": "query", "alg1": "alg1"}
+    spec_fields = {f.name for f in dataclasses.fields(experiments.ExperimentSpec)}
+    for key in _schema_keys("experiment"):
+        assert resolved.get(key, key) in spec_fields, key
+    assert _schema_keys("alg1") == {f.name for f in dataclasses.fields(Alg1Settings)}
+    for model in DATA_MODELS:
+        assert _schema_keys("model") == {f.name for f in dataclasses.fields(model)}
+    assert _schema_keys("frontier") == {f.name for f in dataclasses.fields(FrontierSpec)} - {"name"}
+    sweep_only = set(specs.SWEEP_GRIDS)
+    assert _schema_keys("sweep") - sweep_only <= _schema_keys("experiment")
+
+
+def test_every_experiment_key_changes_the_spec():
+    base = dict(n=300, d=100, replicates=2, k_grid=[0, 5], mechanisms=["standard"], query="sign")
+    changes = {"n": 301, "d": 101, "k_grid": [0, 6], "mechanisms": ["standard", "dwork_code"], "query": "mean",
+               "signal_attributes": 3, "signal_scale": 5.0, "threshold_scale": 3.0, "noise_scale": 2.0,
+               "cut_scale": 0.5, "model": {"p_s": 0.7}, "alg1": {"budget": 7}, "replicates": 3}
+    assert set(changes) == _schema_keys("experiment"), "a key without a change here"
+    a = validation.experiment_spec("x", base)
+    for key, value in changes.items():
+        b = validation.experiment_spec("x", base | {key: value})
+        assert a != b, key
+
+
+def test_a_key_without_a_spec_field_is_an_error_not_a_silent_drop():
+    schema = validation.config_schema()
+    block = validation.fill_schema_defaults(dict(n=10, d=10, replicates=1, k_grid=[0], mechanisms=["standard"]),
+                                            schema["$defs"]["experiment"], root=schema)
+    with pytest.raises(ValueError, match=r"experiments.x'.*unknown keys \['bogus'\]"):
+        specs.experiment_spec("x", block | {"bogus": 1}, "auto")
+    with pytest.raises(ValueError, match=r"experiments.x.alg1'.*unknown keys \['bogus'\]"):
+        specs.experiment_spec("x", block | {"alg1": block["alg1"] | {"bogus": 1}}, "auto")
+    with pytest.raises(ValueError, match=r"experiments.x.model'.*missing keys \['b'\]"):
+        specs.experiment_spec("x", block | {"model": {"name": "batch_chain", "p_s": 0.5, "p_y": 0.5}}, "auto")
+    with pytest.raises(ValueError, match=r"missing keys \['cut_scale'\]"):  # a builder given no defaults fails
+        specs.experiment_spec("x", {k: v for k, v in block.items() if k != "cut_scale"}, "auto")
+
+
+# ----------------------------------------------------------------------------------- throw-away plug-ins at work
+def test_a_new_mechanism_and_calibration_run_and_are_labelled_by_their_own_words(registered):
+    half = registered
+    spec = validation.experiment_spec("zhao-fig3", dict(
+        n=2000, d=200, replicates=4, k_grid=[0, 5, 10], query="sign", signal_attributes=5,
+        mechanisms=["standard", "noisy_holdout", half.name, "zhao_alg1_bdp"],
+        model={"p_s": 0.8, "p_y": 0.8, "b": 0.1}, alg1={"budget": 10, "epsilon": 2.0}))
+    records, diagnostics = experiments.run_replicates(spec, 5, range(4), with_diagnostics=True)
+    assert set(records["mechanism"]) == set(spec.mechanisms)
+    assert set(diagnostics["mechanism"]) == {half.name, "zhao_alg1_bdp"}  # budgeted arms record diagnostics
+    table, fig, claims = catalogue.build("zhao-fig3", {"seed": 5}, {"records": records, "diagnostics": diagnostics,
+                                                                   "specs": {"zhao-fig3": spec}})
+    titles = [ax.get_title() for ax in fig.axes]
+    assert any(t.startswith("Gaussian-noise holdout") for t in titles)
+    assert any(t.startswith("Algorithm 1, half-noise calibration, ε = 2") for t in titles)
+    by_id = {c.claim_id: c for c in claims}
+    own = by_id[f"{half.name}-prevents-overfitting"]
+    assert "half-noise calibration (half the DP calibration's noise;" in own.claim and "DP calibration (as" not in own.claim
+    assert own.kind == "project"
+    assert f"{half.name}-certified-bdp" in by_id
+    assert by_id[f"{half.name}-certified-bdp"].claim.startswith("Algorithm 1, half-noise calibration:")
+    # the gap row draws each arm's own threshold: the new arm's 2/sqrt(n), the new calibration's T
+    gap_axes = fig.axes[len(spec.arms):2 * len(spec.arms)]  # the second row
+    levels = [sorted({round(float(y), 9) for line in ax.get_lines() for y in np.atleast_1d(line.get_ydata())
+                      if line.get_linestyle() == "--"}) for ax in gap_axes]
+    assert round(2 / np.sqrt(2000), 9) in levels[1]
+    assert round(6 / (2 * np.sqrt(2000)), 9) in levels[2]
+    assert not levels[0]  # the standard holdout promises no threshold
+
+
+def test_a_new_data_model_runs_on_the_engines_it_names(registered):
+    spec = validation.experiment_spec("dwork-null", dict(n=300, d=50, replicates=2, k_grid=[0, 5],
+                                                         mechanisms=["standard", "noisy_holdout"],
+                                                         model={"name": "direct_only_iid"}))
+    assert set(spec.arm_engines().values()) == {"direct"} and isinstance(spec.model, ShiftedNoiseModel)
+    records = experiments.run_replicates(spec, 1, range(2))
+    assert len(records) == 2 * 2 * 2 * 4  # replicates x arms x k x data sets
+    with pytest.raises(ValueError, match="config key 'engine': value 'fast' is not exact"):
+        validation.experiment_spec("dwork-null", dict(n=300, d=50, replicates=2, k_grid=[0, 5], mechanisms=["standard"],
+                                                      model={"name": "direct_only_iid"}), engine="fast")
+
+
+def test_plugin_contracts_are_abstract():
+    with pytest.raises(TypeError):
+        Arm(name="x", display_name="x", detail="", color="#000000", analyst=DWORK_ANALYST)  # create() missing
+    with pytest.raises(TypeError):
+        DataModel(name="x")
+    assert isinstance(ARMS.get("standard").setting(None), ArmSetting)
+    assert Population  # the population record the models share
