@@ -128,6 +128,50 @@ def test_editing_the_code_of_a_bound_reruns_exactly_its_outputs(base_run, tmp_pa
     assert jobs.get("build_output") == 1 and "simulate_chunk" not in jobs, proc.stdout[-3000:]  # he-kl only
 
 
+def dry_run_after_editing(base_run, tmp_path, path) -> dict:
+    """{rule: count} of a dry run after appending a comment to ``path`` (restored afterwards, mtime included)."""
+    workdir = tmp_path / "edit"
+    shutil.copytree(base_run, workdir, symlinks=True)
+    path = workdir / path if not os.path.isabs(path) else path
+    original, stat = open(path, "rb").read(), os.stat(path)
+    try:
+        with open(path, "ab") as f:
+            f.write(b"\n.. an edit\n" if str(path).endswith(".rst") else b"\n# an edit\n")
+        proc = run(workdir, BASE, "--dry-run")
+    finally:
+        with open(path, "wb") as f:
+            f.write(original)
+        os.utime(path, (stat.st_atime, stat.st_mtime))
+    return jobs_of(proc)
+
+
+def package_file(relative: str) -> str:
+    return str(sources.ROOT / relative)
+
+
+def test_editing_the_catalogue_reruns_no_simulation(base_run, tmp_path):
+    jobs = dry_run_after_editing(base_run, tmp_path, package_file("catalogue.py"))
+    assert "simulate_chunk" not in jobs and "aggregate_records" not in jobs, jobs
+    assert jobs.get("build_output") == len(BASE["outputs"]), jobs  # the builders dispatch through it
+
+
+def test_editing_a_caption_reruns_only_the_html_report(base_run, tmp_path):
+    jobs = dry_run_after_editing(base_run, tmp_path, "workflow/report/dwork-null.rst")
+    assert set(jobs) <= {"html_report", "all", "total"}, jobs
+
+
+def test_editing_the_sign_engine_reruns_only_the_sign_query_simulations(base_run, tmp_path):
+    """Only zhao-fig3 asks sign queries (exact engine); dwork-null and zhao-fig2 run on the fast engine."""
+    jobs = dry_run_after_editing(base_run, tmp_path, package_file("simulation/sign_engine.py"))
+    assert jobs.get("simulate_chunk") == 2, jobs  # zhao-fig3's 6 replicates, 3 per job
+    assert jobs.get("build_output") == 1 and jobs.get("aggregate_records") == 1, jobs
+
+
+def test_editing_plotting_reruns_figures_but_no_simulation(base_run, tmp_path):
+    jobs = dry_run_after_editing(base_run, tmp_path, package_file("plotting.py"))
+    assert "simulate_chunk" not in jobs and jobs.get("build_output") == len(BASE["outputs"]), jobs
+
+
 def test_files_follow_the_umask(base_run):
     for path in (base_run / "results").rglob("*.csv"):
         assert os.stat(path).st_mode & 0o777 == 0o666 & ~current_umask(), path

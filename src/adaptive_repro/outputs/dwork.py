@@ -27,14 +27,14 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
         arm_gaps = list(zip(rows["k"], rows["mean"], rows["se"]))
         worst = max(arm_gaps, key=lambda t: abs(t[1]))
         ok = all(abs(g) <= threshold for _, g, _ in arm_gaps)
-        claims.append(Claim(output_id, "thresholdout-tracks-fresh", source,
-                            "With Thresholdout the reported holdout accuracy tracks the fresh-data accuracy at "
+        claims.append(Claim(output_id=output_id, claim_id="thresholdout-tracks-fresh", source=source,
+                            claim="With Thresholdout the reported holdout accuracy tracks the fresh-data accuracy at "
                             "every k (no overfitting).",
-                            f"|holdout − fresh| within the threshold T = {spec.threshold_scale}/√n = {threshold:.4f} "
+                            expected=f"|holdout − fresh| within the threshold T = {spec.threshold_scale}/√n = {threshold:.4f} "
                             "at every k",
-                            f"largest |holdout − fresh| at k = {worst[0]}: {fmt_gap(worst[1], worst[2])}",
-                            verdict(ok),
-                            "" if ok else f"k = {worst[0]}", kind="paper", quote=QUOTE_REUSABLE,
+                            measured=f"largest |holdout − fresh| at k = {worst[0]}: {fmt_gap(worst[1], worst[2])}",
+                            status=verdict(ok),
+                            counterexample="" if ok else f"k = {worst[0]}", kind="paper", quote=QUOTE_REUSABLE,
                             code="adaptive_repro.stats.paired_gap"))
     if output_id == "dwork-signal":
         k_small = int(min(k for k in records["k"] if k > 0))
@@ -42,12 +42,12 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
             fresh, se, _ = mean_and_se(records, mech, k_small, "fresh")
             gap = fresh - 0.5
             ok = bool(gap > Z * se)
-            claims.append(Claim(output_id, f"{mech}-finds-signal", source,
-                                "With 20 informative attributes the selected classifier generalizes: fresh accuracy "
+            claims.append(Claim(output_id=output_id, claim_id=f"{mech}-finds-signal", source=source,
+                                claim="With 20 informative attributes the selected classifier generalizes: fresh accuracy "
                                 "is above chance.",
-                                "fresh accuracy > 0.5 at small k",
-                                f"fresh − 0.5 at k = {k_small} ({mech}): {fmt_gap(gap, se)}",
-                                verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
+                                expected="fresh accuracy > 0.5 at small k",
+                                measured=f"fresh − 0.5 at k = {k_small} ({mech}): {fmt_gap(gap, se)}",
+                                status=verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
     else:
         worst = None
         for mech in sorted(mechanisms):
@@ -57,12 +57,12 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                 if se > 0 and (worst is None or abs(gap) / se > abs(worst[2]) / worst[3]):
                     worst = (mech, k, gap, se)
         ok = worst is None or abs(worst[2]) <= Z * worst[3] * 1.5  # 4.5 SE across many (mechanism, k) checks
-        claims.append(Claim(output_id, "fresh-at-chance", source,
-                            "Labels are independent of the data, so no classifier beats chance on fresh data.",
-                            "fresh accuracy = 0.5 at every k (within Monte-Carlo error)",
-                            "largest deviation: " + ("none" if worst is None else
+        claims.append(Claim(output_id=output_id, claim_id="fresh-at-chance", source=source,
+                            claim="Labels are independent of the data, so no classifier beats chance on fresh data.",
+                            expected="fresh accuracy = 0.5 at every k (within Monte-Carlo error)",
+                            measured="largest deviation: " + ("none" if worst is None else
                                                      f"{worst[0]} k = {worst[1]}: {fmt_gap(worst[2], worst[3])}"),
-                            verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
+                            status=verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
     return claims
 
 

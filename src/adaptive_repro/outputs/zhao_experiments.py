@@ -87,10 +87,10 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
         measured = f"{r.events}/{r.replicates} = {r.frequency:.3f} (95% CI {r.ci_low:.3f}–{r.ci_high:.3f})"
         if r.mechanism != THEOREM2_ARM:
             claims.append(Claim(
-                "zhao-thm2-check", f"{r.mechanism}-event-rate", "Zhao 2017, Theorem 2",
-                f"{spec.arm(r.mechanism).claim_name}: Theorem 2's failure event has probability ≤ β.",
-                f"≤ β = {beta:g}", measured + f"; σ = {r.sigma:.3g}, T = {r.threshold:.3g}",
-                "not applicable", f"hypotheses not met: σ and T are not Theorem 2's, and n = {r.n:,} < "
+                output_id="zhao-thm2-check", claim_id=f"{r.mechanism}-event-rate", source="Zhao 2017, Theorem 2",
+                claim=f"{spec.arm(r.mechanism).claim_name}: Theorem 2's failure event has probability ≤ β.",
+                expected=f"≤ β = {beta:g}", measured=measured + f"; σ = {r.sigma:.3g}, T = {r.threshold:.3g}",
+                status="not applicable", counterexample=f"hypotheses not met: σ and T are not Theorem 2's, and n = {r.n:,} < "
                 f"{r.theorem2_n_required:.3g} (Theorem 2's requirement)", kind="paper", quote=QUOTE_THM2,
                 code=EVENT_CODE))
             continue
@@ -103,7 +103,7 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
             status = "not applicable"
             note = (f"hypotheses not met: n = {r.n:,} < {r.theorem2_n_required:.3g} (Theorem 2's requirement); at this "
                     f"n the event rate is {'consistent with' if ok else 'above'} β")
-        claims.append(Claim("zhao-thm2-check", f"{r.mechanism}-event-rate", "Zhao 2017, Theorem 2", claim,
-                            f"≤ β = {beta:g}", measured, status, note, kind="paper",
+        claims.append(Claim(output_id="zhao-thm2-check", claim_id=f"{r.mechanism}-event-rate", source="Zhao 2017, Theorem 2", claim=claim,
+                            expected=f"≤ β = {beta:g}", measured=measured, status=status, counterexample=note, kind="paper",
                             quote=QUOTE_THM2, code=EVENT_CODE))
     return claims

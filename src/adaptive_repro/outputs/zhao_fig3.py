@@ -83,13 +83,13 @@ def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
             continue
         ok = bool(r.certified_bdp <= r.eps_session * (1 + 1e-6))
         claims.append(Claim(
-            output_id, f"{r.arm}-certified-bdp", "Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
-            f"{arm.claim_name}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
+            output_id=output_id, claim_id=f"{r.arm}-certified-bdp", source="Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
+            claim=f"{arm.claim_name}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
             "session's ε (is the arm Bayesian-DP at the level it is meant to have?).",
-            f"certified BDP ≤ ε = {r.eps_session:g}",
-            f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "
+            expected=f"certified BDP ≤ ε = {r.eps_session:g}",
+            measured=f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "
             f"(p_s = {r.p_s:g}, p_y = {r.p_y:g})",
-            verdict(ok, "statement"), "" if ok else f"{r.arm}: {r.certified_bdp:.3g} > {r.eps_session:g}",
+            status=verdict(ok, "statement"), counterexample="" if ok else f"{r.arm}: {r.certified_bdp:.3g} > {r.eps_session:g}",
             kind="project", code="adaptive_repro.privacy.bdp_level_for_dp"))
     return claims
 
@@ -98,11 +98,11 @@ def theorem2_claim(output_id: str, theory: pd.DataFrame) -> list[Claim]:
     """Project question: is the experiment's n in the range where Theorem 2 guarantees anything?"""
     for r in theory.head(1).itertuples():  # Theorem 2's requirement depends on n, B, m, not on the arm
         ok = not np.isnan(r.smallest_guaranteed_tau)
-        return [Claim(output_id, "theorem2-applies", "Zhao 2017, Theorem 2",
-                      "The experiment's sample size is in the range where Theorem 2 guarantees accuracy.",
-                      f"n ≥ Theorem 2's requirement for some τ ≤ 1 (at τ = {r.tau:g}: {r.theorem2_n_required:.3g})",
-                      f"n = {r.n:,}; smallest guaranteed τ: " + ("none" if not ok else f"{r.smallest_guaranteed_tau:.3g}"),
-                      verdict(ok, "statement"), "" if ok else f"n = {r.n}, B = {r.budget}, m = {r.m}, τ = {r.tau:g}",
+        return [Claim(output_id=output_id, claim_id="theorem2-applies", source="Zhao 2017, Theorem 2",
+                      claim="The experiment's sample size is in the range where Theorem 2 guarantees accuracy.",
+                      expected=f"n ≥ Theorem 2's requirement for some τ ≤ 1 (at τ = {r.tau:g}: {r.theorem2_n_required:.3g})",
+                      measured=f"n = {r.n:,}; smallest guaranteed τ: " + ("none" if not ok else f"{r.smallest_guaranteed_tau:.3g}"),
+                      status=verdict(ok, "statement"), counterexample="" if ok else f"n = {r.n}, B = {r.budget}, m = {r.m}, τ = {r.tau:g}",
                       kind="project", code="adaptive_repro.bounds.zhao.theorem2_smallest_tau")]
     return []
 
@@ -127,14 +127,14 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
         ok, measured, counter = no_overfitting(records, arm, table, tolerance, spec.n)
         paper = cal.paper_claim
         claims.append(Claim(
-            output_id, f"{arm}-prevents-overfitting", "Zhao 2017, Fig. 3 and §4",
-            (f"Algorithm 1 calibrated for Bayesian DP prevents overfitting {where}: it answers ≥ {ANSWERED_MIN:.0%} "
+            output_id=output_id, claim_id=f"{arm}-prevents-overfitting", source="Zhao 2017, Fig. 3 and §4",
+            claim=(f"Algorithm 1 calibrated for Bayesian DP prevents overfitting {where}: it answers ≥ {ANSWERED_MIN:.0%} "
              "of the accuracy queries and its holdout answers track fresh accuracy." if paper else
              f"The same with the {cal.display_name} ({cal.purpose}; this project's comparison arm) "
              f"{where}."),
-            f"≥ {ANSWERED_MIN:.0%} answered and holdout − fresh not above the arm's threshold T (by > {Z:g} SE) "
+            expected=f"≥ {ANSWERED_MIN:.0%} answered and holdout − fresh not above the arm's threshold T (by > {Z:g} SE) "
             "at every k > 0",
-            measured, verdict(ok), counter, kind="paper" if paper else "project",
+            measured=measured, status=verdict(ok), counterexample=counter, kind="paper" if paper else "project",
             quote=QUOTE_FIG3 if paper else "", code=f"{CODE}.no_overfitting"))
     claims += certified_claims(output_id, theory, spec)
     claims += theorem2_claim(output_id, theory)
@@ -142,12 +142,12 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
         over = next(c for c in claims if c.claim_id == "standard-overfits")
         bdp = next(c for c in claims if c.claim_id == f"{BDP_ARM}-prevents-overfitting")
         ok = over.status == "reproduced" and bdp.status == "reproduced"
-        claims.append(Claim(output_id, "bdp-vs-standard-same-data", "Zhao 2017 §4",
-                            "On the same data the standard holdout overfits while the Bayesian-DP calibrated "
+        claims.append(Claim(output_id=output_id, claim_id="bdp-vs-standard-same-data", source="Zhao 2017 §4",
+                            claim="On the same data the standard holdout overfits while the Bayesian-DP calibrated "
                             "Algorithm 1 does not (both halves of §4's sentence at once).",
-                            "standard overfits and the Bayesian-DP arm reproduces Fig. 3's reading",
-                            f"standard: {over.measured}; Bayesian-DP arm: {bdp.measured}", verdict(ok),
-                            "" if ok else ("standard does not overfit" if over.status != "reproduced"
+                            expected="standard overfits and the Bayesian-DP arm reproduces Fig. 3's reading",
+                            measured=f"standard: {over.measured}; Bayesian-DP arm: {bdp.measured}", status=verdict(ok),
+                            counterexample="" if ok else ("standard does not overfit" if over.status != "reproduced"
                                            else bdp.counterexample),
                             kind="paper", quote=QUOTE_SECTION, code=f"{CODE}.no_overfitting"))
     return claims
