@@ -9,9 +9,13 @@ The output contract: every builder module has
 
     build(output_id: str, params: dict, inputs: dict) -> (table: DataFrame, figure: Figure, claims: list[Claim])
 
-``params`` is the output's resolved config block (schema defaults filled in) plus the run's ``seed``;
-``inputs`` is ``{}`` for theory outputs and ``{"records": DataFrame, "diagnostics": DataFrame, "specs": {...}}``
-for experiments (the aggregated replicate records of every chunk).
+``params`` is the output's own config block of the resolved config (``config.output_params``: the Snakefile has
+filled every schema default in, once) plus the run's ``seed``, and nothing else: a theory output's block is its own
+sub-block (e.g. ``theory.zhao.maxinfo``), so changing a key reruns only the output that reads it. Builders read
+their parameters only from ``params`` and fill in no defaults; :func:`build` refuses incomplete params of a theory
+output with an error naming the output and the missing keys. ``inputs`` is ``{}`` for theory outputs and
+``{"records": DataFrame, "diagnostics": DataFrame, "specs": {...}}`` for experiments (the aggregated replicate
+records of every chunk; experiment builders take their settings from ``specs``).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ class Output:
     paper: str  # key of PAPERS
     kind: str  # "experiment" or "theory"
     module: str  # builder module under adaptive_repro.outputs
-    config_block: tuple[str, ...]  # where its parameters live in the config, e.g. ("theory", "he")
+    config_block: tuple[str, ...]  # where its parameters live in the config, e.g. ("theory", "he", "kl")
     category: str  # section of the HTML report
 
     @property
@@ -57,19 +61,19 @@ CATALOGUE: tuple[Output, ...] = (
     _experiment("zhao-frontier", "zhao", "zhao_frontier"),
     _experiment("zhao-sweep", "zhao", "zhao_sweep"),
     _experiment("zhao-thm2-check", "zhao", "zhao_experiments"),
-    _theory("zhao-fig1", "zhao", "zhao_quilts", ("theory", "zhao")),
-    _theory("zhao-bdp-conversion", "zhao", "zhao_quilts", ("theory", "zhao")),
-    _theory("zhao-sample-complexity", "zhao", "zhao_sample_complexity", ("theory", "zhao")),
-    _theory("zhao-maxinfo", "zhao", "zhao_maxinfo", ("theory", "zhao")),
-    _theory("zhao-lemma1", "zhao", "zhao_lemma1", ("theory", "lecture")),
-    _theory("he-kl", "he", "he_kl", ("theory", "he")),
-    _theory("he-composition-eps", "he", "he_composition", ("theory", "he")),
-    _theory("he-composition-delta", "he", "he_composition", ("theory", "he")),
-    _theory("he-generalization", "he", "he_generalization", ("theory", "he")),
-    _theory("he-sgld", "he", "he_applications", ("theory", "he")),
-    _theory("he-federated", "he", "he_applications", ("theory", "he")),
-    _theory("lecture-transfer", "lecture", "lecture", ("theory", "lecture")),
-    _theory("lecture-monitor", "lecture", "lecture", ("theory", "lecture")),
+    _theory("zhao-fig1", "zhao", "zhao_quilts", ("theory", "zhao", "fig1")),
+    _theory("zhao-bdp-conversion", "zhao", "zhao_quilts", ("theory", "zhao", "bdp_conversion")),
+    _theory("zhao-sample-complexity", "zhao", "zhao_sample_complexity", ("theory", "zhao", "sample_complexity")),
+    _theory("zhao-maxinfo", "zhao", "zhao_maxinfo", ("theory", "zhao", "maxinfo")),
+    _theory("zhao-lemma1", "zhao", "zhao_lemma1", ("theory", "zhao", "lemma1")),
+    _theory("he-kl", "he", "he_kl", ("theory", "he", "kl")),
+    _theory("he-composition-eps", "he", "he_composition", ("theory", "he", "composition_eps")),
+    _theory("he-composition-delta", "he", "he_composition", ("theory", "he", "composition_delta")),
+    _theory("he-generalization", "he", "he_generalization", ("theory", "he", "generalization")),
+    _theory("he-sgld", "he", "he_applications", ("theory", "he", "sgld")),
+    _theory("he-federated", "he", "he_applications", ("theory", "he", "federated")),
+    _theory("lecture-transfer", "lecture", "lecture", ("theory", "lecture", "transfer")),
+    _theory("lecture-monitor", "lecture", "lecture", ("theory", "lecture", "monitor")),
 )
 
 BY_ID: dict[str, Output] = {o.id: o for o in CATALOGUE}
@@ -87,5 +91,12 @@ def get(output_id: str) -> Output:
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):
-    """(table, figure, claims) of one output, by its builder module."""
-    return get(output_id).builder.build(output_id, params, inputs or {})
+    """(table, figure, claims) of one output, by its builder module. A theory output's ``params`` must be its complete
+    config block plus ``seed`` (:func:`adaptive_repro.config.check_params` raises ``ParamsError`` naming the output and
+    the missing or unknown keys)."""
+    entry = get(output_id)
+    if entry.kind == "theory":
+        from adaptive_repro.config import check_params
+
+        check_params(output_id, params)
+    return entry.builder.build(output_id, params, inputs or {})

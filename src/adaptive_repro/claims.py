@@ -5,11 +5,12 @@
 
 ``show`` prints the claim's kind, source, the paper's words, the reading checked, the measured value, the status and
 the first counter-example, and where the function that computes the measured value lives (file and line). With
-``--set`` it rebuilds the output with those parameters changed (keys relative to the output's config block, e.g.
-``--set composition.eps=[0.01] composition.T=[1000]`` for the He composition outputs: the keys of
-``theory.<paper>`` in the config schema; values are YAML) and prints the
-claim as evaluated there. Only theory outputs are re-evaluated this way; an experiment's claims need its records
-(rerun the pipeline with a config of your own: README, "Running your own configuration").
+``--set`` it rebuilds the output with those parameters changed and prints the claim as evaluated there. Keys are
+those of the output's own config block (values are YAML), e.g. ``--set eps=[0.01] T=[1000]`` for he-composition-eps
+(block ``theory.he.composition_eps``); the block's path may be written in front, in full or in part
+(``theory.he.composition_eps.T=[1000]``, ``composition_eps.T=[1000]``). Only theory outputs are re-evaluated this
+way; an experiment's claims need its records (rerun the pipeline with a config of your own: README, "Running your own
+configuration").
 """
 
 from __future__ import annotations
@@ -66,6 +67,17 @@ def set_dotted(block: dict, key: str, value) -> None:
     node[parts[-1]] = value
 
 
+def block_key(key: str, config_block: tuple[str, ...]) -> str:
+    """``key`` relative to an output's config block: a leading part of the block's path, in full
+    (``theory.he.kl.points``) or its last parts (``he.kl.points``, ``kl.points``), is dropped."""
+    parts = key.split(".")
+    for start in range(len(config_block)):
+        tail = list(config_block[start:])
+        if parts[:len(tail)] == tail and len(parts) > len(tail):
+            return ".".join(parts[len(tail):])
+    return key
+
+
 def reevaluate(results: Path, output_id: str, claim_id: str, overrides: list[str]) -> str:
     """Rebuild a theory output with ``overrides`` applied to its config block; the claim's row as evaluated there."""
     entry = catalogue.get(output_id)
@@ -83,7 +95,7 @@ def reevaluate(results: Path, output_id: str, claim_id: str, overrides: list[str
         key, sep, value = item.partition("=")
         if not sep:
             raise SystemExit(f"--set {item!r}: expected KEY=VALUE")
-        set_dotted(block, key, yaml.safe_load(value))
+        set_dotted(block, block_key(key, entry.config_block), yaml.safe_load(value))
     try:
         config = validation.validated(config)
     except ConfigError as err:
@@ -105,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     shower.add_argument("claim", help="OUTPUT/CLAIM, e.g. he-composition-delta/he-above-floor")
     shower.add_argument("--results", type=Path, default=Path("results"))
     shower.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
-                        help="rebuild the output with these keys of its config block changed (YAML values)")
+                        help="rebuild the output with these keys of its config block changed (YAML values), e.g. "
+                             "--set \"p_grid=[0.95]\" for zhao-lemma1 (block theory.zhao.lemma1)")
     args = parser.parse_args(argv)
     claims = load_claims(args.results)
     if args.command == "list":

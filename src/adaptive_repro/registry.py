@@ -6,7 +6,8 @@ Each output ID writes its own ``results/claims/<ID>.csv`` (one row per checked c
 
 A row is either a ``paper`` claim (the paper asserts it; ``quote`` holds the paper's own words and ``source`` the
 theorem, section or equation) or a ``project`` question (a limitation, a precondition at the chosen settings, a
-comparison the paper does not make). ``code`` names the function that computes the measured value.
+comparison the paper does not make). ``code`` names the function that computes the measured value
+(:func:`code_name`). This module knows no paper: whatever a report says about one comes from its caller.
 """
 
 from __future__ import annotations
@@ -34,23 +35,29 @@ COLUMNS = ("output_id", "claim_id", "kind", "source", "quote", "claim", "expecte
 class Claim:
     """One checkable statement (of a paper, or a question of this project) and this run's verdict on it."""
 
-    output_id: str  # catalogue ID, e.g. "dwork-null"
+    output_id: str  # catalogue ID of the output
     claim_id: str  # stable short name, unique within the output, e.g. "standard-overfits"
-    source: str  # where the paper says it, e.g. "Zhao 2017, Lemma 4"
+    source: str  # where the paper says it: "<paper>, <theorem, section or equation>"
     claim: str  # the statement in words (for a paper claim: which reading is checked)
     expected: str  # the paper's value or direction
     measured: str  # what this run measured
     status: str  # one of STATUSES
     counterexample: str = ""  # first grid point where it fails, if it does
-    kind: str = ""  # "paper" or "project" (KINDS)
+    kind: str = ""  # "paper" or "project" (KINDS): required (the default only keeps the positional field order)
     quote: str = ""  # the paper's own words, verbatim (every "paper" row)
-    code: str = ""  # the function that computes the measured value, e.g. "adaptive_repro.bounds.he.delta_prime"
+    code: str = ""  # the function that computes the measured value, "package.module.function" (code_name)
 
     def __post_init__(self):
         if self.status not in STATUSES:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: status {self.status!r} not in {STATUSES}")
-        if self.kind and self.kind not in KINDS:
-            raise ValueError(f"claim {self.output_id}/{self.claim_id}: kind {self.kind!r} not in {KINDS}")
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.output_id}/{self.claim_id}: kind {self.kind!r} not in {KINDS} (every "
+                             "claim says whether the paper asserts it or this project asks it)")
+
+
+def code_name(func: Callable) -> str:
+    """The ``code`` column's name of a function: ``package.module.function`` (where it is defined)."""
+    return f"{func.__module__}.{func.__qualname__}"
 
 
 def verdict(ok: bool, kind: str = "experiment") -> str:
@@ -133,9 +140,9 @@ def _counts(statuses: pd.Series) -> str:
     return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
 
 
-def run_header(cfg: dict, outputs: list[str]) -> str:
+def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = ()) -> str:
     """The lines of REPRODUCTION.md that describe the run: seed, engine, each experiment's size, from the run's own
-    recorded config."""
+    recorded config; then ``notes`` (the caller's remarks on the run, e.g. on a data model), one paragraph each."""
     experiments = cfg.get("experiments") or {}
     sizes = []
     for name in outputs:
@@ -145,11 +152,10 @@ def run_header(cfg: dict, outputs: list[str]) -> str:
         n = block["n"] if "n" in block else block.get("n_grid")
         d = block.get("d", "—")
         sizes.append(f"`{name}`: n = {n}, d = {d}, {block.get('replicates')} replicates")
-    return (f"Run: seed = {cfg['seed']}, engine = {cfg['engine']}. Outputs of this run: {', '.join(outputs)}. "
+    text = (f"Run: seed = {cfg['seed']}, engine = {cfg['engine']}. Outputs of this run: {', '.join(outputs)}. "
             "Files of other outputs in results/ come from earlier runs with other configs (each consistent with its "
-            f"own run). Experiments: {'; '.join(sizes) or 'none'}.\n\n"
-            "The correlated-records data model (\"chain\") of the Zhao experiments is this project's design "
-            "(docs/METHODS.md); Zhao 2017 does not specify one.")
+            f"own run). Experiments: {'; '.join(sizes) or 'none'}.")
+    return "\n\n".join([text, *notes])
 
 
 def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], header: str = "") -> str:

@@ -1,4 +1,5 @@
 """`python -m adaptive_repro.claims show`: a claim in full, and re-evaluated at a point the user gives."""
+import pytest
 import yaml
 
 from adaptive_repro import catalogue, claims, validation
@@ -32,6 +33,25 @@ def test_show_prints_quote_status_and_code_location(tmp_path, capsys):
 def test_reevaluation_uses_the_given_point(tmp_path, capsys):
     rows = make_run(tmp_path, 7)
     first = rows[0]
-    claims.main(["show", f"he-kl/{first.claim_id}", "--results", str(tmp_path), "--set", "kl.points=3"])
+    claims.main(["show", f"he-kl/{first.claim_id}", "--results", str(tmp_path), "--set", "points=3"])
     out = capsys.readouterr().out
-    assert "Re-evaluated with kl.points=3" in out and "/3 grid points" in out.split("Re-evaluated")[1]
+    assert "Re-evaluated with points=3" in out and "/3 grid points" in out.split("Re-evaluated")[1]
+
+
+@pytest.mark.parametrize("key", ["theory.he.kl.points", "he.kl.points", "kl.points"])
+def test_keys_may_name_the_block(tmp_path, capsys, key):
+    """Keys are relative to the output's block (theory.he.kl); its path may be written in front, in full or in part."""
+    rows = make_run(tmp_path, 7)
+    claims.main(["show", f"he-kl/{rows[0].claim_id}", "--results", str(tmp_path), "--set", f"{key}=4"])
+    assert "/4 grid points" in capsys.readouterr().out.split("Re-evaluated")[1]
+
+
+def test_zhao_lemma1_keys_are_its_own_block():
+    assert claims.block_key("p_grid", catalogue.get("zhao-lemma1").config_block) == "p_grid"
+    assert claims.block_key("theory.zhao.lemma1.p_grid", catalogue.get("zhao-lemma1").config_block) == "p_grid"
+
+
+def test_unknown_key_is_a_config_error(tmp_path):
+    rows = make_run(tmp_path, 7)
+    with pytest.raises(SystemExit, match="unknown config key 'kl'"):
+        claims.main(["show", f"he-kl/{rows[0].claim_id}", "--results", str(tmp_path), "--set", "kl.kl.points=4"])

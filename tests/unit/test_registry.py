@@ -3,17 +3,34 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro.registry import Claim, check_grid, read_claims, render_reproduction, verdict, write_claims
+from adaptive_repro.registry import (Claim, check_grid, code_name, read_claims, render_reproduction, run_header,
+                                     verdict, write_claims)
+
+ROW = dict(output_id="x", claim_id="c", source="s", claim="claim", expected="e", measured="m")
 
 
 def test_status_must_be_known():
     with pytest.raises(ValueError, match="status"):
-        Claim("x", "c", "s", "claim", "e", "m", "maybe")
+        Claim(**ROW, status="maybe", kind="paper")
 
 
-def test_kind_must_be_known():
+@pytest.mark.parametrize("kind", ["folklore", ""])
+def test_kind_must_be_known_and_given(kind):
     with pytest.raises(ValueError, match="kind"):
-        Claim("x", "c", "s", "claim", "e", "m", "holds", kind="folklore")
+        Claim(**ROW, status="holds", kind=kind)
+    with pytest.raises(ValueError, match="kind"):
+        Claim(**ROW, status="holds")  # no kind: refused
+
+
+def test_code_name_is_where_the_function_is_defined():
+    assert code_name(check_grid) == "adaptive_repro.registry.check_grid"
+
+
+def test_run_header_knows_no_paper():
+    cfg = {"seed": 1, "engine": "auto", "experiments": {"e": {"n": 10, "d": 5, "replicates": 2}}}
+    text = run_header(cfg, ["e", "t"])
+    assert "seed = 1" in text and "`e`: n = 10, d = 5, 2 replicates" in text and "\n\n" not in text
+    assert run_header(cfg, ["e"], ["A note."]).endswith("\n\nA note.")
 
 
 def test_verdict_words():
@@ -35,8 +52,10 @@ def test_grid_check_names_first_failure():
 
 
 def test_roundtrip_and_render(tmp_path):
-    claims = [Claim("he-kl", "a", "He, Lemma 5", "A | B", "x", "y", "holds", kind="paper", quote="tighter"),
-              Claim("he-kl", "b", "He, Lemma 5", "C", "x", "y", "does not hold", "eps = 3", kind="project")]
+    claims = [Claim(output_id="he-kl", claim_id="a", source="He, Lemma 5", claim="A | B", expected="x", measured="y",
+                    status="holds", kind="paper", quote="tighter"),
+              Claim(output_id="he-kl", claim_id="b", source="He, Lemma 5", claim="C", expected="x", measured="y",
+                    status="does not hold", counterexample="eps = 3", kind="project")]
     write_claims(claims, tmp_path / "he-kl.csv")
     frame = read_claims([tmp_path / "he-kl.csv"])
     assert list(frame["status"]) == ["holds", "does not hold"]
@@ -48,6 +67,7 @@ def test_roundtrip_and_render(tmp_path):
 
 
 def test_duplicate_claim_ids_rejected(tmp_path):
-    c = Claim("he-kl", "a", "s", "c", "e", "m", "holds")
+    c = Claim(output_id="he-kl", claim_id="a", source="s", claim="c", expected="e", measured="m", status="holds",
+              kind="project")
     with pytest.raises(ValueError, match="duplicate"):
         write_claims([c, c], tmp_path / "x.csv")

@@ -4,9 +4,14 @@ import os
 
 import yaml
 
+from adaptive_repro import catalogue
 from adaptive_repro.io import write_csv, write_text
 from adaptive_repro.joblog import job_logger
 from adaptive_repro.registry import read_claims, render_reproduction, run_header
+
+#: What the report must say about a run's Zhao experiments (the registry that renders it knows no paper).
+ZHAO_DATA_MODEL = ("The correlated-records data model (\"chain\") of the Zhao experiments is this project's design "
+                   "(docs/METHODS.md); Zhao 2017 does not specify one.")
 
 log = job_logger(snakemake.log[0], "reproduction_report")
 results_dir = os.path.dirname(snakemake.output.markdown)
@@ -16,5 +21,8 @@ with open(snakemake.input.run_config) as f:
     cfg = yaml.safe_load(f)
 outputs = {oid: [os.path.relpath(f, results_dir) for f in files.values() if os.path.exists(f)]
            for oid, files in snakemake.params.outputs.items()}
-write_text(render_reproduction(claims, outputs, header=run_header(cfg, list(outputs))), snakemake.output.markdown)
+notes = [ZHAO_DATA_MODEL] if any(catalogue.get(oid).paper == "zhao" and catalogue.get(oid).kind == "experiment"
+                                 for oid in outputs) else []
+write_text(render_reproduction(claims, outputs, header=run_header(cfg, list(outputs), notes)),
+           snakemake.output.markdown)
 log.info("%d claims from %d outputs", len(claims), len(outputs))

@@ -3,8 +3,8 @@ both of the form of :func:`adaptive_repro.bounds.hea.subsampled_composition`, ag
 of their per-step guarantee (2 q eps~, q delta), q = tau/N (KOV 2015 Thm 3.3), at every delta~ of the sweep; plus
 Section 5's combination with Theorem 1, the stated rates (Remarks 1/2, Section 5) and Wang et al.'s condition.
 
-build(output_id, params, inputs) -> (table, figure, claims), params = the ``theory.he`` block (schema defaults
-filled) plus ``seed``.
+build(output_id, params, inputs) -> (table, figure, claims), params = the complete ``theory.he.sgld`` or
+``theory.he.federated`` block plus ``seed``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.bounds import he_applications as hea
-from adaptive_repro.outputs.he_common import B, HE, QUOTES, claim, he_params
+from adaptive_repro.bounds import he, he_applications as hea
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, pyplot as plt, series_colors
-from adaptive_repro.registry import Claim, format_point
+from adaptive_repro.registry import Claim, code_name, format_point
 
 TOL = 1e-9
 
@@ -44,7 +44,7 @@ def application_table(params: dict, which: str) -> pd.DataFrame:
     q eps~ / 2 q eps~), delta_floor = 1 - (1 - q delta)^T, exact_delta_at_eps_prime (KOV 2015 Thm 3.3 for T
     (2 q eps~, q delta)-DP steps), sound* (delta' >= exact), naive_eps = T * per_step_eps, thm1_b and thm1_min_N
     (Theorem 1 at (eps', delta_prime_free)), wang_min_T (Wang et al.'s threshold at eps = eps')."""
-    p = params[which]
+    p = params
     rows = []
     for N in p["N"]:
         for T in p["T"]:
@@ -73,7 +73,7 @@ def he_max_T(eps_target: float, params: dict, which: str, N: float, sigma: float
     """Largest (real) T with Theorem 7/8's eps'(T) <= eps_target (eps' increases with T); inf if beyond 1e15."""
     from scipy import optimize
 
-    p = params[which]
+    p = params
 
     def f(logT):
         return math.log(_theorem(which, p, N, math.exp(logT), sigma, dt)["eps_prime"]) - math.log(eps_target)
@@ -89,7 +89,7 @@ def he_max_T(eps_target: float, params: dict, which: str, N: float, sigma: float
 def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
     """For each target eps (``wang_eps``), N and sigma at the figure's delta~: He's largest admissible T
     (Theorem 7/8's eps'(T) <= eps) and Wang et al.'s smallest admissible T as He quotes it."""
-    p = params[which]
+    p = params
     dt = figure_delta_tilde(p)
     rows = []
     for eps in p["wang_eps"]:
@@ -141,7 +141,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     from matplotlib.patches import Patch
 
     pyplot = plt()
-    p = params[which]
+    p = params
     dt = figure_delta_tilde(p)
     Ts = np.unique(np.round(np.geomspace(1, max(p["T"]), 60)).astype(int))
     fig, grid = pyplot.subplots(2, 2, figsize=(14, 10.8))
@@ -231,7 +231,7 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
     oid = "he-sgld" if which == "sgld" else "he-federated"
     thm = "Theorem 7" if which == "sgld" else "Theorem 8"
     src = f"{HE}, {thm}"
-    code = "adaptive_repro.bounds.he_applications." + ("theorem7_sgld" if which == "sgld" else "theorem8_federated")
+    code = code_name(hea.theorem7_sgld if which == "sgld" else hea.theorem8_federated)
     g = ["N", "T", "sigma", "delta_tilde"]
     keys = g + ["eps_prime", "delta_prime_free", "exact_delta_at_eps_prime"]
     t = table
@@ -262,20 +262,20 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
     cl.append(claim(oid, "delta-tilde-defined", "project", src,
                     f"{thm}'s displayed delta~ is defined (eps' < q T eps~, which needs T > 8 log(1/delta~) roughly); "
                     "undefined points are excluded from the rows below", "finite", dfd, t, g + ["eps_prime"],
-                    code=B + "he_corollary3_log_delta_pp"))
+                    code=code_name(he.he_corollary3_log_delta_pp)))
     td = t[dfd].reset_index(drop=True)
     cl.append(claim(oid, "delta-tilde-consistent", "project", src,
                     "where the displayed delta~ (a function of eps') is defined, it does not exceed the delta~ used "
                     "inside eps' (the circular definition is self-consistent)", "formula <= input delta~",
                     td.delta_tilde_formula <= td.delta_tilde * (1 + 1e-12), td,
-                    g + ["delta_tilde_formula"], code="adaptive_repro.bounds.he_applications.subsampled_composition"))
+                    g + ["delta_tilde_formula"], code=code_name(hea.subsampled_composition)))
     k2 = g + ["eps_prime"]
     cl.append(claim(oid, "sound-delta-tilde-as-printed", "project", f"{src} (ground truth KOV 2015 Thm 3.3)",
                     f"a question of this project: with the displayed delta~ as additive term (Corollary 3 reading), is "
                     f"{thm}'s (eps', delta') a valid composition of T generic (2 q eps~, q delta)-DP steps (where "
                     "delta~ is defined)? (the composition step of the proof, not the algorithm itself)",
                     "delta' >= exact delta(eps')", td.sound_formula, td,
-                    k2 + ["delta_prime_formula", "exact_delta_at_eps_prime"], code="adaptive_repro.bounds.he_applications.subsampled_composition",
+                    k2 + ["delta_prime_formula", "exact_delta_at_eps_prime"], code=code_name(hea.subsampled_composition),
                     quote=QUOTES["delta_tilde"],
                     note=_floor_note(td, "formula") + "; the displayed delta~ inherits Corollary 3's exponent sign (row cor3-exponent-vs-derivation "
                          "of he-composition-delta) and uses q eps~ where eps' uses 2 q eps~"))
@@ -285,12 +285,12 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                         f"with the displayed delta~ re-derived from eqs. (36)-(37) (exponent +(eps'+qT eps~)/2) at "
                         f"per-step level {lvl}, {thm}'s (eps', delta') is valid", "delta' >= exact delta(eps')",
                         td[f"sound_{s}"], td, k2 + [f"delta_prime_{s}", "exact_delta_at_eps_prime"],
-                        code=B + "he_corollary3_delta_pp_derived", note=_floor_note(td, s)))
+                        code=code_name(he.he_corollary3_delta_pp_derived), note=_floor_note(td, s)))
     ok = (t.eps_prime < 2) & (t.N >= t.thm1_min_N)
     cl.append(claim(oid, "theorem1-precondition", "project", f"{HE}, Section 5 ({thm} combined with Theorem 1)",
                     f"Theorem 1 applies at {thm}'s (eps', delta') (free delta~): N >= 2/eps'^2 ln(16/(e^-eps' delta')) "
                     "and eps' < 2 (b > 0)", "precondition met", ok, t, g + ["eps_prime", "thm1_min_N"],
-                    code="adaptive_repro.bounds.he_generalization.theorem1_min_sample_size", quote=QUOTES["combine"],
+                    code=code_name(heg.theorem1_min_sample_size), quote=QUOTES["combine"],
                     note=f"the bound is also vacuous (a = 9 eps' >= 1) at {int((9 * t.eps_prime >= 1).sum())}/{len(t)} "
                          "points; eps' shrinks like 1/N, so the required N grows like N^2 and the precondition "
                          "fails at large N and small T"))
@@ -319,18 +319,18 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     "ln(2/eps') at the theorem's (eps', delta') does not grow with N (fitted slope in N <= 0), as the "
                     "stated 1 - O(T/sqrt(N)) needs", "slope_N <= 0", bN.slope.values <= 0, bN,
                     ["T", "sigma", "delta_tilde", "slope"],
-                    code="adaptive_repro.bounds.he_generalization.theorem1_b", note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
+                    code=code_name(heg.theorem1_b), note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
                     "like N because delta' >= delta~ stays fixed while eps' ~ 1/N; the rate needs delta~ (and delta) "
                     "decreasing in N, which the paper does not specify"))
     if which == "sgld":
         w = wang_direction_table(params, which)
-        w = w[w.sigma == params[which]["sigma"][0]].reset_index(drop=True)
+        w = w[w.sigma == params["sigma"][0]].reset_index(drop=True)
         cl.append(claim(oid, "wang-direction", "project", f"{HE}, Section 5.1 (Wang et al. [68] as He quotes it)",
                         "at a fixed privacy target eps, Wang et al.'s condition T > eps^2 N/(32 tau log(2/delta)) (as "
                         "He quotes it) bounds T from below while Theorem 7 (eps' increasing in T) bounds T from above; "
                         "He only quotes the condition and does not compare", "opposite directions",
                         np.isfinite(w.he_max_T) & (w.wang_min_T > 0), w, ["N", "eps_target", "wang_min_T", "he_max_T"],
-                        code="adaptive_repro.bounds.he_applications.wang_sgld_min_T", note="a question of this project, not a claim of He"))
+                        code=code_name(hea.wang_sgld_min_T), note="a question of this project, not a claim of He"))
     return cl
 
 
@@ -339,6 +339,5 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
     which = {"he-sgld": "sgld", "he-federated": "federated"}.get(output_id)
     if which is None:
         raise ValueError(f"he_applications builds he-sgld and he-federated, not {output_id!r}")
-    params = he_params(params)
     t = application_table(params, which)
     return t, application_figure(t, params, which), application_claims(t, params, which)

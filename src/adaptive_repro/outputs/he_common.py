@@ -1,6 +1,7 @@
-"""Shared pieces of the He et al. theory outputs (he_kl, he_composition, he_generalization, he_applications):
-parameters with the schema's defaults, one claim constructor over :func:`adaptive_repro.registry.check_grid`, and
-the paper's own words (``QUOTES``, verbatim from the extraction, formulas as the paper's LaTeX source).
+"""Shared pieces of the He et al. theory outputs (he_kl, he_composition, he_generalization, he_applications): one
+claim constructor over :func:`adaptive_repro.registry.check_grid`, and the paper's own words (``QUOTES``, verbatim
+from the extraction, formulas as the paper's LaTeX source). Each builder's parameters are its own config block
+(``theory.he.<kl|composition_eps|composition_delta|generalization|sgld|federated>``), complete, plus ``seed``.
 
 Paper: Fengxiang He, Bohan Wang, Dacheng Tao, "Tighter Generalization Bounds for Iterative Differentially Private
 Learning Algorithms" (cited as "He").
@@ -10,13 +11,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
 from adaptive_repro.registry import Claim, check_grid
 
 HE = "He, Wang, Tao"
-SCHEMA = SCHEMA_DIR / "theory_he.schema.yaml"
-B = "adaptive_repro.bounds.he."  # prefix of the ``code`` column
-GT = "adaptive_repro.groundtruth."
 
 QUOTES = {
     "lemma5": r"If $\mathcal{A}$ is an $\varepsilon$-differentially private algorithm , then for every neighbor "
@@ -93,22 +90,12 @@ QUOTES = {
 }
 
 
-def he_params(params: dict | None) -> dict:
-    """The ``theory.he`` block with every schema default filled in (idempotent: an already filled block is
-    returned unchanged); the run's ``seed`` key, if present, is kept."""
-    params = dict(params or {})
-    seed = params.pop("seed", None)
-    out = fill_schema_defaults(params, SCHEMA)
-    if seed is not None:
-        out["seed"] = seed
-    return out
-
-
 def claim(output_id: str, claim_id: str, kind: str, source: str, text: str, expected: str, ok, points=None,
           keys: Sequence[str] = (), code: str = "", quote: str = "", note: str = "") -> Claim:
     """A grid claim: the verdict of :func:`adaptive_repro.registry.check_grid` (zero points -> "not checked");
     ``note`` is appended to the measured text (numbers, the reason of a verdict, the other reading)."""
     gc = check_grid(ok, points, keys)
     measured = gc.measured + (f"; {note}" if note else "")
-    return Claim(output_id, claim_id, source, text, expected, measured, gc.status, gc.counterexample, kind=kind,
+    return Claim(output_id=output_id, claim_id=claim_id, source=source, claim=text, expected=expected,
+                 measured=measured, status=gc.status, counterexample=gc.counterexample, kind=kind,
                  quote=quote, code=code)

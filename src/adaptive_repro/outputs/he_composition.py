@@ -1,11 +1,11 @@
 """he-composition-eps and he-composition-delta: He's composition theorems (Theorem 4 / Corollary 2, Corollary 3,
 Theorems 5 and 6) against the bounds He quotes (naive, Dwork-Rothblum-Vadhan, Kairouz et al.) and the exact optimal
 composition (Kairouz, Oh, Viswanath 2015, Theorem 3.3; :mod:`adaptive_repro.groundtruth`). Every claim is checked at
-every delta~ of ``composition.delta_tilde_sweep``; the figures (:mod:`.he_composition_figures`) use
-``composition.delta_tilde``.
+every delta~ of its block's ``delta_tilde_sweep``; the figures (:mod:`.he_composition_figures`) use
+``delta_tilde``.
 
-build(output_id, params, inputs) -> (table, figure, claims), params = the ``theory.he`` block (schema defaults
-filled) plus ``seed``.
+build(output_id, params, inputs) -> (table, figure, claims), params = the complete ``theory.he.composition_eps`` or
+``theory.he.composition_delta`` block plus ``seed`` (two blocks: the outputs do not compute from the same grid).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
-from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
-from adaptive_repro.registry import Claim
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim
+from adaptive_repro.registry import Claim, code_name
 
 TOL = 1e-9  # relative tolerance of delta' >= exact delta (the exact value is a root-found / log-summed float)
 
@@ -67,13 +67,13 @@ def composition_points(eps, delta, T, dt, laplace=False, interval=1e-3, cache=No
 
 
 def composition_table(params: dict) -> pd.DataFrame:
-    """he-composition-eps: one row per (eps, delta, T, delta_tilde, method) on the ``composition.T`` grid and every
+    """he-composition-eps: one row per (eps, delta, T, delta_tilde, method) on the ``T`` grid and every
     delta~ of ``delta_tilde_sweep`` (and ``delta_tilde``). Columns: eps, delta, T, delta_tilde, method, eps_prime,
     delta_prime, eps_prime_lower (PLD optimistic, Laplace only), delta_floor = 1-(1-delta)^T,
     exact_delta_at_eps_prime (KOV 2015 Thm 3.3), valid (delta' >= floor), sound (delta' >= exact: a correct
     guarantee for every T-fold composition of (eps, delta)-DP mechanisms), eps_over_exact. The Laplace PLD rows are
     computed at ``delta_tilde`` only (the slow part)."""
-    p = params["composition"]
+    p = params
     fig_dt = float(p["delta_tilde"])
     dts = sorted({fig_dt, *map(float, p["delta_tilde_sweep"])}, reverse=True)
     cache: dict = {}
@@ -95,7 +95,7 @@ def composition_table(params: dict) -> pd.DataFrame:
 def composition_curve(params: dict, dts=None) -> pd.DataFrame:
     """Dense-T (``T_curve``) closed forms and exact optimum (no PLD) at each delta~ of ``dts`` (default: the sweep
     and ``delta_tilde``)."""
-    p = params["composition"]
+    p = params
     if dts is None:
         dts = sorted({float(p["delta_tilde"]), *map(float, p["delta_tilde_sweep"])}, reverse=True)
     rows = []
@@ -165,48 +165,48 @@ def composition_eps_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
         claim(oid, "he-eps-equals-kairouz", "paper", f"{HE}, Section 4.2.2", "Theorem 4's eps' (eqs. (5)-(7), "
               "written from He's sums) equals Kairouz et al.'s eps' as He quotes it (computed separately)",
               "same eps'", np.isclose(w.he, w.kairouz, rtol=1e-9), w, key + ["he", "kairouz"],
-              code=B + "he_theorem4_eps", quote=QUOTES["same_eps"]),
+              code=code_name(he.he_theorem4_eps), quote=QUOTES["same_eps"]),
         claim(oid, "kairouz-le-drv", "paper", f"{HE}, Section 4.2.2", "Kairouz et al.'s eps' (the tightest existing "
               "one, as He says) is at most the classic Dwork-Rothblum-Vadhan eps'", "Kairouz <= DRV",
-              w.kairouz <= w.drv * (1 + 1e-12), w, key + ["kairouz", "drv"], code=B + "kairouz_eps",
+              w.kairouz <= w.drv * (1 + 1e-12), w, key + ["kairouz", "drv"], code=code_name(he.kairouz_eps),
               quote=QUOTES["tightest"]),
     ]
     t = _method(table, "he", table.delta > 0)
     cl.append(claim(oid, "he-sound", "paper", f"{HE}, Theorem 4 with Corollary 2 (ground truth KOV 2015 Thm 3.3)",
                     "Theorem 4 / Corollary 2's (eps', delta') is a valid guarantee for T (eps, delta)-DP steps: "
                     "delta' >= the exact optimal delta at eps' (delta > 0; at delta = 0 it is Kairouz's pair)",
-                    "delta' >= exact delta(eps')", t.sound, t, KEYS, code=B + "he_corollary2_delta",
+                    "delta' >= exact delta(eps')", t.sound, t, KEYS, code=code_name(he.he_corollary2_delta),
                     quote=QUOTES["thm4"], note=_below_floor_note(t[~t.sound])))
     t = _method(table, "he_thm6", table.delta > 0)
     cl.append(claim(oid, "thm6-sound", "paper", f"{HE}, Theorem 6 (ground truth KOV 2015 Thm 3.3)",
                     "Theorem 6's eps' with its delta' (the maximum over I of Theorem 4's eq. (8), homogeneous steps) "
                     "is a valid guarantee for T (eps, delta)-DP steps (delta > 0)", "delta' >= exact delta(eps')",
-                    t.sound, t, KEYS, code=B + "he_theorem6_delta", quote=QUOTES["thm6"],
+                    t.sound, t, KEYS, code=code_name(he.he_theorem6_delta), quote=QUOTES["thm6"],
                     note=_below_floor_note(t[~t.sound])))
     t = _method(table, "he_thm5")
     cl.append(claim(oid, "theorem5-sound", "paper", f"{HE}, Theorem 5 (ground truth KOV 2015 Thm 3.3)",
                     "Theorem 5 (eps-DP steps): at delta' = each delta~ of the sweep, its eps' satisfies exact "
                     "delta(eps') <= delta'", "delta' >= exact delta(eps')", t.sound, t, KEYS,
-                    code=B + "he_theorem5_eps", quote=QUOTES["thm5"]))
+                    code=code_name(he.he_theorem5_eps), quote=QUOTES["thm5"]))
     for m, text in [("kairouz", "Kairouz et al.'s (eps', delta') as He quotes it"),
                     ("drv", "Dwork-Rothblum-Vadhan's (eps', delta') (with delta~ in the log)")]:
         t = _method(table, m)
         cl.append(claim(oid, f"{m}-sound", "project", "Kairouz et al. 2015 Thm 3.5; Dwork & Roth 2014 Thm 3.20 "
                         "(ground truth KOV 2015 Thm 3.3)", f"{text} is valid (sanity check of the ground truth "
                         "against theorems known to hold)", "delta' >= exact delta(eps')", t.sound, t, KEYS,
-                        code=GT + "kov_delta"))
+                        code=code_name(gt.kov_delta)))
     e, k = _method(table, "exact_optimal"), _method(table, "kairouz")
     cl.append(claim(oid, "exact-le-kairouz", "project", "KOV 2015 Thm 3.3 vs Thm 3.5 (ground truth)",
                     "the exact optimal eps' is at most Kairouz et al.'s closed form at the same delta'",
                     "exact <= Kairouz", e.eps_prime.values <= k.eps_prime.values * (1 + 1e-9), e, key + ["eps_prime"],
-                    code=GT + "kov_eps"))
+                    code=code_name(gt.kov_eps)))
     lap = _method(table, "laplace_pld")
     if len(lap):
         cl.append(claim(oid, "laplace-le-exact", "project", "dp_accounting PLD vs KOV 2015 Thm 3.3 (ground truth)",
                         "the Laplace mechanism's eps' (PLD, optimistic estimate) is at most the worst-case exact "
                         "optimum (sanity check of the ground truth)", "Laplace <= exact optimal",
                         lap.eps_prime_lower.values <= lap.eps_prime.values / lap.eps_over_exact.values * (1 + 1e-6),
-                        lap, key + ["eps_prime_lower"], code=GT + "laplace_pld_eps"))
+                        lap, key + ["eps_prime_lower"], code=code_name(gt.laplace_pld_eps)))
     return cl
 
 
@@ -225,7 +225,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "al.'s 1-(1-delta)^T(1-delta~)? The paper states the gap 'approximately' (to first order in "
                     "delta; row he-gap-first-order checks that reading, its claim)",
                     "He < Kairouz", lt.delta_prime < lt.kairouz_delta, lt, hk + ["he_minus_kairouz", "kairouz_delta"],
-                    code=B + "he_corollary2_delta",
+                    code=code_name(he.he_corollary2_delta),
                     note="it fails where the second-order terms delta~ (1-(1-delta)^T) and O((T delta)^2) exceed the "
                          "claimed first-order gap (large delta~, small T - m); where the gap does hold strongly, He's "
                          "delta' is below the floor 1-(1-delta)^T (row he-above-floor), which is the real finding"))
@@ -236,7 +236,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "et al.'s up to the second-order terms He's expansion drops, |He - Kairouz| <= (T delta)^2 + "
                     "delta~ (1-(1-delta)^T); it exceeds Kairouz's by a second-order amount there (e.g. delta delta~ "
                     "at T = 1)", "equal to second order", d <= second[eq.index], eq.reset_index(drop=True),
-                    hk + ["delta_prime", "kairouz_delta"], code=B + "he_corollary2_delta", quote=QUOTES["same_eps"],
+                    hk + ["delta_prime", "kairouz_delta"], code=code_name(he.he_corollary2_delta), quote=QUOTES["same_eps"],
                     note=f"{int((eq.delta_prime > eq.kairouz_delta).sum())}/{len(eq)} of these points have He's "
                          "delta' above Kairouz's"))
     res = (lt.kairouz_minus_he - lt.he_gap_claim)
@@ -246,7 +246,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "Kairouz's delta' exceeds Corollary 2's by delta (e^eps-1)/(e^eps+1) (T - m) to first order in "
                     "delta and delta~: the residual (Kairouz - He) - gap is at most (T delta)^2 + delta~ (1-(1-delta)^T) "
                     "in absolute value (where m < T)", "|residual| <= second-order terms", res.abs() <= sec_lt, lt,
-                    hk + ["kairouz_minus_he", "he_gap_claim"], code=B + "he_kairouz_delta_gap",
+                    hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     quote=QUOTES["same_eps"],
                     note="the miss is second order: (residual + delta~ (1-(1-delta)^T)) / (-(T delta)^2/4) lies between "
                          f"{np.nanmin(q):.3g} and {np.nanmax(q):.3g}, i.e. about -(T delta)^2/4 at small eps, plus "
@@ -256,19 +256,19 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "the first-order gap is within 10% of the exact difference Kairouz - He (where m < T); it is "
                     "not where the dropped second-order terms, about (T delta)^2/4 + delta~ (1-(1-delta)^T), are "
                     "comparable with the gap delta tanh(eps/2)(T - m) (small eps, large T delta or large delta~)", "relative error <= 0.1", rel <= 0.1, lt,
-                    hk + ["kairouz_minus_he", "he_gap_claim"], code=B + "he_kairouz_delta_gap",
+                    hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     note=f"largest relative error {np.nanmax(rel):.3g}"))
     err = (h.he_approx - h.delta_prime).abs()
     cl.append(claim(oid, "cor2-first-order", "paper", f"{HE}, Corollary 2 (second line)",
                     "Corollary 2's first-order form (T-m) 2 delta/(1+e^eps) + m delta + delta~ differs from its exact "
                     "form by second-order terms only: |difference| <= (T delta)^2", "|difference| <= (T delta)^2",
-                    err <= Td**2, h, hk + ["he_approx", "delta_prime"], code=B + "he_corollary2_delta_approx",
+                    err <= Td**2, h, hk + ["he_approx", "delta_prime"], code=code_name(he.he_corollary2_delta_approx),
                     quote=QUOTES["cor2_approx"], note=f"largest |difference|/(T delta)^2 {np.nanmax(err / Td**2):.3g}"))
     cl.append(claim(oid, "he-above-floor", "paper", f"{HE}, Corollary 2 (ground truth KOV 2015 Thm 3.3, i = 0)",
                     "Corollary 2's delta' is at least 1-(1-delta)^T, below which no valid delta' exists; to first "
                     "order it is T delta - delta tanh(eps/2)(T - m) + delta~, below the floor T delta wherever the "
                     "claimed improvement exceeds delta~", "delta' >= floor", h.valid, h,
-                    hk + ["delta_prime", "delta_floor"], code=B + "he_corollary2_delta", quote=QUOTES["cor2"],
+                    hk + ["delta_prime", "delta_floor"], code=code_name(he.he_corollary2_delta), quote=QUOTES["cor2"],
                     note=f"smallest delta'/floor {np.nanmin(h.delta_over_floor):.4g}"))
     c = _method(table, "he_cor3", table.delta == 0)
     defined = np.isfinite(c.delta_prime)
@@ -277,13 +277,13 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "the privacy loss cannot exceed eps', so delta'' = 0 is the natural value and such points are "
                     "excluded from the soundness rows", "finite delta''", defined, c, ["eps", "T", "delta_tilde",
                                                                                       "eps_prime"],
-                    code=B + "he_corollary3_delta_pp"))
+                    code=code_name(he.he_corollary3_delta_pp)))
     cd = c[defined].reset_index(drop=True)
     gap = cd.log_delta_pp_derived - cd.log_delta_pp_printed
     cl.append(claim(oid, "cor3-exponent-vs-derivation", "paper", f"{HE}, Corollary 3 and App. B.4 eqs. (36)-(38)",
                     "the printed delta'' equals eq. (36) evaluated at eq. (37)'s minimizer (its own derivation)",
                     "log printed = log derived", np.isclose(gap, 0.0, atol=1e-9 * np.maximum(1, cd.eps_prime)), cd,
-                    ["eps", "T", "eps_prime"], code=B + "he_corollary3_log_delta_pp_derived", quote=QUOTES["b4"],
+                    ["eps", "T", "eps_prime"], code=code_name(he.he_corollary3_log_delta_pp_derived), quote=QUOTES["b4"],
                     note="log(derived) - log(printed) = eps' + T eps at every point (largest deviation "
                          f"{np.nanmax(np.abs(gap - cd.eps_prime - cd.eps * cd['T'])):.2g}): (37) gives "
                          "e^{-eps' t - T t eps} = e^{+(eps'+T eps)/2}(...), the printed exponent has the opposite sign"))
@@ -291,19 +291,19 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     cl.append(claim(oid, "cor3-sound-as-printed", "paper", f"{HE}, Corollary 3 (ground truth KOV 2015 Thm 3.3)",
                     "reading 1 (Corollary 3 as stated: eps-DP steps, delta = 0, delta' = delta''): the printed "
                     "delta'' is at least the exact optimal delta at Corollary 3's eps'", "delta'' >= exact delta(eps')",
-                    cd.sound, cd, keys0, code=B + "he_corollary3_delta_pp", quote=QUOTES["cor3"] + " "
+                    cd.sound, cd, keys0, code=code_name(he.he_corollary3_delta_pp), quote=QUOTES["cor3"] + " "
                     + QUOTES["cor3_pp"]))
     c2 = _method(table, "he_cor3_derived", (table.delta == 0) & np.isfinite(table.delta_prime))
     cl.append(claim(oid, "cor3-sound-sign-corrected", "project", f"{HE}, Corollary 3 with App. B.4 eqs. (36)-(37)",
                     "with delta'' as its derivation gives it (eq. (36) at (37), exponent +(eps'+T eps)/2; a Chernoff "
                     "bound), Corollary 3's pure-DP pair is valid", "delta'' >= exact delta(eps')", c2.sound, c2, keys0,
-                    code=B + "he_corollary3_delta_pp_derived"))
+                    code=code_name(he.he_corollary3_delta_pp_derived)))
     c3 = _method(table, "he_cor3", (table.delta > 0) & np.isfinite(table.delta_prime))
     cl.append(claim(oid, "cor3-approx-dp-sound", "paper", f"{HE}, Corollary 3 (ground truth KOV 2015 Thm 3.3)",
                     "reading 2 ((eps, delta)-DP steps with delta > 0, as Corollary 3's formula, its proof (App. B.4, "
                     "P_0 with mass delta) and Theorems 7/8 use it; outside the stated hypothesis of eps-DP steps): "
                     "Corollary 3's (eps', delta') is valid", "delta' >= exact delta(eps')", c3.sound, c3, KEYS,
-                    code=B + "he_corollary3_delta", quote=QUOTES["cor3"],
+                    code=code_name(he.he_corollary3_delta), quote=QUOTES["cor3"],
                     note=_below_floor_note(c3[~c3.sound]) + "; the part before delta'' is Corollary 2's"))
     return cl
 
@@ -312,10 +312,9 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
     """(table, figure, claims) of he-composition-eps or he-composition-delta."""
     from adaptive_repro.outputs import he_composition_figures as figs
 
-    params = he_params(params)
     if output_id == "he-composition-eps":
         t = composition_table(params)
-        curve = composition_curve(params, [float(params["composition"]["delta_tilde"])])
+        curve = composition_curve(params, [float(params["delta_tilde"])])
         return t, figs.composition_eps_figure(t, curve, params), composition_eps_claims(t, params)
     if output_id == "he-composition-delta":
         t = composition_delta_table(params)

@@ -1,5 +1,5 @@
 """Figures of he-composition-eps and he-composition-delta (tables and claims: :mod:`.he_composition`), drawn at
-``composition.delta_tilde``. Curves that coincide or are absent are named on their panel, with the numbers."""
+``delta_tilde`` of the output's block. Curves that coincide or are absent are named on their panel, with the numbers."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _pct(r: float) -> str:
 
 def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dict):
     pyplot = plt()
-    p = params["composition"]
+    p = params
     dt = float(p["delta_tilde"])
     table = table[table.delta_tilde == dt]
     epss, deltas = p["eps"], p["delta"]
@@ -133,7 +133,7 @@ def _zoom_panel(ax, w: pd.DataFrame, bad: pd.DataFrame):
 
 def composition_delta_figure(table: pd.DataFrame, params: dict):
     pyplot = plt()
-    p = params["composition"]
+    p = params
     dt = float(p["delta_tilde"])
     pos = [d for d in p["delta"] if d > 0]
     sweep = _below_floor(table[table.delta == pos[0]]) if pos else table.iloc[:0]

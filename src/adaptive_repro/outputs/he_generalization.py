@@ -1,8 +1,8 @@
 """he-generalization: He Theorem 1 (high-probability bound) and Theorem 2 / Corollary 1 (on-average multi-database
 bound) against the bounds He quotes in Section 4.1.2 (Nissim-Stemmer, Dwork et al., Oneto et al.).
 
-build(output_id, params, inputs) -> (table, figure, claims), params = the ``theory.he`` block (schema defaults
-filled) plus ``seed``.
+build(output_id, params, inputs) -> (table, figure, claims), params = the complete ``theory.he.generalization``
+block plus ``seed``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pandas as pd
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import HE, QUOTES, claim, he_params
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number, pyplot as plt
-from adaptive_repro.registry import Claim
+from adaptive_repro.registry import Claim, code_name
 
 
 def generalization_table(params: dict) -> pd.DataFrame:
@@ -25,7 +25,7 @@ def generalization_table(params: dict) -> pd.DataFrame:
     quantity on_average: Theorem 2, Corollary 1, Nissim-Stemmer's on-average bound (k from the grid);
     quantity min_N: Theorem 1's sample-size precondition. vacuous: b <= 0 region (eps >= 2) or a >= 1
     (loss in [0, 1] makes gap < a trivial)."""
-    p = params["generalization"]
+    p = params
     rows = []
     for eps in p["eps"]:
         for delta in p["delta"]:
@@ -65,7 +65,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     from matplotlib.patches import Patch
 
     pyplot = plt()
-    p = params["generalization"]
+    p = params
     delta = sorted(p["delta"])[len(p["delta"]) // 2]
     fig, axes = pyplot.subplots(1, 3, figsize=(14, 5.6))
     t = table[table.delta == delta]
@@ -151,22 +151,22 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     src = f"{HE}, Section 1 and Section 4.1.2"
     cl = [
         claim(oid, "thm1-a-vs-ns", "paper", src, "Theorem 1 tightens a from Nissim-Stemmer's 13 eps to 9 eps",
-              "9 eps < 13 eps", w.he_thm1_a < w.nissim_stemmer_a, w, ["eps"], code="adaptive_repro.bounds.he_generalization.theorem1_a",
+              "9 eps < 13 eps", w.he_thm1_a < w.nissim_stemmer_a, w, ["eps"], code=code_name(heg.theorem1_a),
               quote=QUOTES["intro_ns"]),
         claim(oid, "thm1-b-vs-ns", "paper", src, "Theorem 1's b is smaller than Nissim-Stemmer's 2 delta/eps "
               "log(2/eps) (where eps < 2; both are <= 0 beyond)", "b_He < b_NS", wf.he_thm1_b < wf.nissim_stemmer_b,
-              wf, ["eps", "delta"], code="adaptive_repro.bounds.he_generalization.theorem1_b", quote=QUOTES["intro_ns"]),
+              wf, ["eps", "delta"], code=code_name(heg.theorem1_b), quote=QUOTES["intro_ns"]),
         claim(oid, "thm1-b-statement-vs-intro", "paper", f"{HE}, Theorem 1 vs Section 1 / Section 4.1.2",
               "Theorem 1's b, e^-eps delta/eps ln(2/eps), is the b the introduction and Section 4.1.2 state, "
               "2 e^-eps delta/eps log(2/eps)", "equal", np.isclose(wf.he_thm1_b, wf.he_thm1_intro_b, rtol=1e-12, atol=0.0),
-              wf, ["eps", "delta", "he_thm1_b", "he_thm1_intro_b"], code="adaptive_repro.bounds.he_generalization.theorem1_b_intro", quote=QUOTES["thm1"],
+              wf, ["eps", "delta", "he_thm1_b", "he_thm1_intro_b"], code=code_name(heg.theorem1_b_intro), quote=QUOTES["thm1"],
               note="the two differ by a factor 2 everywhere; both are below Nissim-Stemmer's b"),
     ]
     wb = table[(table.method == "he_thm1") & (table.quantity == "b")].reset_index(drop=True)
     cl.append(claim(oid, "thm1-satisfiable", "paper", f"{HE}, Theorem 1",
                     "Theorem 1's statement P[...] > 1 - b can hold (b > 0) at every eps of the grid (Theorem 1 states "
                     "no upper limit on eps)", "b > 0", np.isfinite(wb.value) & (wb.value > 0), wb, ["eps", "delta"],
-                    code="adaptive_repro.bounds.he_generalization.theorem1_b", quote=QUOTES["thm1"],
+                    code=code_name(heg.theorem1_b), quote=QUOTES["thm1"],
                     note="b <= 0 exactly where eps >= 2 (ln(2/eps) <= 0): there 1 - b >= 1 and P[...] > 1 - b is "
                          "impossible, although the event |gap| < 9 eps is certain (loss in [0, 1]); the statement "
                          "needs eps < 2"))
@@ -175,7 +175,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "than Dwork et al.'s (4 eps, 8 delta^eps), as He quotes it, in both a and b (where eps < 2)",
                     "a_He <= 4 eps and b_He <= 8 delta^eps",
                     (wf.he_thm1_a <= wf.dwork_et_al_a) & (wf.he_thm1_b <= wf.dwork_et_al_b), wf,
-                    ["eps", "delta", "he_thm1_a", "dwork_et_al_a"], code="adaptive_repro.bounds.he_generalization.theorem1_a", quote=QUOTES["abstract"],
+                    ["eps", "delta", "he_thm1_a", "dwork_et_al_a"], code=code_name(heg.theorem1_a), quote=QUOTES["abstract"],
                     note=_dominance_note(wf, "dwork_et_al_a", "dwork_et_al_b", "Dwork et al.")
                     + "; elsewhere the two are incomparable (smaller a, larger b); Dwork et al.'s bound as He quotes it is "
                     "one-sided"))
@@ -191,7 +191,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "than Oneto et al.'s first bound (a = sqrt(6 R_S) eps_hat + 6(eps^2 + 1/N), b = 3 e^{-N eps^2}), "
                     "as He quotes it, in both a and b (eps < 2, N and empirical risk R_S from the grid)",
                     "a_He <= a_Oneto and b_He <= b_Oneto", (ow.he_a <= ow.a) & (ow.he_b <= ow.b), ow,
-                    ["eps", "delta", "N", "empirical_risk", "he_a", "a", "he_b", "b"], code="adaptive_repro.bounds.he_generalization.oneto_a_risk",
+                    ["eps", "delta", "N", "empirical_risk", "he_a", "a", "he_b", "b"], code=code_name(heg.oneto_a_risk),
                     quote=QUOTES["abstract"], note=_dominance_note(ow, "a", "b", "Oneto et al.")))
     oa = table[table.quantity == "on_average"]
     aw = oa.pivot_table(index=["eps", "delta", "k"], columns="method", values="value").reset_index()
@@ -205,22 +205,22 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
         claim(oid, "thm2-le-ns", "paper", f"{HE}, Section 1 and Section 4.1.2 (Comparison of Theorem 2)",
               "Theorem 2's on-average bound e^-eps k delta + 1 - e^-eps is at most Nissim-Stemmer's k delta + 2 eps",
               "He <= NS", aw.he_thm2 <= aw.nissim_stemmer * (1 + 1e-12), aw, ["eps", "delta", "k"],
-              code="adaptive_repro.bounds.he_generalization.theorem2_bound", quote=QUOTES["thm2_tighter"]),
+              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_tighter"]),
         claim(oid, "thm2-factor-e-eps-delta-term", "paper", f"{HE}, Section 1 and Section 4.1.2",
               "reading 1 of 'tighter by a factor of e^eps': the k delta term (Nissim-Stemmer's k delta vs Theorem 2's "
               "e^-eps k delta) shrinks by the factor e^eps", "k delta term ratio = e^eps",
               np.isclose(ns_term, aw.e_eps * he_term, rtol=1e-9, atol=0.0), aw, ["eps", "delta", "k"],
-              code="adaptive_repro.bounds.he_generalization.theorem2_bound", quote=QUOTES["thm2_factor"]),
+              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_factor"]),
         claim(oid, "thm2-factor-e-eps", "paper", f"{HE}, Section 1 and Section 4.1.2",
               "reading 2 of 'tighter by a factor of e^eps': the whole bound, Nissim-Stemmer / Theorem 2 >= e^eps "
               "(the reading behind He's 'as large as e^10 ~ 20,000')", "NS / He >= e^eps",
               aw.ratio >= aw.e_eps * (1 - 1e-12), aw, ["eps", "delta", "k", "ratio", "e_eps"],
-              code="adaptive_repro.bounds.he_generalization.theorem2_bound", quote=QUOTES["thm2_factor"],
+              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_factor"],
               note="the eps terms are 2 eps vs 1 - e^-eps <= eps, a factor of at most about 2, so the whole ratio "
                    "falls below e^eps once eps is about 1 or more and the eps term matters"),
         claim(oid, "cor1-le", "paper", f"{HE}, Corollary 1", "1 - e^-eps <= eps, so Corollary 1's bound is at least "
               "Theorem 2's", "Thm 2 <= Cor 1", aw.he_thm2 <= aw.he_cor1 * (1 + 1e-12), aw, ["eps", "delta", "k"],
-              code="adaptive_repro.bounds.he_generalization.corollary1_bound", quote=QUOTES["cor1"]),
+              code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"]),
     ]
     return cl
 
@@ -229,6 +229,5 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
     """(table, figure, claims) of he-generalization."""
     if output_id != "he-generalization":
         raise ValueError(f"he_generalization builds he-generalization, not {output_id!r}")
-    params = he_params(params)
     t = generalization_table(params)
     return t, generalization_figure(t, params), generalization_claims(t, params)

@@ -1,8 +1,8 @@
 """he-kl: He Lemma 5's KL bound for eps-DP algorithms against the bounds He compares it with (Dwork et al.;
 Dwork & Rothblum, eq. (9)) and against exact KL divergences (randomized response, Laplace mechanism).
 
-build(output_id, params, inputs) -> (table, figure, claims), params = the ``theory.he`` block (schema defaults
-filled) plus ``seed``.
+build(output_id, params, inputs) -> (table, figure, claims), params = the complete ``theory.he.kl`` block plus
+``seed``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
-from adaptive_repro.registry import Claim
-from adaptive_repro.outputs.he_common import B, GT, HE, QUOTES, claim, he_params
+from adaptive_repro.registry import Claim, code_name
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.plotting import legend_below, note, plain_log_axis, pyplot as plt, series_colors
 
 KL_METHODS = {
@@ -27,8 +27,7 @@ KL_METHODS = {
 
 def kl_table(params: dict) -> pd.DataFrame:
     """Tidy table: eps, method, kind (bound|exact), kl (one row per eps and bound/exact value)."""
-    p = params["kl"]
-    eps = np.geomspace(p["eps_min"], p["eps_max"], int(p["points"]))
+    eps = np.geomspace(params["eps_min"], params["eps_max"], int(params["points"]))
     rows = []
     for method, (_, fn) in KL_METHODS.items():
         kind = "exact" if method.endswith("exact") else "bound"
@@ -92,25 +91,25 @@ def kl_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
         claim(oid, "lemma5-le-dwork-rothblum", "paper", f"{HE}, Section 4.2.1 (Lemma 5 vs eq. (9))",
               "Lemma 5's KL bound is at most Dwork-Rothblum's (1/2) eps (e^eps - 1)", "Lemma 5 <= eq. (9)",
               w.lemma5 <= w.dwork_rothblum * (1 + tol), w, ["eps", "lemma5", "dwork_rothblum"],
-              code=B + "kl_lemma5", quote=QUOTES["kl_looser"]),
+              code=code_name(he.kl_lemma5), quote=QUOTES["kl_looser"]),
         claim(oid, "dwork-rothblum-le-dwork", "paper", f"{HE}, Section 4.2.1",
               "Dwork-Rothblum's bound improves Dwork et al.'s eps (e^eps - 1)", "eq. (9) <= Dwork et al.",
               w.dwork_rothblum <= w.dwork_et_al * (1 + tol), w, ["eps", "dwork_rothblum", "dwork_et_al"],
-              code=B + "kl_dwork_rothblum", quote=QUOTES["dr_improved"]),
+              code=code_name(he.kl_dwork_rothblum), quote=QUOTES["dr_improved"]),
         claim(oid, "dr-factor", "paper", f"{HE}, Section 4.2.1 after eq. (9)",
               "eq. (9) is larger than Lemma 5 by the factor (1+e^eps)/2", "ratio = (1+e^eps)/2",
-              np.isclose(ratio, factor, rtol=1e-9), w, ["eps"], code=B + "kl_dwork_rothblum",
+              np.isclose(ratio, factor, rtol=1e-9), w, ["eps"], code=code_name(he.kl_dwork_rothblum),
               quote=QUOTES["dr_factor"], note=f"largest ratio on the grid {ratio.max():.4g} at eps={w.eps.max():.3g}"),
         claim(oid, "lemma5-valid-rr", "paper", f"{HE}, Lemma 5 (ground truth: randomized response)",
               "Lemma 5 upper-bounds the exact KL of eps-DP randomized response (KL computed from its definition "
               "sum p log(p/q), not from Lemma 5's closed form)", "Lemma 5 >= KL(RR)",
               w.lemma5 >= w.randomized_response_exact * (1 - 1e-9), w, ["eps", "lemma5", "randomized_response_exact"],
-              code=GT + "kl_randomized_response", quote=QUOTES["lemma5"],
+              code=code_name(gt.kl_randomized_response), quote=QUOTES["lemma5"],
               note=f"largest |Lemma 5 / KL(RR) - 1| = {rr_gap:.1e}: Lemma 5 is attained (tight)"),
         claim(oid, "lemma5-valid-laplace", "paper", f"{HE}, Lemma 5 (ground truth: Laplace mechanism)",
               "Lemma 5 upper-bounds the exact KL of the eps-DP Laplace mechanism", "Lemma 5 >= KL(Laplace)",
               w.lemma5 >= w.laplace_exact * (1 - tol), w, ["eps", "lemma5", "laplace_exact"],
-              code=GT + "kl_laplace", quote=QUOTES["lemma5"]),
+              code=code_name(gt.kl_laplace), quote=QUOTES["lemma5"]),
     ]
 
 
@@ -118,7 +117,6 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
     """(table, figure, claims) of he-kl."""
     if output_id != "he-kl":
         raise ValueError(f"he_kl builds he-kl, not {output_id!r}")
-    params = he_params(params)
     t = kl_table(params)
     return t, kl_figure(t, params), kl_claims(t, params)
 

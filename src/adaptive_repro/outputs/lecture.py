@@ -6,34 +6,22 @@
   lower bound (and a rigorous version), Lemma 0.4's upper bound, against the measured E[q(S_t) - q(D)]; Theorem 0.1
   against the Monitor's exponential mechanism.
 
-Also :func:`theory_lecture_params`, which fills the defaults of ``src/adaptive_repro/schemas/theory_lecture.schema.yaml`` into
-config["theory"]["lecture"] (Snakemake's ``validate`` does not descend into $ref'd schema files to set defaults).
+Parameters: config block ``theory.lecture.transfer`` or ``theory.lecture.monitor``
+(src/adaptive_repro/schemas/theory_lecture.schema.yaml), complete, plus ``seed``.
 """
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.config import SCHEMA_DIR
 from adaptive_repro.stats import normal_quantile
 from adaptive_repro.outputs.lecture_figures import monitor_figure, transfer_figure  # noqa: F401 (re-exported)
 from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.bounds import lecture as bounds
-from adaptive_repro.config import fill_schema_defaults
-from adaptive_repro.registry import Claim, check_grid
+from adaptive_repro.registry import Claim, check_grid, code_name
 from adaptive_repro.seeds import rng as make_rng
 from adaptive_repro.stats import clopper_pearson
-
-SCHEMA = SCHEMA_DIR / "theory_lecture.schema.yaml"
-
-
-def theory_lecture_params(config: dict, schema_path: str | os.PathLike = SCHEMA) -> dict:
-    """config["theory"]["lecture"] with every default of the theory_lecture schema filled in."""
-    return fill_schema_defaults((config.get("theory") or {}).get("lecture") or {}, schema_path)
-
 
 # --------------------------------------------------------------------------------------------------------------------
 # lecture-transfer
@@ -86,15 +74,15 @@ def transfer_claims(frame: pd.DataFrame) -> list[Claim]:
     ratio = ", ".join(f"eps={r.epsilon:g}, m={int(r.m)}: MC {r.mc_probability:.2g} vs bound {r.bound:.2g}"
                       for r in big.itertuples())
     return [Claim(
-        TRANSFER, "theorem-0.2", "Lecture 18, Theorem 0.2 (Bassily et al. 2016)",
-        "for an (eps, delta)-DP M selecting a sensitivity-1/m query, eps in [sqrt(12/m), 1/8] (the notes' n read as "
-        "m), delta <= eps/16: Pr[|q(S) - q(D)| >= 6 eps] <= max{4 delta/eps, exp(-eps^2 m/8)}; a point fails only if "
-        f"the {conf:.0%} Clopper-Pearson interval lies above the bound",
-        "MC probability <= bound at every (eps, m) inside the theorem's range",
-        f"{chk.measured} inside the range ({len(frame) - len(inr)} points outside it not checked)"
-        + (f"; largest m: {ratio}" if ratio else ""),
-        chk.status, chk.counterexample, kind="paper", quote=Q_THM02,
-        code="adaptive_repro.simulation.lecture_mechanisms.select_queries")]
+        output_id=TRANSFER, claim_id="theorem-0.2", source="Lecture 18, Theorem 0.2 (Bassily et al. 2016)",
+        claim="for an (eps, delta)-DP M selecting a sensitivity-1/m query, eps in [sqrt(12/m), 1/8] (the notes' n "
+              "read as m), delta <= eps/16: Pr[|q(S) - q(D)| >= 6 eps] <= max{4 delta/eps, exp(-eps^2 m/8)}; a point "
+              f"fails only if the {conf:.0%} Clopper-Pearson interval lies above the bound",
+        expected="MC probability <= bound at every (eps, m) inside the theorem's range",
+        measured=f"{chk.measured} inside the range ({len(frame) - len(inr)} points outside it not checked)"
+                 + (f"; largest m: {ratio}" if ratio else ""),
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_THM02,
+        code=code_name(sim.select_queries))]
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -215,7 +203,6 @@ Q_LEMMA04 = (r"If the algorithm Monitor: $(\mathcal{X}^m)^T \rightarrow [T] \tim
              r"\text{Monitor}(S)}} [q(S_t) - q(D)] \leq (e^\varepsilon - 1) + T\delta$$")
 Q_THM01 = (r"Then except with probability β , $$f(\mathcal{E}(S, \mathcal{Y}, f, \Delta, \varepsilon), S) > OPT(S) - "
            r"\frac{2\Delta}{\varepsilon} (\ln |\mathcal{Y}| + \log(1/\beta))$$")
-BCODE = "adaptive_repro.bounds.lecture"
 
 
 def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
@@ -225,32 +212,39 @@ def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
     claims = []
     for label, what in (("best", "alpha maximizing the bound (grid step 0.0005)"), ("6eps", "alpha = 6 eps")):
         chk = _lower_check(frame, "s_max", f"claim03_lower_{label}")
-        claims.append(Claim(MONITOR, f"claim-0.3-{label}", f"{src}, Claim 0.3",
-                            f"E[S_max] >= alpha (1 - (1 - p_alpha)^T), {what} {mc}",
-                            "measured E[S_max] >= bound at every (eps', T)", chk.measured, chk.status,
-                            chk.counterexample, kind="paper", quote=Q_CLAIM03, code=f"{BCODE}.claim03_lower_bound"))
+        claims.append(Claim(output_id=MONITOR, claim_id=f"claim-0.3-{label}", source=f"{src}, Claim 0.3",
+                            claim=f"E[S_max] >= alpha (1 - (1 - p_alpha)^T), {what} {mc}",
+                            expected="measured E[S_max] >= bound at every (eps', T)", measured=chk.measured,
+                            status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_CLAIM03,
+                            code=code_name(bounds.claim03_lower_bound)))
     chk = _lower_check(frame, "monitor_gap_nearly_optimal", "step4_lower_notes_best")
     claims.append(Claim(
-        MONITOR, "step-4-notes", f"{src}, Step 4 (under its stated assumption)",
-        "under the notes' assumption that the exponential mechanism always returns a nearly optimal output (within "
-        "2 ln T/(eps' m) of S_max; eps' is its privacy level, the notes write eps and later take eps' = eps): "
-        "E[q(S_t) - q(D)] > alpha (1 - (1 - p_alpha)^T) - 2 ln T/(eps' m). Measured on the Monitor whose selection "
-        f"satisfies the assumption on every run (E's output if within 2 ln T/(eps' m) of S_max, else the optimum) {mc}",
-        "measured gap >= the notes' bound at every (eps', T)", chk.measured, chk.status, chk.counterexample,
-        kind="paper", quote=Q_STEP4, code=f"{BCODE}.monitor_lower_bound_notes"))
+        output_id=MONITOR, claim_id="step-4-notes", source=f"{src}, Step 4 (under its stated assumption)",
+        claim="under the notes' assumption that the exponential mechanism always returns a nearly optimal output "
+              "(within 2 ln T/(eps' m) of S_max; eps' is its privacy level, the notes write eps and later take "
+              "eps' = eps): E[q(S_t) - q(D)] > alpha (1 - (1 - p_alpha)^T) - 2 ln T/(eps' m). Measured on the "
+              "Monitor whose selection satisfies the assumption on every run (E's output if within 2 ln T/(eps' m) "
+              f"of S_max, else the optimum) {mc}",
+        expected="measured gap >= the notes' bound at every (eps', T)", measured=chk.measured, status=chk.status,
+        counterexample=chk.counterexample, kind="paper", quote=Q_STEP4,
+        code=code_name(bounds.monitor_lower_bound_notes)))
     chk = _lower_check(frame, "monitor_gap", "step4_lower_notes_best")
     claims.append(Claim(
-        MONITOR, "step-4-without-assumption", "this project (Lecture 18, Step 4 without its assumption)",
-        "the notes' Step 4 bound alpha (1 - (1 - p_alpha)^T) - 2 ln T/(eps' m) for the actual Monitor, whose "
-        "exponential mechanism is near-optimal only except with probability beta (Theorem 0.1), at every eps' of the "
-        f"grid {mc}", "measured Monitor gap >= the notes' bound at every (eps', T)", chk.measured, chk.status,
-        chk.counterexample, kind="project", code=f"{BCODE}.monitor_lower_bound_notes"))
+        output_id=MONITOR, claim_id="step-4-without-assumption",
+        source="this project (Lecture 18, Step 4 without its assumption)",
+        claim="the notes' Step 4 bound alpha (1 - (1 - p_alpha)^T) - 2 ln T/(eps' m) for the actual Monitor, "
+              "whose exponential mechanism is near-optimal only except with probability beta (Theorem 0.1), at every "
+              f"eps' of the grid {mc}",
+        expected="measured Monitor gap >= the notes' bound at every (eps', T)", measured=chk.measured,
+        status=chk.status, counterexample=chk.counterexample, kind="project",
+        code=code_name(bounds.monitor_lower_bound_notes)))
     chk = _lower_check(frame, "monitor_gap", "step4_lower_rigorous_best")
     claims.append(Claim(
-        MONITOR, "step-4-rigorous", "this project (Claim 0.3 + Theorem 0.1 integrated over beta)",
-        f"E[q(S_t) - q(D)] >= alpha (1 - (1 - p_alpha)^T) - (2/(eps' m))(ln(2T) + 1), no assumption {mc}",
-        "measured Monitor gap >= bound at every (eps', T)", chk.measured, chk.status, chk.counterexample,
-        kind="project", code=f"{BCODE}.monitor_lower_bound"))
+        output_id=MONITOR, claim_id="step-4-rigorous",
+        source="this project (Claim 0.3 + Theorem 0.1 integrated over beta)",
+        claim=f"E[q(S_t) - q(D)] >= alpha (1 - (1 - p_alpha)^T) - (2/(eps' m))(ln(2T) + 1), no assumption {mc}",
+        expected="measured Monitor gap >= bound at every (eps', T)", measured=chk.measured, status=chk.status,
+        counterexample=chk.counterexample, kind="project", code=code_name(bounds.monitor_lower_bound)))
     v, lo = _wide(frame, "value"), _wide(frame, "ci_low")
     okm = lo["monitor_gap"] <= v["lemma04_upper"]
     idx = list(okm.index)
@@ -259,34 +253,35 @@ def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
         f"{v.loc[idx[i], 'lemma04_upper']:.4g}"))
     slack = (v["lemma04_upper"] - v["monitor_gap"]).min()
     claims.append(Claim(
-        MONITOR, "lemma-0.4", f"{src}, Lemma 0.4 (with Step 1: the Monitor is (eps + eps', delta)-DP)",
-        f"E[q(S_t) - q(D)] <= (e^(eps + eps') - 1) + T delta for the Monitor {mc}",
-        "measured Monitor gap <= bound at every (eps', T)", f"{chk.measured}; smallest slack {slack:.3g}", chk.status,
-        chk.counterexample, kind="paper", quote=Q_LEMMA04, code=f"{BCODE}.lemma04_upper_bound"))
+        output_id=MONITOR, claim_id="lemma-0.4",
+        source=f"{src}, Lemma 0.4 (with Step 1: the Monitor is (eps + eps', delta)-DP)",
+        claim=f"E[q(S_t) - q(D)] <= (e^(eps + eps') - 1) + T delta for the Monitor {mc}",
+        expected="measured Monitor gap <= bound at every (eps', T)",
+        measured=f"{chk.measured}; smallest slack {slack:.3g}", status=chk.status,
+        counterexample=chk.counterexample, kind="paper", quote=Q_LEMMA04,
+        code=code_name(bounds.lemma04_upper_bound)))
     th = frame[frame["quantity"] == "thm01_failure_probability"]
     chk = check_grid(th["ci_low"] <= th["beta"], th, ("epsilon_prime", "T", "beta", "value"))
     claims.append(Claim(
-        MONITOR, "theorem-0.1", f"{src}, Theorem 0.1",
-        "exponential mechanism: f(output) > OPT - (2 Delta/eps')(ln|Y| + ln(1/beta)) except with probability beta "
-        f"(Monitor: |Y| = 2T, Delta = 1/m; the notes' log(1/beta) read as ln) {mc}",
-        "failure frequency <= beta at every (eps', T, beta)",
-        f"{chk.measured}; max frequency/beta {(th.value / th.beta).max():.3g}", chk.status, chk.counterexample,
-        kind="paper", quote=Q_THM01, code=f"{BCODE}.exponential_mechanism_gap"))
+        output_id=MONITOR, claim_id="theorem-0.1", source=f"{src}, Theorem 0.1",
+        claim="exponential mechanism: f(output) > OPT - (2 Delta/eps')(ln|Y| + ln(1/beta)) except with probability "
+              f"beta (Monitor: |Y| = 2T, Delta = 1/m; the notes' log(1/beta) read as ln) {mc}",
+        expected="failure frequency <= beta at every (eps', T, beta)",
+        measured=f"{chk.measured}; max frequency/beta {(th.value / th.beta).max():.3g}", status=chk.status,
+        counterexample=chk.counterexample, kind="paper", quote=Q_THM01,
+        code=code_name(bounds.exponential_mechanism_gap)))
     return claims
 
 
 def build(output_id: str, params: dict, inputs: dict):
-    """(table, figure, claims) of lecture-transfer or lecture-monitor (the output contract of catalogue.py).
-    ``params`` = the resolved ``theory.lecture`` block plus "seed"; the transfer/monitor sub-block is picked here."""
-    p = fill_schema_defaults({k: v for k, v in params.items() if k != "seed"}, SCHEMA)
-    seed, conf = int(params.get("seed", 0)), float(p["confidence"])
+    """(table, figure, claims) of lecture-transfer or lecture-monitor (the output contract of catalogue.py); ``params``
+    = the complete ``theory.lecture.transfer`` or ``theory.lecture.monitor`` block plus ``seed``."""
+    p, seed, conf = params, int(params["seed"]), float(params["confidence"])
     if output_id == TRANSFER:
-        t = p["transfer"]
-        frame = transfer_table(seed, t["m_grid"], t["epsilons"], t["delta"], t["d"], t["replicates"], conf)
+        frame = transfer_table(seed, p["m_grid"], p["epsilons"], p["delta"], p["d"], p["replicates"], conf)
         return frame, transfer_figure(frame), transfer_claims(frame)
     if output_id == MONITOR:
-        t = p["monitor"]
-        frame = monitor_table(seed, t["m"], t["epsilon"], t["epsilon_primes"], t["delta"], t["d"], t["T_grid"],
-                              t["betas"], t["replicates"], conf, t["min_total_datasets"])
+        frame = monitor_table(seed, p["m"], p["epsilon"], p["epsilon_primes"], p["delta"], p["d"], p["T_grid"],
+                              p["betas"], p["replicates"], conf, p["min_total_datasets"])
         return frame, monitor_figure(frame), monitor_claims(frame)
     raise ValueError(f"{__name__} does not build {output_id!r}")

@@ -23,8 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from adaptive_repro.bounds.zhao import chain_count_pmf, lemma1_tail_bound
-from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
-from adaptive_repro.registry import Claim, check_grid
+from adaptive_repro.registry import Claim, check_grid, code_name
 from adaptive_repro.stats import clopper_pearson
 
 OUTPUT_ID = "zhao-lemma1"
@@ -114,7 +113,7 @@ HYPOTHESES = ("Inside Lemma 1's hypotheses: X is drawn from an arbitrary distrib
               "Q has Delta_Q = 1/n. Reading Y(X) as the chosen query evaluated on X (the proof's reading); under the "
               "other reading, Y(X) = Q(X) + noise with symmetric noise independent of X, P[|Y(X) - 1/2| >= tau] >= "
               "P[|Q(X) - 1/2| >= tau]/2, so a point whose exact probability exceeds twice the bound fails both.")
-EXACT_CODE = "adaptive_repro.bounds.zhao.chain_count_pmf"
+EXACT_CODE = code_name(chain_count_pmf)
 
 
 def build_claims(frame: pd.DataFrame) -> list[Claim]:
@@ -131,58 +130,45 @@ def build_claims(frame: pd.DataFrame) -> list[Claim]:
         chk = check_grid(sub["exact_probability"] <= sub["bound"], sub, keys)
         both = int((sub["exact_probability"] > 2 * sub["bound"]).sum())
         claims.append(Claim(
-            OUTPUT_ID, cid, SOURCE,
-            f"for an eps-BDP choice of a statistical query with eps <= tau/3, P[|Y(X) - Y(P)| >= tau] <= "
-            f"4 exp(-tau^2 n/9); checked with a 0-BDP (data-independent) query, the fraction of +1 labels, on {what}, "
-            f"probability exact by a forward recursion. " + HYPOTHESES,
-            "exact probability <= 4 exp(-tau^2 n / 9) at every (p, n, tau)",
-            f"{chk.measured}; {both} points exceed twice the bound (fail under both readings of Y(X)); max "
-            f"exact/bound ratio {np.max(sub.exact_probability / sub.bound):.3g}",
-            chk.status, chk.counterexample, kind="paper", quote=Q_LEMMA1, code=EXACT_CODE))
+            output_id=OUTPUT_ID, claim_id=cid, source=SOURCE,
+            claim=f"for an eps-BDP choice of a statistical query with eps <= tau/3, P[|Y(X) - Y(P)| >= tau] <= "
+                  f"4 exp(-tau^2 n/9); checked with a 0-BDP (data-independent) query, the fraction of +1 labels, on "
+                  f"{what}, probability exact by a forward recursion. " + HYPOTHESES,
+            expected="exact probability <= 4 exp(-tau^2 n / 9) at every (p, n, tau)",
+            measured=f"{chk.measured}; {both} points exceed twice the bound (fail under both readings of Y(X)); "
+                     f"max exact/bound ratio {np.max(sub.exact_probability / sub.bound):.3g}",
+            status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_LEMMA1, code=EXACT_CODE))
     if not corr.empty:
         chk = check_grid(corr["exact_probability"] <= corr["proof_concentration_bound"], corr,
                          ("p", "n", "tau", "exact_probability", "proof_concentration_bound"))
         claims.append(Claim(
-            OUTPUT_ID, "lemma1-proof-concentration-step", "Zhao 2017, Appendix A.2 (proof of Lemma 1)",
-            "the proof's first step, for a query drawn independently of X: P[|Q(X) - Q(P)| >= tau] <= "
-            "2 exp(-tau^2/(2 n Delta_Q^2)), on Markov-chain labels. This is McDiarmid's/Hoeffding's inequality, "
-            "which needs independent records: the step where Lemma 1 (and with it Theorem 1's guarantee (9)) "
-            "loses correlated data",
-            "exact probability <= 2 exp(-tau^2 n / 2) at every (p > 0.5, n, tau)", chk.measured, chk.status,
-            chk.counterexample, kind="paper", quote=Q_PROOF, code=EXACT_CODE))
+            output_id=OUTPUT_ID, claim_id="lemma1-proof-concentration-step",
+            source="Zhao 2017, Appendix A.2 (proof of Lemma 1)",
+            claim="the proof's first step, for a query drawn independently of X: P[|Q(X) - Q(P)| >= tau] <= "
+                  "2 exp(-tau^2/(2 n Delta_Q^2)), on Markov-chain labels. This is McDiarmid's/Hoeffding's inequality, "
+                  "which needs independent records: the step where Lemma 1 (and with it Theorem 1's guarantee (9)) "
+                  "loses correlated data",
+            expected="exact probability <= 2 exp(-tau^2 n / 2) at every (p > 0.5, n, tau)", measured=chk.measured,
+            status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_PROOF, code=EXACT_CODE))
     inside = (frame["mc_ci_low"] <= frame["exact_probability"] + 1e-15) & \
              (frame["exact_probability"] <= frame["mc_ci_high"] + 1e-15)
     chk = check_grid(inside, frame, ("p", "n", "tau", "exact_probability", "mc_ci_low", "mc_ci_high"))
     claims.append(Claim(
-        OUTPUT_ID, "monte-carlo-matches-exact", "this project (simulator check)",
-        "the Monte-Carlo chains (data_models' sampler law) reproduce the exact probability: it lies in the "
-        f"{conf:.0%} Clopper-Pearson interval (about {1 - conf:.0%} of points may miss by chance)",
-        "exact probability inside the interval at every point", chk.measured, chk.status, chk.counterexample,
-        kind="project", code="adaptive_repro.outputs.zhao_lemma1.chain_fraction_of_ones"))
+        output_id=OUTPUT_ID, claim_id="monte-carlo-matches-exact", source="this project (simulator check)",
+        claim="the Monte-Carlo chains (data_models' sampler law) reproduce the exact probability: it lies in the "
+              f"{conf:.0%} Clopper-Pearson interval (about {1 - conf:.0%} of points may miss by chance)",
+        expected="exact probability inside the interval at every point", measured=chk.measured, status=chk.status,
+        counterexample=chk.counterexample, kind="project", code=code_name(chain_fraction_of_ones)))
     return claims
 
 
-SCHEMA = SCHEMA_DIR / "theory_lecture.schema.yaml"
-
-
-def resolve_params(params: dict) -> tuple[dict, float, int]:
-    """(zhao_lemma1 block with defaults, confidence, seed) from either the theory.lecture block or its zhao_lemma1
-    sub-block (plus "seed"; "confidence" optional, default from the schema)."""
-    import yaml
-
-    schema = yaml.safe_load(SCHEMA.read_text())
-    full = fill_schema_defaults({}, schema)
-    sub = params.get("zhao_lemma1", {k: v for k, v in params.items() if k not in ("seed", "confidence")})
-    sub = fill_schema_defaults(sub, schema["properties"]["zhao_lemma1"])
-    return sub, float(params.get("confidence", full["confidence"])), int(params.get("seed", 0))
-
-
 def build(output_id: str, params: dict, inputs: dict):
-    """(table, figure, claims) of zhao-lemma1 (the output contract of catalogue.py)."""
+    """(table, figure, claims) of zhao-lemma1 (the output contract of catalogue.py); ``params`` = the complete
+    ``theory.zhao.lemma1`` block plus ``seed``."""
     if output_id != OUTPUT_ID:
         raise ValueError(f"{__name__} does not build {output_id!r}")
-    p, confidence, seed = resolve_params(params)
-    frame = build_table(seed, p["p_grid"], p["n_grid"], p["taus"], p["replicates"], confidence)
+    frame = build_table(int(params["seed"]), params["p_grid"], params["n_grid"], params["taus"], params["replicates"],
+                        float(params["confidence"]))
     return frame, build_figure(frame), build_claims(frame)
 
 

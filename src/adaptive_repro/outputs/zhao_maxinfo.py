@@ -1,7 +1,8 @@
 """zhao-maxinfo: Zhao 2017 Theorem 3 (BDP implies a bound on approximate max-information) against the bound
 eps n log e of Dwork et al.'s Theorem 19 that Zhao compares it with. Pure builders.
 
-Parameters: config key ``theory.zhao`` (src/adaptive_repro/schemas/theory_zhao.schema.yaml), sub-key ``maxinfo``.
+Parameters: config block ``theory.zhao.maxinfo`` (src/adaptive_repro/schemas/theory_zhao.schema.yaml), complete, plus
+``seed``.
 """
 
 from __future__ import annotations
@@ -10,23 +11,23 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro.bounds import zhao as zb  # noqa: E402
-from adaptive_repro.outputs.zhao_quilts import SOURCE, with_defaults  # noqa: E402
-from adaptive_repro.registry import Claim, check_grid  # noqa: E402
+from adaptive_repro.outputs.zhao_quilts import SOURCE  # noqa: E402
+from adaptive_repro.registry import Claim, check_grid, code_name  # noqa: E402
 
 Q_THM3_WEAKER = (r"Theorem 19 of Dwork et al. [12] give a simple bound $\epsilon n \log e$ that is weaker than that of "
                  r"our Theorem 3.")
-CODE = "adaptive_repro.bounds.zhao.theorem3_maxinfo_bound"
+CODE = code_name(zb.theorem3_maxinfo_bound)
 
 
 def maxinfo_table(params) -> pd.DataFrame:
-    mi = params["maxinfo"]
-    eps = np.geomspace(mi["eps_min"], mi["eps_max"], mi["eps_points"])
+    """Both bounds on the (eps, n) grid of the ``theory.zhao.maxinfo`` block ``params``."""
+    eps = np.geomspace(params["eps_min"], params["eps_max"], params["eps_points"])
     rows = []
-    for n in mi["n"]:
-        t3 = zb.theorem3_maxinfo_bound(eps, n, mi["beta"])
+    for n in params["n_grid"]:
+        t3 = zb.theorem3_maxinfo_bound(eps, n, params["beta"])
         dw = zb.dwork_maxinfo_bound(eps, n)
         for e, a, b in zip(eps, t3, dw):
-            rows.append(dict(eps=e, n=n, beta=mi["beta"], theorem3_bits=a, dwork_thm19_bits=b, ratio=a / b,
+            rows.append(dict(eps=e, n=n, beta=params["beta"], theorem3_bits=a, dwork_thm19_bits=b, ratio=a / b,
                              theorem3_tighter=bool(a < b)))
     return pd.DataFrame(rows)
 
@@ -63,16 +64,16 @@ def maxinfo_figure(table: pd.DataFrame):
 
 def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
     oid = "zhao-maxinfo"
-    beta = params["maxinfo"]["beta"]
+    beta = params["beta"]
     src = f"{SOURCE}, text after Theorem 3"
     chk = check_grid(table["theorem3_tighter"], table, ("eps", "n", "theorem3_bits", "dwork_thm19_bits"))
     claims = [Claim(
-        oid, "thm3-weaker-everywhere", src,
-        "reading 1 (literal, every eps and n): eps n log e >= Theorem 3's bound at every (eps, n) of the grid. "
-        "Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n), so this reading fails for eps >= 1/2 and for "
-        "small n; see thm3-weaker-where-used for the reading at the paper's own use",
-        "Theorem 3 < eps n log e", chk.measured + " (eps, n) points", chk.status, chk.counterexample, kind="paper",
-        quote=Q_THM3_WEAKER, code=CODE)]
+        output_id=oid, claim_id="thm3-weaker-everywhere", source=src,
+        claim="reading 1 (literal, every eps and n): eps n log e >= Theorem 3's bound at every (eps, n) of the "
+              "grid. Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n), so this reading fails for eps >= 1/2 "
+              "and for small n; see thm3-weaker-where-used for the reading at the paper's own use",
+        expected="Theorem 3 < eps n log e", measured=chk.measured + " (eps, n) points", status=chk.status,
+        counterexample=chk.counterexample, kind="paper", quote=Q_THM3_WEAKER, code=CODE)]
     n = params["n"]
     taus = np.asarray(params["tau"], dtype=float)
     pts = pd.DataFrame({"tau": taus, "eps": taus / 3, "n": n})
@@ -80,28 +81,31 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
     pts["dwork_thm19_bits"] = zb.dwork_maxinfo_bound(pts["eps"], n)
     chk = check_grid(pts["theorem3_bits"] < pts["dwork_thm19_bits"], pts, ("tau", "eps", "n"))
     claims.append(Claim(
-        oid, "thm3-weaker-where-used", f"{SOURCE}, text after Theorem 3; Theorem 3 as used by Lemma 1 (eps <= tau/3)",
-        "reading 2 (where the paper uses Theorem 3): at eps = tau/3 with tau in the configured grid and n = "
-        "theory.zhao.n, Theorem 3's bound is below eps n log e",
-        "Theorem 3 < eps n log e",
-        chk.measured + ": " + ", ".join(f"tau={r.tau:g}: {r.theorem3_bits:.3g} vs {r.dwork_thm19_bits:.3g} bits"
-                                        for r in pts.itertuples()),
-        chk.status, chk.counterexample, kind="paper", quote=Q_THM3_WEAKER, code=CODE))
+        output_id=oid, claim_id="thm3-weaker-where-used",
+        source=f"{SOURCE}, text after Theorem 3; Theorem 3 as used by Lemma 1 (eps <= tau/3)",
+        claim="reading 2 (where the paper uses Theorem 3): at eps = tau/3 with tau in the configured grid and n = "
+              "theory.zhao.maxinfo.n, Theorem 3's bound is below eps n log e",
+        expected="Theorem 3 < eps n log e",
+        measured=chk.measured + ": " + ", ".join(f"tau={r.tau:g}: {r.theorem3_bits:.3g} vs "
+                                                 f"{r.dwork_thm19_bits:.3g} bits" for r in pts.itertuples()),
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_THM3_WEAKER, code=CODE))
     region = zb.theorem3_tighter_region(table["eps"], table["n"], beta)
     got = (table["theorem3_bits"] < table["dwork_thm19_bits"]).to_numpy()
     chk = check_grid(np.asarray(region) == got, table, ("eps", "n"))
     claims.append(Claim(
-        oid, "thm3-region", "this project (algebra on Zhao Theorem 3)",
-        "Theorem 3's bound is below eps n log e exactly when 2 eps + sqrt(2 ln(2/beta)/n) < 1 (never for eps >= 1/2)",
-        "the region formula agrees with the two bounds at every grid point", chk.measured, chk.status,
-        chk.counterexample, kind="project", code="adaptive_repro.bounds.zhao.theorem3_tighter_region"))
+        output_id=oid, claim_id="thm3-region", source="this project (algebra on Zhao Theorem 3)",
+        claim="Theorem 3's bound is below eps n log e exactly when 2 eps + sqrt(2 ln(2/beta)/n) < 1 (never for "
+              "eps >= 1/2)",
+        expected="the region formula agrees with the two bounds at every grid point", measured=chk.measured,
+        status=chk.status, counterexample=chk.counterexample, kind="project",
+        code=code_name(zb.theorem3_tighter_region)))
     return claims
 
 
 def build(output_id: str, params: dict, inputs: dict):
-    """(table, figure, claims) of zhao-maxinfo (the output contract of catalogue.py)."""
+    """(table, figure, claims) of zhao-maxinfo (the output contract of catalogue.py); ``params`` = the complete
+    ``theory.zhao.maxinfo`` block plus ``seed``."""
     if output_id != "zhao-maxinfo":
         raise ValueError(f"{__name__} does not build {output_id!r}")
-    params = with_defaults({k: v for k, v in params.items() if k != "seed"})
     table = maxinfo_table(params)
     return table, maxinfo_figure(table), maxinfo_claims(params, table)

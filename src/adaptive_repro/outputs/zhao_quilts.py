@@ -1,35 +1,28 @@
 """zhao-fig1 and zhao-bdp-conversion: Zhao 2017's Markov quilts (Fig. 1) and the DP level that implies Bayesian DP
 (Lemmas 2-4), computed by :mod:`adaptive_repro.privacy`. Pure builders: parameters in, DataFrame / Figure / Claims out.
 
-Parameters: config key ``theory.zhao`` (src/adaptive_repro/schemas/theory_zhao.schema.yaml holds every default;
-:func:`with_defaults` fills them in). Also the helpers shared by the other Zhao theory builders
-(:mod:`adaptive_repro.outputs.zhao_sample_complexity`, :mod:`adaptive_repro.outputs.zhao_maxinfo`).
+Parameters: config blocks ``theory.zhao.fig1`` and ``theory.zhao.bdp_conversion``
+(src/adaptive_repro/schemas/theory_zhao.schema.yaml), complete, plus ``seed`` (the output contract of catalogue.py).
+Also the helpers shared by the other Zhao theory builders (:mod:`adaptive_repro.outputs.zhao_sample_complexity`,
+:mod:`adaptive_repro.outputs.zhao_maxinfo`).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults  # noqa: E402
 from adaptive_repro.privacy import (binary_chain, chain_quilts, convert_chain, data_model_chain,  # noqa: E402
                                     is_markov_quilt, lemma2_eps_bdp, lemma3_blanket_influence, markov_blanket,
                                     markov_chain_graph, quilt_from_set)
-from adaptive_repro.registry import Claim, check_grid, verdict  # noqa: E402
+from adaptive_repro.privacy import graphs, lemmas, quilts  # noqa: E402
+from adaptive_repro.registry import Claim, check_grid, code_name, verdict  # noqa: E402
 
 SOURCE = "Zhao 2017"
-SCHEMA = SCHEMA_DIR / "theory_zhao.schema.yaml"
 
 
-# ------------------------------------------------------------------------------------------------ config / helpers
-
-def with_defaults(block: dict | None, schema_path: str | Path = SCHEMA) -> dict:
-    """``theory.zhao`` with every missing key (at any depth) set to the schema's default."""
-    return fill_schema_defaults(block, schema_path)
-
+# ------------------------------------------------------------------------------------------------------ helpers
 
 def chain_label(kind: str, p=None, p_s=None, p_y=None) -> str:
     return f"binary(p={p:g})" if kind == "binary" else f"data-model(p_s={p_s:g},p_y={p_y:g})"
@@ -47,9 +40,9 @@ def _chains(params) -> list[tuple[str, np.ndarray, float]]:
 # ============================================================================================ zhao-fig1
 
 def fig1_table(params) -> pd.DataFrame:
-    """Nodes of Zhao Fig. 1's chain with their role for node X_i's quilt {X_{i-a}, X_{i+b}} (1-based labels)."""
-    f = params["fig1"]
-    n, i, a, b = f["n_nodes"], f["node"] - 1, f["a"], f["b"]
+    """Nodes of Zhao Fig. 1's chain with their role for node X_i's quilt {X_{i-a}, X_{i+b}} (1-based labels);
+    ``params`` = the ``theory.zhao.fig1`` block."""
+    n, i, a, b = params["n_nodes"], params["node"] - 1, params["a"], params["b"]
     if not (0 <= i - a and i + b <= n - 1):
         raise ValueError(f"theory.zhao.fig1: quilt nodes X_{i - a + 1}, X_{i + b + 1} outside the chain 1..{n}")
     q = quilt_from_set(markov_chain_graph(n), i, {i - a, i + b})
@@ -110,27 +103,31 @@ def fig1_claims(params, table: pd.DataFrame) -> list[Claim]:
     nq = sum(1 for _ in chain_quilts(n, i))
     src = f"{SOURCE}, Fig. 1 caption"
     return [
-        Claim(oid, "fig1-sets", src,
-              "for quilt {X_{i-a}, X_{i+b}}: N = X_{i-a+1..i-1} u X_{i+1..i+b-1}, R = X_{1..i-a-1} u X_{i+b+1..n}, "
-              "and every path from X_i to R meets the quilt",
-              "N and R as in the caption", f"N = {sorted(k + 1 for k in got_n)}, R = {sorted(k + 1 for k in got_r)} "
-              f"(n={n}, i={i + 1}, a={a}, b={b}) from networkx separation", verdict(ok1, "statement"),
-              "" if ok1 else "sets differ", kind="paper", quote=Q_FIG1_SETS,
-              code="adaptive_repro.privacy.quilts.quilt_from_set"),
-        Claim(oid, "fig1-blanket", src,
-              "a = b = 1 gives the Markov blanket {X_{i-1}, X_{i+1}} with empty nearby set",
-              "N = {}", f"N = {sorted(bl.nearby)}, quilt = blanket: {ok2}", verdict(ok2, "statement"),
-              kind="paper", quote=Q_FIG1_BLANKET, code="adaptive_repro.privacy.quilts.quilt_from_set"),
-        Claim(oid, "fig1-end-blanket", src, "the Markov blanket of X_1 is {X_2}",
-              "{X_2}", f"{{X_{', X_'.join(str(k + 1) for k in sorted(markov_blanket(g, 0)))}}}",
-              verdict(ok3, "statement"), kind="paper", quote=Q_FIG1_END,
-              code="adaptive_repro.privacy.graphs.markov_blanket"),
-        Claim(oid, "fig1-many-quilts", "this project (enumeration of the quilts of a chain node)",
-              "node X_i of a chain of n nodes has i(n-i+1) Markov quilts (two-sided, one-sided, empty), so Lemma 2's "
-              "max over quilts has many candidates", "i(n-i+1)",
-              f"{nq} quilts of X_{i + 1} in a chain of {n} (i(n-i+1) = {(i + 1) * (n - i)})",
-              verdict(nq == (i + 1) * (n - i) and nq > 1, "statement"), kind="project",
-              code="adaptive_repro.privacy.quilts.chain_quilts"),
+        Claim(output_id=oid, claim_id="fig1-sets", source=src,
+              claim="for quilt {X_{i-a}, X_{i+b}}: N = X_{i-a+1..i-1} u X_{i+1..i+b-1}, "
+                    "R = X_{1..i-a-1} u X_{i+b+1..n}, and every path from X_i to R meets the quilt",
+              expected="N and R as in the caption",
+              measured=f"N = {sorted(k + 1 for k in got_n)}, R = {sorted(k + 1 for k in got_r)} "
+                       f"(n={n}, i={i + 1}, a={a}, b={b}) from networkx separation",
+              status=verdict(ok1, "statement"), counterexample="" if ok1 else "sets differ", kind="paper",
+              quote=Q_FIG1_SETS, code=code_name(quilts.quilt_from_set)),
+        Claim(output_id=oid, claim_id="fig1-blanket", source=src,
+              claim="a = b = 1 gives the Markov blanket {X_{i-1}, X_{i+1}} with empty nearby set",
+              expected="N = {}", measured=f"N = {sorted(bl.nearby)}, quilt = blanket: {ok2}",
+              status=verdict(ok2, "statement"), kind="paper", quote=Q_FIG1_BLANKET,
+              code=code_name(quilts.quilt_from_set)),
+        Claim(output_id=oid, claim_id="fig1-end-blanket", source=src, claim="the Markov blanket of X_1 is {X_2}",
+              expected="{X_2}", measured=f"{{X_{', X_'.join(str(k + 1) for k in sorted(markov_blanket(g, 0)))}}}",
+              status=verdict(ok3, "statement"), kind="paper", quote=Q_FIG1_END,
+              code=code_name(graphs.markov_blanket)),
+        Claim(output_id=oid, claim_id="fig1-many-quilts",
+              source="this project (enumeration of the quilts of a chain node)",
+              claim="node X_i of a chain of n nodes has i(n-i+1) Markov quilts (two-sided, one-sided, empty), so "
+                    "Lemma 2's max over quilts has many candidates",
+              expected="i(n-i+1)",
+              measured=f"{nq} quilts of X_{i + 1} in a chain of {n} (i(n-i+1) = {(i + 1) * (n - i)})",
+              status=verdict(nq == (i + 1) * (n - i) and nq > 1, "statement"), kind="project",
+              code=code_name(quilts.chain_quilts)),
     ]
 
 
@@ -234,25 +231,31 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
     oid = "zhao-bdp-conversion"
     n = params["n"]
     claims = []
-    conv = "adaptive_repro.privacy.lemmas.convert_chain"
+    conv = code_name(lemmas.convert_chain)
 
     l3 = table[table["method"] == "lemma3"]
     chk = check_grid(l3["feasible"], l3, ("chain", "eps_bdp"))
     bad = l3[~l3["feasible"]]
     claims.append(Claim(
-        oid, "lemma3-feasible", "this project (Zhao 2017, Lemma 3 at the configured chains and eps = tau/3)",
-        "Lemma 3's eps' = min_i (eps - 4 a_i) is positive (usable) at this project's chains and eps = tau/3; the paper "
-        "claims no particular setting, so a failure is a limitation of the Markov-blanket route, not an error",
-        "eps > 4 a_i", f"feasible in {int(l3['feasible'].sum())} of {len(l3)} (chain, tau) rows",
-        chk.status, "" if bad.empty else f"{bad.iloc[0]['chain']}, eps={bad.iloc[0]['eps_bdp']:.4g}: "
-                                         f"{bad.iloc[0]['detail']}", kind="project", code=conv))
+        output_id=oid, claim_id="lemma3-feasible",
+        source="this project (Zhao 2017, Lemma 3 at the configured chains and eps = tau/3)",
+        claim="Lemma 3's eps' = min_i (eps - 4 a_i) is positive (usable) at this project's chains and eps = tau/3; "
+              "the paper claims no particular setting, so a failure is a limitation of the Markov-blanket route, "
+              "not an error",
+        expected="eps > 4 a_i", measured=f"feasible in {int(l3['feasible'].sum())} of {len(l3)} (chain, tau) rows",
+        status=chk.status,
+        counterexample="" if bad.empty else f"{bad.iloc[0]['chain']}, eps={bad.iloc[0]['eps_bdp']:.4g}: "
+                                            f"{bad.iloc[0]['detail']}",
+        kind="project", code=conv))
 
     l4 = table[table["method"] == "lemma4"]
     chk = check_grid(l4["feasible"], l4, ("chain", "eps_bdp", "c"))
     claims.append(Claim(
-        oid, "lemma4-preconditions", "this project (Zhao 2017, Lemma 4's hypotheses at the configured settings)",
-        "Lemma 4's preconditions (0 < c < 1/6, n >= 2d, aperiodic irreducible reversible chain) hold at this "
-        "project's chains, eps = tau/3 and n", f"n = {n} >= 2d", chk.measured, chk.status, chk.counterexample,
+        output_id=oid, claim_id="lemma4-preconditions",
+        source="this project (Zhao 2017, Lemma 4's hypotheses at the configured settings)",
+        claim="Lemma 4's preconditions (0 < c < 1/6, n >= 2d, aperiodic irreducible reversible chain) hold at this "
+              "project's chains, eps = tau/3 and n",
+        expected=f"n = {n} >= 2d", measured=chk.measured, status=chk.status, counterexample=chk.counterexample,
         kind="project", code=conv))
 
     # Lemma 4 lower-bounds the exact quilt eps' (proof of Theorem 2: "h is a lower bound of eps'")
@@ -274,10 +277,11 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
                     desc.append(f"{label}, n={nn}, eps={eps:g}, c={c:g}: h={r4.eps_dp:.4g} vs exact {e2.eps_dp:.4g}")
     chk = check_grid(ok, describe=lambda i: desc[i])
     claims.append(Claim(
-        oid, "lemma4-below-exact", f"{SOURCE}, section 5.3 (after eq. (39)); Lemma 4",
-        "h(eps, g, rho) (s from eq. (33)) is at most Lemma 2's exact-quilt eps' on chains where both apply",
-        "h <= eps'_Lemma2", f"{chk.measured} (feasible (chain, n, eps, c) points with an exact eps')",
-        chk.status, chk.counterexample, kind="paper", quote=Q_LEMMA4_LOWER, code=conv))
+        output_id=oid, claim_id="lemma4-below-exact", source=f"{SOURCE}, section 5.3 (after eq. (39)); Lemma 4",
+        claim="h(eps, g, rho) (s from eq. (33)) is at most Lemma 2's exact-quilt eps' on chains where both apply",
+        expected="h <= eps'_Lemma2",
+        measured=f"{chk.measured} (feasible (chain, n, eps, c) points with an exact eps')",
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_LEMMA4_LOWER, code=conv))
 
     # Lemma 3 <= Lemma 2 (the blanket is one of the quilts)
     ok, desc, tot = [], [], 0
@@ -292,10 +296,11 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
             desc.append(f"{label}, eps={eps:g}: Lemma 3 {r3.eps_dp:.4g} vs Lemma 2 {r2.eps_dp:.4g}")
     chk = check_grid(ok, describe=lambda i: desc[i])
     claims.append(Claim(
-        oid, "lemma2-vs-lemma3", f"{SOURCE}, Lemmas 2-3",
-        "Lemma 3 is Lemma 2 restricted to the Markov blanket, so its eps' is never larger than Lemma 2's",
-        "eps'_L3 <= eps'_L2", f"{chk.measured} (the {len(ok)} of {tot} (chain, eps) points where Lemma 3 is "
-                              f"feasible)", chk.status, chk.counterexample, kind="paper", quote=Q_LEMMA3, code=conv))
+        output_id=oid, claim_id="lemma2-vs-lemma3", source=f"{SOURCE}, Lemmas 2-3",
+        claim="Lemma 3 is Lemma 2 restricted to the Markov blanket, so its eps' is never larger than Lemma 2's",
+        expected="eps'_L3 <= eps'_L2",
+        measured=f"{chk.measured} (the {len(ok)} of {tot} (chain, eps) points where Lemma 3 is feasible)",
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_LEMMA3, code=conv))
 
     # where Lemma 3 is feasible at all: the largest stay probability p* with eps > 4 a_i (binary chain)
     from scipy.optimize import brentq
@@ -303,16 +308,15 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
     f = lambda p: eps_min - 4 * lemma3_blanket_influence(n, binary_chain(p))  # noqa: E731
     p_star = brentq(f, 0.5 + 1e-12, 0.999)
     claims.append(Claim(
-        oid, "lemma3-some-feasible", "this project (Zhao 2017, Lemma 3)",
-        "Lemma 3 gives a positive eps' for some correlated binary chain at the smallest configured eps = tau/3",
-        "eps > 4 a_i for weak enough correlation",
-        f"binary chain, eps={eps_min:.4g}: feasible only for 0.5 < p < p* = {p_star:.6f} (correlation 2p-1 < "
-        f"{2 * p_star - 1:.2g})", verdict(p_star > 0.5, "statement"), kind="project",
-        code="adaptive_repro.privacy.lemmas.lemma3_blanket_influence"))
+        output_id=oid, claim_id="lemma3-some-feasible", source="this project (Zhao 2017, Lemma 3)",
+        claim="Lemma 3 gives a positive eps' for some correlated binary chain at the smallest configured eps = tau/3",
+        expected="eps > 4 a_i for weak enough correlation",
+        measured=f"binary chain, eps={eps_min:.4g}: feasible only for 0.5 < p < p* = {p_star:.6f} "
+                 f"(correlation 2p-1 < {2 * p_star - 1:.2g})",
+        status=verdict(p_star > 0.5, "statement"), kind="project", code=code_name(lemmas.lemma3_blanket_influence)))
 
     # Section 5.2's BDP-level sentence (a harmless slip) and eq. (12) (the right inversion)
     ok, desc, ok12, desc12 = [], [], [], []
-    sc = params["sample_complexity"]
     for label, P, _ in _chains(params):
         for eps_star in params["claim_eps"]:
             said = convert_chain(eps_star, n, P, "lemma2").eps_dp  # min_i max_Q (eps* - 4b)/(|N|+1)
@@ -322,46 +326,51 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
                         f"Lemma 2 certifies for an eps*-DP mechanism")
         for tau in params["tau"]:
             ep = convert_chain(tau / 3, n, P, "lemma2").eps_dp  # (12)'s second term is 9B/(4 sigma eps')
-            n12 = 9 * sc["B"] / (4 * 1.0 * ep)  # at sigma = 1 (sigma scales both sides)
-            eps_star = 9 * sc["B"] / (4 * 1.0 * n12)  # Algorithm 1's DP level at n = (12)
+            n12 = 9 * params["B"] / (4 * 1.0 * ep)  # at sigma = 1 (sigma scales both sides)
+            eps_star = 9 * params["B"] / (4 * 1.0 * n12)  # Algorithm 1's DP level at n = (12)
             bdp = lemma2_eps_bdp(eps_star, n, P)
             ok12.append(bdp <= tau / 3 * (1 + 1e-9))
             desc12.append(f"{label}, tau={tau:g}: BDP level {bdp:.6g} > tau/3 = {tau / 3:.6g} at n = (12)")
     chk = check_grid(ok, describe=lambda i: desc[i])
     chk12 = check_grid(ok12, describe=lambda i: desc12[i])
     claims.append(Claim(
-        oid, "sec52-bdp-level", f"{SOURCE}, proof of Theorem 1 (section 5.2, first paragraph)",
-        "an eps*-DP Algorithm 1 is eps-BDP for eps = min_i max_Q (eps* - 4 b_i)/(|N_i|+1) (this applies Lemma 2's "
-        "formula eps -> eps' to eps*, i.e. inverts Lemma 2 the wrong way; the right inverse is "
-        "max_i min_Q ((|N_i|+1) eps* + 4 b_i)). A harmless slip: eq. (12) and n_# use the right inversion "
-        "(row eq12-right-inversion), so Theorems 1-2 are unaffected",
-        "the sentence's eps >= Lemma 2's certified BDP level", chk.measured, chk.status, chk.counterexample,
-        kind="paper", quote=Q_SEC52, code="adaptive_repro.privacy.lemmas.lemma2_eps_bdp"))
+        output_id=oid, claim_id="sec52-bdp-level",
+        source=f"{SOURCE}, proof of Theorem 1 (section 5.2, first paragraph)",
+        claim="an eps*-DP Algorithm 1 is eps-BDP for eps = min_i max_Q (eps* - 4 b_i)/(|N_i|+1) (this applies "
+              "Lemma 2's formula eps -> eps' to eps*, i.e. inverts Lemma 2 the wrong way; the right inverse is "
+              "max_i min_Q ((|N_i|+1) eps* + 4 b_i)). A harmless slip: eq. (12) and n_# use the right inversion "
+              "(row eq12-right-inversion), so Theorems 1-2 are unaffected",
+        expected="the sentence's eps >= Lemma 2's certified BDP level", measured=chk.measured, status=chk.status,
+        counterexample=chk.counterexample, kind="paper", quote=Q_SEC52, code=code_name(lemmas.lemma2_eps_bdp)))
     claims.append(Claim(
-        oid, "eq12-right-inversion", f"{SOURCE}, proof of Theorem 1, eq. (12)",
-        "at n = (12)'s bound, Algorithm 1's DP level eps* = 9B/(4 sigma n) is certified tau/3-BDP by Lemma 2's right "
-        "inverse max_i min_Q ((|N_i|+1) eps* + 4 b_i) (so (12), n_# and Theorems 1-2 do not depend on the slip of "
-        "sec52-bdp-level)", "BDP level <= tau/3", chk12.measured + " ((chain, tau) points)", chk12.status,
-        chk12.counterexample, kind="paper", quote=Q_EQ12, code="adaptive_repro.privacy.lemmas.lemma2_eps_bdp"))
+        output_id=oid, claim_id="eq12-right-inversion", source=f"{SOURCE}, proof of Theorem 1, eq. (12)",
+        claim="at n = (12)'s bound, Algorithm 1's DP level eps* = 9B/(4 sigma n) is certified tau/3-BDP by Lemma 2's "
+              "right inverse max_i min_Q ((|N_i|+1) eps* + 4 b_i) (so (12), n_# and Theorems 1-2 do not depend on "
+              "the slip of sec52-bdp-level)",
+        expected="BDP level <= tau/3", measured=chk12.measured + " ((chain, tau) points)", status=chk12.status,
+        counterexample=chk12.counterexample, kind="paper", quote=Q_EQ12, code=code_name(lemmas.lemma2_eps_bdp)))
 
     undefined, unused = lemma4_statement_symbols()
     ok = not undefined and not unused
     claims.append(Claim(
-        oid, "lemma4-statement-symbols", f"{SOURCE}, Lemma 4 (eq. (11)) and proof of Theorem 2 (eq. (33))",
-        "Lemma 4's h(eps, g, rho) is determined by the quantities the lemma defines",
-        "every symbol of h defined, every defined symbol used",
-        f"h uses {', '.join(LEMMA4_H_USES)}; the lemma defines {', '.join(LEMMA4_DEFINED)}: undefined in the "
-        f"statement: {', '.join(undefined) or 'none'}; defined but unused: {', '.join(unused) or 'none'}. This "
-        "project takes s = floor((1/g) ln[(e^{eps/6}+1)/(rho (e^{eps/6}-1))]) from eq. (33) of the proof of Theorem 2; "
-        "with it h lower-bounds Lemma 2's eps' (row lemma4-below-exact)", verdict(ok, "statement"),
-        "" if ok else "s undefined in the statement; t, xi_{t+1} unused", kind="paper", quote=Q_LEMMA4_SYMBOLS,
-        code="adaptive_repro.outputs.zhao_quilts.lemma4_statement_symbols"))
+        output_id=oid, claim_id="lemma4-statement-symbols",
+        source=f"{SOURCE}, Lemma 4 (eq. (11)) and proof of Theorem 2 (eq. (33))",
+        claim="Lemma 4's h(eps, g, rho) is determined by the quantities the lemma defines",
+        expected="every symbol of h defined, every defined symbol used",
+        measured=f"h uses {', '.join(LEMMA4_H_USES)}; the lemma defines {', '.join(LEMMA4_DEFINED)}: undefined in "
+                 f"the statement: {', '.join(undefined) or 'none'}; defined but unused: "
+                 f"{', '.join(unused) or 'none'}. This "
+                 "project takes s = floor((1/g) ln[(e^{eps/6}+1)/(rho (e^{eps/6}-1))]) from eq. (33) of the proof of "
+                 "Theorem 2; with it h lower-bounds Lemma 2's eps' (row lemma4-below-exact)",
+        status=verdict(ok, "statement"),
+        counterexample="" if ok else "s undefined in the statement; t, xi_{t+1} unused",
+        kind="paper", quote=Q_LEMMA4_SYMBOLS, code=code_name(lemma4_statement_symbols)))
     return claims
 
 
 def build(output_id: str, params: dict, inputs: dict):
-    """(table, figure, claims) of zhao-fig1 or zhao-bdp-conversion (the output contract of catalogue.py)."""
-    params = with_defaults({k: v for k, v in params.items() if k != "seed"})
+    """(table, figure, claims) of zhao-fig1 or zhao-bdp-conversion (the output contract of catalogue.py); ``params`` =
+    the complete ``theory.zhao.fig1`` or ``theory.zhao.bdp_conversion`` block plus ``seed``."""
     if output_id == "zhao-fig1":
         table = fig1_table(params)
         return table, fig1_figure(table), fig1_claims(params, table)

@@ -1,7 +1,8 @@
 """zhao-sample-complexity: Zhao 2017 Theorems 1-2 (sample complexity, i.i.d. vs Markov chain) and Theorem 1's
 guarantee (9) computed exactly on a two-state chain. Pure builders: parameters in, DataFrame / Figure / Claims out.
 
-Parameters: config key ``theory.zhao`` (src/adaptive_repro/schemas/theory_zhao.schema.yaml).
+Parameters: config block ``theory.zhao.sample_complexity`` (src/adaptive_repro/schemas/theory_zhao.schema.yaml),
+complete, plus ``seed``.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from adaptive_repro.bounds import zhao as zb  # noqa: E402
-from adaptive_repro.outputs.zhao_quilts import SOURCE, chain_label, with_defaults  # noqa: E402
+from adaptive_repro.outputs.zhao_quilts import SOURCE, chain_label  # noqa: E402
 from adaptive_repro.privacy import (binary_chain, convert_chain, data_model_chain,  # noqa: E402
                                     lemma3_blanket_influence)
-from adaptive_repro.registry import Claim, check_grid  # noqa: E402
+from adaptive_repro.registry import Claim, check_grid, code_name  # noqa: E402
 
 
 def _matrix(label: str) -> np.ndarray:
@@ -31,7 +32,7 @@ def _a_max(params, label: str) -> float:
 
 
 def sample_complexity_table(params) -> pd.DataFrame:
-    sc = params["sample_complexity"]
+    sc = params  # the theory.zhao.sample_complexity block
     B, m, beta, c = sc["B"], sc["m"], sc["beta"], sc["c"]
     taus = np.geomspace(sc["tau_min"], sc["tau_max"], sc["tau_points"])
     n_chain = params["n"]
@@ -202,7 +203,7 @@ def theorem1_guarantee_table(params) -> pd.DataFrame:
     stationary symmetric two-state chain (stay probability p; Q(P) = 1/2), at n = n_1 = ceil(9 ln(4/beta)/tau^2),
     which is n_#(B, sigma, tau, beta) for every sigma >= sigma_0 = 9B/(4 eps'(tau/3) n_1) (sigma is free in
     Theorem 1; eps' = Lemma 2 on the chain of length n_1)."""
-    sc = params["sample_complexity"]
+    sc = params  # the theory.zhao.sample_complexity block
     B, beta = sc["B"], sc["beta"]
     rows = []
     for p in sc["guarantee_p"]:
@@ -232,22 +233,24 @@ def _settles(ex: pd.DataFrame, value, tol: float):
 
 def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     oid = "zhao-sample-complexity"
-    sc = params["sample_complexity"]
+    sc = params  # the theory.zhao.sample_complexity block
     tol = sc["scaling_tolerance"]
     claims = []
     ex = table[table["quantity"] == EXACT]
-    nreq = "adaptive_repro.bounds.zhao.theorem2_n_required"
+    nreq = code_name(zb.theorem2_n_required)
     # 1. Markov chain: n tau^2 / ln(1/tau) settles as tau -> 0
     res = _settles(ex[ex["chain"] != "iid"], lambda s, t: s["n_required"] * t**2 / np.log(1 / t), tol)
     chk = check_grid([r[1] for r in res], describe=lambda i: f"{res[i][0]}: n tau^2/ln(1/tau) varies by "
                                                             f"x{res[i][2]:.2f} over tau in [{res[i][3]:.2g}, "
                                                             f"{10 * res[i][3]:.2g}]")
     claims.append(Claim(
-        oid, "markov-order", f"{SOURCE}, Theorem 2 (Markov chain case), text after it and section 5.3",
-        "on a Markov chain Theorem 2's requirement n_# (Lemma 2, exact quilts) is O(B ln(1/tau) ln(m/beta)/tau^2)",
-        f"n tau^2 / ln(1/tau) bounded as tau -> 0 (varies by at most x{tol:g} over the lowest decade)",
-        "max/min over the lowest tau decade: " + "; ".join(f"{c}: {s:.2f}" for c, _, s, _ in res),
-        chk.status, chk.counterexample, kind="paper", quote=Q_MARKOV_ORDER, code=nreq))
+        output_id=oid, claim_id="markov-order",
+        source=f"{SOURCE}, Theorem 2 (Markov chain case), text after it and section 5.3",
+        claim="on a Markov chain Theorem 2's requirement n_# (Lemma 2, exact quilts) is "
+              "O(B ln(1/tau) ln(m/beta)/tau^2)",
+        expected=f"n tau^2 / ln(1/tau) bounded as tau -> 0 (varies by at most x{tol:g} over the lowest decade)",
+        measured="max/min over the lowest tau decade: " + "; ".join(f"{c}: {s:.2f}" for c, _, s, _ in res),
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_MARKOV_ORDER, code=nreq))
     # 2. extra factor only ln(1/tau) over iid
     iid = ex[ex["chain"] == "iid"].set_index("tau")["n_required"]
     rel = ex[ex["chain"] != "iid"].assign(ratio=lambda f: f["n_required"].to_numpy() / iid.reindex(f["tau"]).to_numpy())
@@ -257,21 +260,22 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     chk = check_grid([r[1] for r in res], describe=lambda i: f"{res[i][0]}: (n_chain/n_iid)/ln(1/tau) varies by "
                                                             f"x{res[i][2]:.2f} over the lowest decade")
     claims.append(Claim(
-        oid, "markov-vs-iid", f"{SOURCE}, text after Theorem 2",
-        "read as an order statement: n_chain / n_iid = O(ln(1/tau)) as tau -> 0 (the constant depends on the chain "
-        "through 1/g and ln(1/rho), and is not small for strong correlation)",
-        "(n_chain/n_iid)/ln(1/tau) settles over the lowest tau decade", "; ".join(meas),
-        chk.status, chk.counterexample, kind="paper", quote=Q_MARKOV_VS_IID, code=nreq))
+        output_id=oid, claim_id="markov-vs-iid", source=f"{SOURCE}, text after Theorem 2",
+        claim="read as an order statement: n_chain / n_iid = O(ln(1/tau)) as tau -> 0 (the constant depends on the "
+              "chain through 1/g and ln(1/rho), and is not small for strong correlation)",
+        expected="(n_chain/n_iid)/ln(1/tau) settles over the lowest tau decade", measured="; ".join(meas),
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_MARKOV_VS_IID, code=nreq))
     kk = rel.assign(k=lambda f: f["ratio"] / np.log(1 / f["tau"])).sort_values(["chain", "tau"])
     chk = check_grid(kk["k"] <= 1.0, kk, ("chain", "tau", "ratio", "k"))
     claims.append(Claim(
-        oid, "markov-vs-iid-constant", "this project (the constant behind Zhao 2017's 'factor ln(1/tau)')",
-        "reading 2 of 'just a small additional expense (i.e., the factor ln(1/tau))': at this project's chains "
-        "n_chain/n_iid is at most ln(1/tau) itself (constant <= 1). The paper states an order, so a failure says "
-        "the hidden constant is large at these chains, not that the paper errs",
-        "(n_chain/n_iid)/ln(1/tau) <= 1 at every (chain, tau)",
-        f"{chk.measured}; (n_chain/n_iid)/ln(1/tau) from {kk['k'].min():.3g} to {kk['k'].max():.3g}",
-        chk.status, chk.counterexample, kind="project", code=nreq))
+        output_id=oid, claim_id="markov-vs-iid-constant",
+        source="this project (the constant behind Zhao 2017's 'factor ln(1/tau)')",
+        claim="reading 2 of 'just a small additional expense (i.e., the factor ln(1/tau))': at this project's "
+              "chains n_chain/n_iid is at most ln(1/tau) itself (constant <= 1). The paper states an order, so a "
+              "failure says the hidden constant is large at these chains, not that the paper errs",
+        expected="(n_chain/n_iid)/ln(1/tau) <= 1 at every (chain, tau)",
+        measured=f"{chk.measured}; (n_chain/n_iid)/ln(1/tau) from {kk['k'].min():.3g} to {kk['k'].max():.3g}",
+        status=chk.status, counterexample=chk.counterexample, kind="project", code=nreq))
     # 3. Theorem 1's n_* (Lemma 3 route): needs tau/3 > 4 a_i, a hypothesis the theorem does not state
     chains = list(dict.fromkeys(table["chain"]))
     weak = [chain_label("binary", p=p) for p in (0.50001, 0.5001)]
@@ -293,41 +297,46 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     chk = check_grid(ok, describe=lambda i: desc[i])
     status = "not applicable" if not ok else chk.status
     claims.append(Claim(
-        oid, "theorem1-n-star", f"{SOURCE}, Theorem 1, eq. (7)",
-        "n_* of (7) (Lemma 3 route) is a finite sufficient size, at least n_# of (8) (the blanket is one of the "
-        "quilts). (7) needs tau/3 > 4 a_i for every i, a hypothesis Theorem 1 does not state: where tau/3 <= 4 a_i "
-        "its second term is negative or undefined and Lemma 3 certifies nothing, so (7) is not applicable there; "
-        "checked at Theorem 2's tau' = (1-c)tau/4 on the configured chains and two very weak ones",
-        "n_* finite and >= n_# where tau'/3 > 4 a_i",
-        f"{chk.measured if ok else 'no point with tau/3 > 4 a_i'}; not applicable at {len(na)} (chain, tau) points",
-        status, chk.counterexample if ok else (na[0] if na else ""), kind="paper", quote=Q_N_STAR,
-        code="adaptive_repro.bounds.zhao.theorem1_n_star"))
+        output_id=oid, claim_id="theorem1-n-star", source=f"{SOURCE}, Theorem 1, eq. (7)",
+        claim="n_* of (7) (Lemma 3 route) is a finite sufficient size, at least n_# of (8) (the blanket is one of "
+              "the quilts). (7) needs tau/3 > 4 a_i for every i, a hypothesis Theorem 1 does not state: where "
+              "tau/3 <= 4 a_i its second term is negative or undefined and Lemma 3 certifies nothing, so (7) is not "
+              "applicable there; checked at Theorem 2's tau' = (1-c)tau/4 on the configured chains and two very "
+              "weak ones",
+        expected="n_* finite and >= n_# where tau'/3 > 4 a_i",
+        measured=f"{chk.measured if ok else 'no point with tau/3 > 4 a_i'}; not applicable at {len(na)} "
+                 "(chain, tau) points",
+        status=status, counterexample=chk.counterexample if ok else (na[0] if na else ""), kind="paper",
+        quote=Q_N_STAR, code=code_name(zb.theorem1_n_star)))
     # 4. Lemma 4 route never below the exact route
     l4 = table[table["quantity"] == "theorem2 n_# with Lemma 4's h"].set_index(["chain", "tau"])["n_required"]
     l2 = ex.set_index(["chain", "tau"])["n_required"]
     both = pd.DataFrame({"l4": l4, "l2": l2}).dropna().reset_index()
     chk = check_grid(both["l4"] >= both["l2"] * (1 - 1e-9), both, ("chain", "tau", "l4", "l2"))
     claims.append(Claim(
-        oid, "lemma4-route-conservative", f"{SOURCE}, section 5.3",
-        "bounding 1/eps' by 1/h(eps, g, rho) (Lemma 4) can only increase the required n", "n_#(h) >= n_#(eps')",
-        f"{chk.measured}; median n_#(h)/n_#(eps') = {float(np.median(both['l4'] / both['l2'])):.3g}",
-        chk.status, chk.counterexample, kind="paper", quote=Q_LEMMA4_ROUTE, code=nreq))
+        output_id=oid, claim_id="lemma4-route-conservative", source=f"{SOURCE}, section 5.3",
+        claim="bounding 1/eps' by 1/h(eps, g, rho) (Lemma 4) can only increase the required n",
+        expected="n_#(h) >= n_#(eps')",
+        measured=f"{chk.measured}; median n_#(h)/n_#(eps') = {float(np.median(both['l4'] / both['l2'])):.3g}",
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_LEMMA4_ROUTE, code=nreq))
     # 5. Theorem 1's guarantee (9) itself, exactly, on a chain
     g = theorem1_guarantee_table(params)
     chk = check_grid(g["exact_probability"] <= g["beta"], g, ("p", "tau", "n", "sigma_0", "exact_probability"))
     worst = g.loc[g["exact_probability"].idxmax()]
     claims.append(Claim(
-        oid, "theorem1-guarantee", f"{SOURCE}, Theorem 1, eq. (9) (with (8))",
-        "for n >= n_#(B, sigma, tau, beta), P[|Q_i(X) - Q_i(P)| >= tau] <= beta for arbitrary correlations. sigma is "
-        "free, so for sigma >= sigma_0 = 9B/(4 eps' n_1) n_# = n_1 = ceil(9 ln(4/beta)/tau^2); checked at n = n_1 with "
-        "a non-adaptive analyst (a special case) asking one statistical query, the fraction of +1 labels of a "
-        "stationary symmetric two-state chain (stay probability p, Q(P) = 1/2), probability exact by a forward "
-        "recursion (no Monte Carlo). A failure traces to Lemma 1 (output zhao-lemma1)",
-        f"exact probability <= beta = {sc['beta']:g} at every (p, tau)",
-        f"{chk.measured}; largest probability {worst['exact_probability']:.4g} at p={worst['p']:g}, "
-        f"tau={worst['tau']:g}, n={int(worst['n'])}, for every sigma >= sigma_0 = {worst['sigma_0']:.4g} at "
-        f"B = {sc['B']:g} ({worst['sigma_0'] / sc['B']:.3g} B)", chk.status, chk.counterexample, kind="paper",
-        quote=Q_THM1_GUARANTEE, code="adaptive_repro.bounds.zhao.chain_fraction_tail"))
+        output_id=oid, claim_id="theorem1-guarantee", source=f"{SOURCE}, Theorem 1, eq. (9) (with (8))",
+        claim="for n >= n_#(B, sigma, tau, beta), P[|Q_i(X) - Q_i(P)| >= tau] <= beta for arbitrary correlations. "
+              "sigma is free, so for sigma >= sigma_0 = 9B/(4 eps' n_1) n_# = n_1 = ceil(9 ln(4/beta)/tau^2); "
+              "checked at n = n_1 with a non-adaptive analyst (a special case) asking one statistical query, the "
+              "fraction of +1 labels of a stationary symmetric two-state chain (stay probability p, Q(P) = 1/2), "
+              "probability exact by a forward recursion (no Monte Carlo). A failure traces to Lemma 1 (output "
+              "zhao-lemma1)",
+        expected=f"exact probability <= beta = {sc['beta']:g} at every (p, tau)",
+        measured=f"{chk.measured}; largest probability {worst['exact_probability']:.4g} at p={worst['p']:g}, "
+                 f"tau={worst['tau']:g}, n={int(worst['n'])}, for every sigma >= sigma_0 = {worst['sigma_0']:.4g} at "
+                 f"B = {sc['B']:g} ({worst['sigma_0'] / sc['B']:.3g} B)",
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_THM1_GUARANTEE,
+        code=code_name(zb.chain_fraction_tail)))
     # 6. Theorem 2's O(.) form vs its n_#
     rows = []
     for ch in chains:
@@ -342,15 +351,17 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     chk = check_grid([r[1] for r in res], describe=lambda i: f"{res[i][0]}: n_#/O-expression varies by "
                                                             f"x{res[i][2]:.2f} over the lowest tau decade")
     claims.append(Claim(
-        oid, "theorem2-o-form", f"{SOURCE}, Theorem 2 (statement)",
-        "n_#(B, (1-c)tau/(12 ln(4m/beta)), (1-c)tau/4, beta/(2m)) = O(B ln(m/beta) max_i min_Q (|N_i|+1)/(tau "
-        "(tau/3 - 4 b_i))) as tau -> 0. The O(.) expression has tau/3 - 4 b_i where n_# has (1-c)tau/12 - 4 b_i, so "
-        "it admits quilts n_# cannot use, and the hidden constant depends on c, m and beta (for i.i.d. records "
-        "n_#/O = 108 ln(4m/beta) / ((1-c)^2 ln(m/beta)) when the second term of (8) dominates)",
-        "n_# / O-expression bounded (settles within the scaling tolerance over the lowest tau decade)",
-        f"ratio n_#/O-expression from {rat['ratio'].min():.3g} to {rat['ratio'].max():.3g} over the grid; lowest-decade "
-        "spread " + "; ".join(f"{c}: x{s:.2f}" for c, _, s, _ in res), chk.status, chk.counterexample, kind="paper",
-        quote=Q_THM2_O, code="adaptive_repro.bounds.zhao.theorem2_o_expression"))
+        output_id=oid, claim_id="theorem2-o-form", source=f"{SOURCE}, Theorem 2 (statement)",
+        claim="n_#(B, (1-c)tau/(12 ln(4m/beta)), (1-c)tau/4, beta/(2m)) = O(B ln(m/beta) max_i min_Q "
+              "(|N_i|+1)/(tau (tau/3 - 4 b_i))) as tau -> 0. The O(.) expression has tau/3 - 4 b_i where n_# has "
+              "(1-c)tau/12 - 4 b_i, so it admits quilts n_# cannot use, and the hidden constant depends on c, m and "
+              "beta (for i.i.d. records n_#/O = 108 ln(4m/beta) / ((1-c)^2 ln(m/beta)) when the second term of (8) "
+              "dominates)",
+        expected="n_# / O-expression bounded (settles within the scaling tolerance over the lowest tau decade)",
+        measured=f"ratio n_#/O-expression from {rat['ratio'].min():.3g} to {rat['ratio'].max():.3g} over the grid; "
+                 "lowest-decade spread " + "; ".join(f"{c}: x{s:.2f}" for c, _, s, _ in res),
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_THM2_O,
+        code=code_name(zb.theorem2_o_expression)))
     # 7. the guarantee at this project's n (a project question)
     n_run = params["n"]
     res = {}
@@ -359,19 +370,22 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     chk = check_grid([v is not None for v in res.values()], describe=lambda i: (
         lambda k: f"{k}: n_#(tau=1) = {zb.theorem2_required_n(1.0, n_run, None if k == 'iid' else _matrix(k), sc['B'], sc['m'], sc['beta'], sc['c']):.3g} > n")(list(res)[i]))
     claims.append(Claim(
-        oid, "guarantee-at-paper-n", "this project (Zhao 2017, Theorem 2 at theory.zhao.n)",
-        f"Theorem 2 guarantees some accuracy tau <= 1 at n = {n_run:,} (B={sc['B']:g}, m={sc['m']}, "
-        f"beta={sc['beta']:g}, c={sc['c']:g}); the paper states no n, so a failure is a limitation at these settings",
-        "smallest guaranteed tau <= 1",
-        "; ".join(f"{k}: {'none' if v is None else f'{v:.3g}'}" for k, v in res.items()),
-        chk.status, chk.counterexample, kind="project", code="adaptive_repro.bounds.zhao.theorem2_smallest_tau"))
+        output_id=oid, claim_id="guarantee-at-paper-n",
+        source="this project (Zhao 2017, Theorem 2 at theory.zhao.sample_complexity.n)",
+        claim=f"Theorem 2 guarantees some accuracy tau <= 1 at n = {n_run:,} (B={sc['B']:g}, m={sc['m']}, "
+              f"beta={sc['beta']:g}, c={sc['c']:g}); the paper states no n, so a failure is a limitation at these "
+              "settings",
+        expected="smallest guaranteed tau <= 1",
+        measured="; ".join(f"{k}: {'none' if v is None else f'{v:.3g}'}" for k, v in res.items()),
+        status=chk.status, counterexample=chk.counterexample, kind="project",
+        code=code_name(zb.theorem2_smallest_tau)))
     return claims
 
 
 def build(output_id: str, params: dict, inputs: dict):
-    """(table, figure, claims) of zhao-sample-complexity (the output contract of catalogue.py)."""
+    """(table, figure, claims) of zhao-sample-complexity (the output contract of catalogue.py); ``params`` = the
+    complete ``theory.zhao.sample_complexity`` block plus ``seed``."""
     if output_id != "zhao-sample-complexity":
         raise ValueError(f"{__name__} does not build {output_id!r}")
-    params = with_defaults({k: v for k, v in params.items() if k != "seed"})
     table = sample_complexity_table(params)
     return table, sample_complexity_figure(table), sample_complexity_claims(params, table)

@@ -11,23 +11,23 @@ import pytest
 import yaml
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
 from adaptive_repro.registry import KINDS, STATUSES
 
 HE_IDS = [o.id for o in catalogue.CATALOGUE if o.paper == "he"]
 
 
-def small_params():
-    return fill_schema_defaults({
-        "kl": {"points": 11},
-        "composition": {"eps": [0.01, 1.0], "delta": [0.0, 1e-6], "T": [10, 1000], "T_curve": [1, 10, 200, 1000],
-                        "delta_tilde_sweep": [1e-3, 1e-8], "laplace_pld": False},
-        "generalization": {"eps": [0.01, 0.5, 1.5, 3.0], "delta": [1e-6], "k": [1, 10], "N": [1000]},
-        "sgld": {"N": [10_000, 100_000], "T": [10, 1000], "sigma": [1.0], "wang_eps": [1.0],
-                 "delta_tilde": [1e-5, 1e-12]},
-        "federated": {"N": [10_000, 100_000], "T": [10, 1000], "sigma": [1.0], "wang_eps": [1.0],
-                      "delta_tilde": [1e-5, 1e-12]},
-    }, SCHEMA_DIR / "theory_he.schema.yaml")
+COMPOSITION = {"eps": [0.01, 1.0], "delta": [0.0, 1e-6], "T_curve": [1, 10, 200, 1000], "delta_tilde_sweep": [1e-3, 1e-8]}
+SMALL = {  # each output's own block: the keys set here, the schema's defaults for the rest
+    "he-kl": {"points": 11},
+    "he-composition-eps": COMPOSITION | {"T": [10, 1000], "laplace_pld": False},
+    "he-composition-delta": COMPOSITION,
+    "he-generalization": {"eps": [0.01, 0.5, 1.5, 3.0], "delta": [1e-6], "k": [1, 10], "N": [1000]},
+    "he-sgld": {"N": [10_000, 100_000], "T": [10, 1000], "sigma": [1.0], "wang_eps": [1.0],
+                "delta_tilde": [1e-5, 1e-12]},
+    "he-federated": {"N": [10_000, 100_000], "T": [10, 1000], "sigma": [1.0], "wang_eps": [1.0],
+                     "delta_tilde": [1e-5, 1e-12]},
+}
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def built():
 
     out = {}
     for oid in HE_IDS:
-        table, fig, claims = catalogue.build(oid, dict(small_params(), seed=1), {})
+        table, fig, claims = catalogue.build(oid, default_params(oid, SMALL[oid], seed=1), {})
         plt.close(fig)
         out[oid] = (table, {c.claim_id: c for c in claims})
     return out
@@ -86,7 +86,9 @@ def test_schema_sweeps_delta_tilde():
     schema = yaml.safe_load((SCHEMA_DIR / "theory_he.schema.yaml").read_text())
     for blk in ("sgld", "federated"):
         assert len(schema["properties"][blk]["properties"]["delta_tilde"]["default"]) >= 3
-    assert len(schema["properties"]["composition"]["properties"]["delta_tilde_sweep"]["default"]) >= 3
+    full = fill_schema_defaults({}, schema)
+    for blk in ("composition_eps", "composition_delta"):
+        assert len(full[blk]["delta_tilde_sweep"]) >= 3
 
 
 def test_no_double_count_of_undefined_delta_tilde(built):

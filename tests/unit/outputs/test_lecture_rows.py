@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from adaptive_repro import catalogue
+from adaptive_repro.config import default_params
 from adaptive_repro.outputs import lecture as lo
 from adaptive_repro.registry import claims_frame
 
@@ -35,8 +36,9 @@ def test_monitor_rows_kinds_and_step4():
         assert claims[cid].kind == "paper" and claims[cid].quote
 
 
-def test_build_picks_sub_blocks():
-    params = {"seed": 2, "transfer": {"m_grid": [800], "epsilons": [0.125], "d": 5, "replicates": 300}}
+def test_build_reads_its_own_block():
+    params = default_params("lecture-transfer", {"m_grid": [800], "epsilons": [0.125], "d": 5, "replicates": 300},
+                            seed=2)
     table, fig, claims = catalogue.build("lecture-transfer", params)
     assert list(table["m"]) == [800] and claims[0].claim_id == "theorem-0.2" and claims[0].kind == "paper"
     assert claims[0].status == "holds"  # 8 eps^2 m ... bound max(4 delta/eps, e^{-eps^2 m/8}) = 0.21 >> MC

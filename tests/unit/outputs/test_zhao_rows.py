@@ -8,6 +8,7 @@ import pytest
 
 from adaptive_repro import catalogue
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.config import default_params
 from adaptive_repro.outputs import zhao_lemma1 as zl
 from adaptive_repro.outputs import zhao_maxinfo, zhao_quilts, zhao_sample_complexity as zsc
 from adaptive_repro.registry import STATUSES, claims_frame
@@ -51,16 +52,19 @@ def test_fft_law_matches_enumeration():  # validates the independent route used 
     np.testing.assert_allclose(fft_pmf(11, 0.85), brute_force_pmf(11, 0.85), atol=1e-12)
 
 
-def small():
-    return {"n": 2000, "tau": [0.05, 0.1], "binary_p": [0.6, 0.75], "data_model_chains": [{"p_s": 0.75, "p_y": 0.6}],
-            "lemma4_c": [0.05, 0.1], "figure_p": [0.5005, 0.6, 0.8], "claim_eps": [0.01, 0.1], "claim_n": [50, 2000],
-            "fig1": {"n_nodes": 9}, "maxinfo": {"n": [10, 1000], "eps_points": 10},
-            "sample_complexity": {"tau_points": 8, "tau_min": 0.001, "p": [0.75], "data_model_chains": [],
-                                  "guarantee_p": [0.5, 0.95, 0.98], "guarantee_tau": [0.1]}}
+SMALL = {  # each output's own block: the keys set here, the schema's defaults for the rest
+    "zhao-fig1": {"n_nodes": 9},
+    "zhao-bdp-conversion": {"n": 2000, "tau": [0.05, 0.1], "binary_p": [0.6, 0.75],
+                            "data_model_chains": [{"p_s": 0.75, "p_y": 0.6}], "lemma4_c": [0.05, 0.1],
+                            "figure_p": [0.5005, 0.6, 0.8], "claim_eps": [0.01, 0.1], "claim_n": [50, 2000]},
+    "zhao-maxinfo": {"n": 2000, "tau": [0.05, 0.1], "n_grid": [10, 1000], "eps_points": 10},
+    "zhao-sample-complexity": {"n": 2000, "tau_points": 8, "tau_min": 0.001, "p": [0.75], "data_model_chains": [],
+                               "guarantee_p": [0.5, 0.95, 0.98], "guarantee_tau": [0.1]},
+}
 
 
-def rows(oid, params=None):
-    table, fig, claims = catalogue.build(oid, dict(params or small(), seed=3))
+def rows(oid, block=None):
+    table, fig, claims = catalogue.build(oid, default_params(oid, SMALL[oid] | (block or {}), seed=3))
     frame = claims_frame(claims)
     assert len(table) and set(frame["status"]) <= set(STATUSES)
     assert set(frame["kind"]) <= {"paper", "project"} and (frame["code"] != "").all()
@@ -118,7 +122,7 @@ def test_maxinfo_two_readings():
     eps, n, beta = 0.6, 1000, 0.05
     thm3 = (2 * eps**2 * n + eps * math.sqrt(2 * n * math.log(2 / beta))) * math.log2(math.e)
     assert thm3 > eps * n * math.log2(math.e)  # reading 1 fails at eps >= 1/2
-    r = rows("zhao-maxinfo", dict(small(), maxinfo={"n": [1000], "eps_min": 0.01, "eps_max": 0.7, "eps_points": 5}))
+    r = rows("zhao-maxinfo", {"n_grid": [1000], "eps_min": 0.01, "eps_max": 0.7, "eps_points": 5})
     assert r["thm3-weaker-everywhere"].status == "does not hold"
     for tau in (0.05, 0.1):  # reading 2: eps = tau/3, n = 2000
         e = tau / 3
@@ -141,6 +145,6 @@ def test_lemma1_rows_exact():
     assert claims["lemma1-iid"].status == "holds" and claims["lemma1-correlated"].status == "does not hold"
     assert claims["lemma1-correlated"].kind == "paper" and "Inside Lemma 1's hypotheses" in claims["lemma1-correlated"].claim
     assert claims["monte-carlo-matches-exact"].kind == "project"
-    _, _, c2 = zl.build("zhao-lemma1", {"p_grid": [0.5], "n_grid": [50], "taus": [0.2], "replicates": 100,
-                                        "seed": 1}, {})
+    _, _, c2 = catalogue.build("zhao-lemma1", default_params("zhao-lemma1", {"p_grid": [0.5], "n_grid": [50],
+                                                                             "taus": [0.2], "replicates": 100}, seed=1))
     assert c2[0].claim_id == "lemma1-iid"

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import pytest
 import yaml
 
-from adaptive_repro.config import SCHEMA_DIR
+from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
 from adaptive_repro.outputs import zhao_maxinfo, zhao_quilts as z, zhao_sample_complexity
 from adaptive_repro.bounds import zhao as zb
 from adaptive_repro.simulation import zhao_calibration
@@ -15,32 +15,42 @@ from adaptive_repro.registry import claims_frame
 SCHEMA = SCHEMA_DIR / "theory_zhao.schema.yaml"
 
 
-def small_params():
-    return z.with_defaults({
+SMALL = {  # per output: the keys set here, the schema's defaults for the rest (config.default_params)
+    "fig1": ("zhao-fig1", {"n_nodes": 9}),
+    "conversion": ("zhao-bdp-conversion", {
         "n": 2000, "tau": [0.05, 0.1], "binary_p": [0.6, 0.75], "data_model_chains": [{"p_s": 0.75, "p_y": 0.6}],
-        "lemma4_c": [0.05, 0.1], "figure_p": [0.5005, 0.6, 0.8], "claim_eps": [0.01, 0.1], "claim_n": [50, 2000],
-        "fig1": {"n_nodes": 9}, "sample_complexity": {"tau_points": 8, "p": [0.75], "data_model_chains": [],
-                                             "guarantee_tau": [0.3]},
-        "maxinfo": {"n": [10, 1000], "eps_points": 10},
-    })
+        "lemma4_c": [0.05, 0.1], "figure_p": [0.5005, 0.6, 0.8], "claim_eps": [0.01, 0.1], "claim_n": [50, 2000]}),
+    "sample_complexity": ("zhao-sample-complexity", {"n": 2000, "tau_points": 8, "p": [0.75], "data_model_chains": [],
+                                                     "guarantee_tau": [0.3]}),
+    "maxinfo": ("zhao-maxinfo", {"n": 2000, "tau": [0.05, 0.1], "n_grid": [10, 1000], "eps_points": 10}),
+}
+
+
+def small_params(name):
+    oid, block = SMALL[name]
+    return default_params(oid, block)
 
 
 def test_schema_defaults_and_validation():
     schema = yaml.safe_load(SCHEMA.read_text())
     jsonschema.validate({}, schema)
-    full = z.with_defaults({})
+    full = fill_schema_defaults({}, schema)
     jsonschema.validate(full, schema)
-    assert full["n"] == 10000 and full["fig1"]["a"] == 2 and full["sample_complexity"]["c"] == 0.5
-    assert small_params()["fig1"] == {"n_nodes": 9, "node": 6, "a": 2, "b": 3}
+    assert set(full) == {"fig1", "bdp_conversion", "sample_complexity", "maxinfo", "lemma1"}
+    assert full["bdp_conversion"]["n"] == full["sample_complexity"]["n"] == full["maxinfo"]["n"] == 10000
+    assert full["fig1"]["a"] == 2 and full["sample_complexity"]["c"] == 0.5 and full["lemma1"]["confidence"] == 0.99
+    assert small_params("fig1") == {"n_nodes": 9, "node": 6, "a": 2, "b": 3, "seed": 0}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"unknown": 1}, schema)
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"lemma4_c": [0.2]}, schema)
+        jsonschema.validate({"n": 10000}, schema)  # no key above the output blocks
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"bdp_conversion": {"lemma4_c": [0.2]}}, schema)
 
 
 @pytest.mark.parametrize("name", ["fig1", "conversion", "sample_complexity", "maxinfo"])
 def test_builders(name):
-    p = small_params()
+    p = small_params(name)
     mod = {"sample_complexity": zhao_sample_complexity, "maxinfo": zhao_maxinfo}.get(name, z)
     table = getattr(mod, f"{name}_table")(p)
     claims = getattr(mod, f"{name}_claims")(p, table)
@@ -55,7 +65,7 @@ def test_builders(name):
 
 
 def test_conversion_table_columns_and_infeasible_rows():
-    p = small_params()
+    p = small_params("conversion")
     t = z.conversion_table(p)
     for col in ("chain", "eps_bdp", "method", "c", "eps_dp", "feasible", "quilt"):
         assert col in t.columns

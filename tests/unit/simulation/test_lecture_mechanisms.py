@@ -13,7 +13,9 @@ from scipy import stats
 from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.outputs import lecture as lo
 from adaptive_repro import registry
+from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
 from adaptive_repro.seeds import rng
+from adaptive_repro.validation import validated
 
 ALPHA = 1e-4  # false-failure rate of each statistical test
 
@@ -84,13 +86,15 @@ def test_simulate_monitor_shapes_and_determinism():
 
 
 def test_params_defaults_fill_and_validate():
-    p = lo.theory_lecture_params({})
-    assert set(p) == {"transfer", "monitor", "zhao_lemma1", "confidence"}
-    assert p["monitor"]["T_grid"][-1] == 1000
-    with open(lo.SCHEMA) as fh:
-        jsonschema.validate(p, yaml.safe_load(fh))
-    q = lo.theory_lecture_params({"theory": {"lecture": {"monitor": {"m": 50}}}})
+    schema = yaml.safe_load((SCHEMA_DIR / "theory_lecture.schema.yaml").read_text())
+    p = fill_schema_defaults({}, schema)
+    assert set(p) == {"transfer", "monitor"}
+    assert p["monitor"]["T_grid"][-1] == 1000 and p["transfer"]["confidence"] == p["monitor"]["confidence"] == 0.99
+    jsonschema.validate(p, schema)
+    q = validated({"seed": 1, "outputs": ["lecture-monitor"], "experiments": {},
+                   "theory": {"lecture": {"monitor": {"m": 50}}}})["theory"]["lecture"]
     assert q["monitor"]["m"] == 50 and q["monitor"]["epsilon"] == 0.125 and q["transfer"]["d"] == 20
+    assert default_params("lecture-monitor", {"m": 50}, seed=1) == q["monitor"] | {"seed": 1}
 
 
 def test_transfer_output_small_and_seeded():
