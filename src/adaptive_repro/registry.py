@@ -31,7 +31,7 @@ COLUMNS = ("output_id", "claim_id", "kind", "source", "quote", "claim", "expecte
            "counterexample", "code")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Claim:
     """One checkable statement (of a paper, or a question of this project) and this run's verdict on it."""
 
