@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: venv reproduce paper-scale test test-fast benchmark report snakemake-report gallery clean
+.PHONY: venv reproduce paper-scale lint test test-fast benchmark report snakemake-report gallery clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,12 @@ reproduce: $(STAMP)
 paper-scale: $(STAMP)
 	$(MAKE) reproduce CONFIG=config/paper-scale.yaml
 
-test: $(STAMP)
+# ruff (pyflakes, pycodestyle, import order; configured in pyproject.toml) and Snakemake's own linter of the rules
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/snakemake --lint --quiet all
+
+test: lint
 	$(BIN)/pytest
 
 test-fast: $(STAMP)

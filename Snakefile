@@ -7,11 +7,10 @@ import sys
 from snakemake.utils import min_version
 
 # Jobs run this checkout's package (src/), whatever is installed: its files are the jobs' code inputs.
-if os.path.isdir(os.path.join(workflow.basedir, "src", "adaptive_repro")):
-    _src = os.path.join(workflow.basedir, "src")
-    sys.path.insert(0, _src)
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_src, os.environ.get("PYTHONPATH")]))
+sys.path.insert(0, os.path.join(workflow.basedir, "src"))
+from adaptive_repro.sources import run_jobs_on_checkout  # noqa: E402
 
+run_jobs_on_checkout(workflow.basedir)
 from adaptive_repro.config import ConfigError
 from adaptive_repro import resources, validation
 

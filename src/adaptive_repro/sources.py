@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
+import sys
 from pathlib import Path
 
 PACKAGE = "adaptive_repro"
@@ -19,6 +21,18 @@ def package_root(checkout: str | Path | None = None) -> Path:
         if candidate.is_dir():
             return candidate
     return ROOT
+
+
+def run_jobs_on_checkout(checkout: str | Path) -> None:
+    """If ``checkout`` has ``src/adaptive_repro``, put ``src`` first on this process's path and on the PYTHONPATH its
+    jobs inherit, so that the jobs run the checkout's code (the code whose edits rerun them, :func:`package_root`),
+    not another installed copy."""
+    src = Path(checkout) / "src"
+    if not (src / PACKAGE).is_dir():
+        return
+    if str(src) not in sys.path:
+        sys.path.insert(0, str(src))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))
 
 
 def _module_file(name: str, root: Path = ROOT) -> Path | None:

@@ -11,6 +11,7 @@ Order (the Snakefile calls :func:`check_config_files` then :func:`validated`):
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 import os
@@ -229,7 +230,8 @@ def validated(config: dict) -> dict:
     config = numbers_from_scientific_strings(config)
     check_finite(config)
     check_schema(config)
-    resolved = fill_schema_defaults(config, config_schema())
+    check_model_keys(config)
+    resolved = fill_model_defaults(fill_schema_defaults(config, config_schema()))
     check_relations(resolved)
     check_specs(resolved)
     return resolved
@@ -244,8 +246,44 @@ def _config_schema() -> dict:
     defs = schema["$defs"]
     defs["mechanisms"]["items"]["enum"] = list(ARMS.names())
     defs["query"]["enum"] = list(QUERIES.names())
-    defs["model"]["properties"]["name"]["enum"] = list(DATA_MODELS.names())
+    model = defs["model"]
+    model["properties"]["name"]["enum"] = list(DATA_MODELS.names())
+    for data_model in DATA_MODELS:  # every model's keys, typed (defaults: per model, by fill_model_defaults)
+        for key, prop in data_model.PARAMETERS.items():
+            model["properties"].setdefault(key, {k: v for k, v in prop.items() if k != "default"})
     return schema
+
+
+def _model_blocks(config: dict):
+    """(config key, model block) of every experiment and sweep block that has one."""
+    for name, block in (config.get("experiments") or {}).items():
+        if isinstance(block, dict) and isinstance(block.get("model"), dict):
+            yield f"experiments.{name}.model", block["model"]
+
+
+def check_model_keys(config: dict) -> None:
+    """Each ``model`` block holds only keys of the data model it names (the schema types the union of all models'
+    keys)."""
+    from adaptive_repro.simulation.registries import DATA_MODELS
+
+    for key, block in _model_blocks(config):
+        model = DATA_MODELS.get(block.get("name", "batch_chain"), f"{key}.name")
+        allowed = sorted({"name", *model.PARAMETERS})
+        unknown = sorted(set(block) - set(allowed))
+        if unknown:
+            raise ConfigError(f"unknown config key {', '.join(repr(u) for u in unknown)} under '{key}' (data model "
+                              f"{model.name!r}); allowed: {allowed}")
+
+
+def fill_model_defaults(config: dict) -> dict:
+    """Every ``model`` block with its data model's defaults (``PARAMETERS``) filled in."""
+    from adaptive_repro.simulation.registries import DATA_MODELS
+
+    for _, block in _model_blocks(config):
+        model = DATA_MODELS.get(block["name"])
+        for key, prop in model.PARAMETERS.items():
+            block.setdefault(key, copy.deepcopy(prop["default"]))
+    return config
 
 
 def config_schema() -> dict:
@@ -303,5 +341,7 @@ def experiment_spec(name: str, block: dict, engine: str = "auto"):
 
     schema = config_schema()
     kind = "frontier" if "eps_grid" in block else "experiment"  # the frontier's block has its own schema
+    check_model_keys({"experiments": {name: block}})
     resolved = fill_schema_defaults(dict(block), schema["$defs"][kind], root=schema)
+    resolved = fill_model_defaults({"experiments": {name: resolved}})["experiments"][name]
     return specs.frontier_spec(name, resolved) if kind == "frontier" else specs.experiment_spec(name, resolved, engine)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+from typing import ClassVar
 
 import numpy as np
 from scipy import stats
@@ -161,6 +162,9 @@ class DataModel(abc.ABC):
     Contract for implementers (a frozen dataclass whose fields are the model's config keys under ``model``, plus
     ``name``, the config name; registered once in :data:`adaptive_repro.simulation.registries.DATA_MODELS`):
 
+    * ``PARAMETERS``: the JSON schema of each config key (type, range, ``default``, description); the config's
+      validation checks and fills ``model`` blocks from it, so a new model needs no edit of the config schema;
+
     * :meth:`population` draws what the three data sets of one replicate share;
     * :meth:`sample` materializes one data set (x, y and the latent state) for the direct engine, the reference;
     * :meth:`engines` names the engines exact for this model with a given query and arm, best first (the engines
@@ -173,6 +177,7 @@ class DataModel(abc.ABC):
     """
 
     name: str
+    PARAMETERS: ClassVar[dict[str, dict]] = {}
 
     @classmethod
     def from_block(cls, block: dict, key: str = "model") -> "DataModel":
@@ -234,6 +239,13 @@ class BatchChain(DataModel):
     p_s: float = 0.5
     p_y: float = 0.5
     b: float = 0.0
+    PARAMETERS: ClassVar[dict[str, dict]] = {
+        "p_s": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
+                "description": "stay probability of the batch-state chain s"},
+        "p_y": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
+                "description": "stay probability of the label chain y"},
+        "b": {"type": "number", "minimum": 0, "default": 0.0, "description": "SD of the batch loadings beta_j ~ N(0, b^2)"},
+    }
 
     def population(self, rng, n, d, signal_attributes, signal_scale) -> Population:
         return chain_population(rng, n, d, self.p_s, self.p_y, self.b, signal_attributes, signal_scale)

@@ -129,7 +129,8 @@ def test_every_schema_key_reaches_a_spec_field():
         assert resolved.get(key, key) in spec_fields, key
     assert _schema_keys("alg1") == {f.name for f in dataclasses.fields(Alg1Settings)}
     for model in DATA_MODELS:
-        assert _schema_keys("model") == {f.name for f in dataclasses.fields(model)}
+        assert {"name", *model.PARAMETERS} == {f.name for f in dataclasses.fields(model)}, model.name
+        assert {"name", *model.PARAMETERS} <= _schema_keys("model")
     assert _schema_keys("frontier") == {f.name for f in dataclasses.fields(FrontierSpec)} - {"name"}
     sweep_only = set(specs.SWEEP_GRIDS)
     assert _schema_keys("sweep") - sweep_only <= _schema_keys("experiment")
@@ -189,6 +190,16 @@ def test_a_new_mechanism_and_calibration_run_and_are_labelled_by_their_own_words
     assert round(2 / np.sqrt(2000), 9) in levels[1]
     assert round(6 / (2 * np.sqrt(2000)), 9) in levels[2]
     assert not levels[0]  # the standard holdout promises no threshold
+
+
+def test_a_model_block_takes_only_its_models_keys_and_its_models_defaults(registered):
+    with pytest.raises(validation.ConfigError, match=r"unknown config key 'rho' under 'experiments.x.model'.*"
+                                                     r"allowed: \['b', 'name', 'p_s', 'p_y'\]"):
+        validation.experiment_spec("x", dict(n=10, d=10, replicates=1, k_grid=[0], mechanisms=["standard"],
+                                             model={"rho": 0.5}))
+    spec = validation.experiment_spec("x", dict(n=10, d=10, replicates=1, k_grid=[0], mechanisms=["standard"],
+                                                model={"p_s": 0.7}))
+    assert spec.model == BatchChain(p_s=0.7, p_y=0.5, b=0.0)
 
 
 def test_a_new_data_model_runs_on_the_engines_it_names(registered):
