@@ -117,7 +117,7 @@ def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> flo
     log_target = math.log(target)
     if kov_log_delta_g(eps, T, 0.0) <= log_target:
         return 0.0
-    f = lambda e: kov_log_delta_g(eps, T, e) - log_target  # noqa: E731  decreasing in e
+    f = lambda e: kov_log_delta_g(eps, T, e) - log_target
     hi = T * eps
     # f(hi) = -inf; find a finite bracket end just below T eps
     hi_f = hi * (1 - 1e-12)

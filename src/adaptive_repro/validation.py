@@ -26,7 +26,6 @@ import yaml
 from adaptive_repro import catalogue
 from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema
 
-
 # ---------------------------------------------------------------------------------------------- 1. config files
 
 class _StrictLoader(yaml.SafeLoader):

@@ -1,12 +1,12 @@
 """`python -m adaptive_repro.claims show`: a claim in full, and re-evaluated at a point the user gives."""
 import pytest
 import yaml
+from conftest import ROOT
 
 from adaptive_repro import catalogue, claims, validation
 from adaptive_repro.config import output_params
 from adaptive_repro.plotting import pyplot
 from adaptive_repro.registry import claims_frame
-from conftest import ROOT
 
 
 def make_run(tmp_path, points):

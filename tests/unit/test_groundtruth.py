@@ -152,7 +152,7 @@ def test_kl_laplace_numerical_integration():
 
     for eps in [0.01, 0.5, 3.0]:
         b = 1.0 / eps
-        f = lambda x: 0.5 / b * math.exp(-abs(x) / b) * ((abs(x - 1) - abs(x)) / b)  # noqa: E731
+        f = lambda x: 0.5 / b * math.exp(-abs(x) / b) * ((abs(x - 1) - abs(x)) / b)
         val = sum(integrate.quad(f, a, c, limit=200)[0] for a, c in [(-60 * b, 0), (0, 1), (1, 60 * b + 1)])
         assert gt.kl_laplace(eps) == pytest.approx(val, rel=1e-6, abs=1e-12)
 

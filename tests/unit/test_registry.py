@@ -3,8 +3,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro.registry import (Claim, check_grid, code_name, read_claims, render_reproduction, run_header,
-                                     verdict, write_claims)
+from adaptive_repro.registry import (
+    Claim,
+    check_grid,
+    code_name,
+    read_claims,
+    render_reproduction,
+    run_header,
+    verdict,
+    write_claims,
+)
 
 ROW = dict(output_id="x", claim_id="c", source="s", claim="claim", expected="e", measured="m")
 

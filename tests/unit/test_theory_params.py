@@ -6,10 +6,10 @@ import copy
 import matplotlib.pyplot as plt
 import pytest
 import yaml
+from conftest import ROOT
 
 from adaptive_repro import catalogue, config, validation
 from adaptive_repro.config import ParamsError, _dereferenced, default_params, digest, output_params, output_schema
-from conftest import ROOT
 
 THEORY = catalogue.THEORY_OUTPUTS
 

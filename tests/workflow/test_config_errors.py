@@ -12,10 +12,10 @@ import sys
 
 import pytest
 import yaml
+from conftest import ROOT, snakemake, tiny_config
 
 from adaptive_repro import resources, validation
 from adaptive_repro.config import ConfigError
-from conftest import ROOT, snakemake, tiny_config
 
 DEFAULT = yaml.safe_load((ROOT / "config.yaml").read_text())
 

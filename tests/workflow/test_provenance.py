@@ -4,13 +4,12 @@ import copy
 import os
 import re
 import shutil
-import time
 
 import pytest
 import yaml
+from conftest import copy_workflow, snakemake
 
 from adaptive_repro import sources
-from conftest import copy_workflow, snakemake
 
 pytestmark = pytest.mark.slow
 

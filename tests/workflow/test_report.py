@@ -15,9 +15,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-
 from browser import dump_dom, screenshot
 from conftest import ROOT, copy_workflow, snakemake, tiny_config
+
 from adaptive_repro import catalogue
 from adaptive_repro.report_html import render_caption
 

@@ -8,7 +8,6 @@ import subprocess
 import time
 
 import pytest
-
 from conftest import ROOT, SNAKEMAKE, copy_workflow
 from slurm_cluster import ClusterUnavailable, SlurmCluster
 

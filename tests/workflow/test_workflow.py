@@ -8,7 +8,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-
 from conftest import SNAKEMAKE, copy_workflow, snakemake, tiny_config
 
 pytestmark = pytest.mark.slow

@@ -5,9 +5,9 @@ import pandas as pd
 
 from adaptive_repro import catalogue
 from adaptive_repro.config import digest, output_params
-from adaptive_repro.plotting import pyplot  # the one plotting set-up (Agg backend, style)
 from adaptive_repro.io import save_figure, write_csv
 from adaptive_repro.joblog import job_logger
+from adaptive_repro.plotting import pyplot  # the one plotting set-up (Agg backend, style)
 from adaptive_repro.registry import write_claims
 
 log = job_logger(snakemake.log[0], "build")

@@ -7,7 +7,14 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from adaptive_repro.bounds.he import _f, _ret, ceil_ratio, _he_delta_core, he_corollary3_log_delta_pp, he_corollary3_delta_pp_derived
+from adaptive_repro.bounds.he import (
+    _f,
+    _he_delta_core,
+    _ret,
+    ceil_ratio,
+    he_corollary3_delta_pp_derived,
+    he_corollary3_log_delta_pp,
+)
 
 # ---------------------------------------------------------------------------------------------------------------
 # Applications (He Section 5)

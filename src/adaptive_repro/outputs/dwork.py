@@ -12,6 +12,7 @@ from adaptive_repro.outputs.experiment_claims import QUOTE_REUSABLE, SOURCE_FIG,
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.stats import mean_and_se, paired_gap_table
 
+
 def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame) -> list[Claim]:
     """Overfitting of the standard holdout, Thresholdout tracking fresh data, and (signal) real signal found."""
     source = SOURCE_FIG.get(output_id, output_id)

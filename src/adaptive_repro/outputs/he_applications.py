@@ -15,10 +15,12 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import groundtruth as gt
+from adaptive_repro.bounds import he
+from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.bounds import he, he_applications as hea
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, pyplot as plt, series_colors
+from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, series_colors
+from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name, format_point
 
 TOL = 1e-9

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.plotting import COLORS, DISPLAY_NAMES, SHADE, legend_below, note, plain_log_axis, pyplot as plt
+from adaptive_repro.plotting import COLORS, DISPLAY_NAMES, SHADE, legend_below, note, plain_log_axis
+from adaptive_repro.plotting import pyplot as plt
 
 DT = r"$\tilde{\delta}$"
 FLOOR = r"$1-(1-\delta)^T$"

@@ -13,7 +13,8 @@ import pandas as pd
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number, pyplot as plt
+from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number
+from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
 
 

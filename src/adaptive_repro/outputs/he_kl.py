@@ -12,9 +12,10 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
-from adaptive_repro.registry import Claim, code_name
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import legend_below, note, plain_log_axis, pyplot as plt, series_colors
+from adaptive_repro.plotting import legend_below, note, plain_log_axis, series_colors
+from adaptive_repro.plotting import pyplot as plt
+from adaptive_repro.registry import Claim, code_name
 
 KL_METHODS = {
     "lemma5": (r"He Lemma 5: $\varepsilon \tanh(\varepsilon/2)$", he.kl_lemma5),

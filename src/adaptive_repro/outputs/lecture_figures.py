@@ -9,8 +9,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.plotting import (COLORS, OKABE_ITO, SIZES, panel_grid, plain_log_axis, plain_number,
-                                     plain_symlog_yaxis, pyplot, series_colors, symlog_minor_ticks)
+from adaptive_repro.plotting import (
+    COLORS,
+    OKABE_ITO,
+    SIZES,
+    panel_grid,
+    plain_log_axis,
+    plain_number,
+    plain_symlog_yaxis,
+    pyplot,
+    series_colors,
+    symlog_minor_ticks,
+)
 
 
 def transfer_figure(frame: pd.DataFrame):

@@ -10,8 +10,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.plotting import (COLORS, GAP_YLABEL, SIZES, accuracy_curves, gap_panel, legend_below, note,
-                                     panel_width, pyplot, suptitle)
+from adaptive_repro.plotting import (
+    COLORS,
+    GAP_YLABEL,
+    SIZES,
+    accuracy_curves,
+    gap_panel,
+    legend_below,
+    note,
+    panel_width,
+    pyplot,
+    suptitle,
+)
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
 from adaptive_repro.stats import summarize

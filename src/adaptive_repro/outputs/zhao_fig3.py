@@ -17,8 +17,16 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z, standard_overfits_claim
-from adaptive_repro.outputs.zhao_common import (BDP_ARM, QUOTE_FIG2, QUOTE_FIG3, QUOTE_SECTION, accuracy_panels,
-                                                answered_table, short_model_subtitle, theory_table)
+from adaptive_repro.outputs.zhao_common import (
+    BDP_ARM,
+    QUOTE_FIG2,
+    QUOTE_FIG3,
+    QUOTE_SECTION,
+    accuracy_panels,
+    answered_table,
+    short_model_subtitle,
+    theory_table,
+)
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.stats import paired_gap_table, summarize
 

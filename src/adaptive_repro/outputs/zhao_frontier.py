@@ -24,8 +24,17 @@ from scipy import optimize
 
 from adaptive_repro import privacy
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.plotting import (COLORS, OKABE_ITO, _plain, legend_below, note_in_empty, panel_width,
-                                     plain_log_axis, pyplot, suptitle)
+from adaptive_repro.plotting import (
+    COLORS,
+    OKABE_ITO,
+    _plain,
+    legend_below,
+    note_in_empty,
+    panel_width,
+    plain_log_axis,
+    pyplot,
+    suptitle,
+)
 from adaptive_repro.registry import Claim, check_grid
 
 TARGET = 0.9

@@ -179,7 +179,14 @@ def build_figure(frame: pd.DataFrame):
     """One panel per tau: P[|q(X) - 1/2| >= tau] vs n, one colour per p, MC with CP error bars, bound in black."""
     from matplotlib.patches import Rectangle
 
-    from adaptive_repro.plotting import NOTE_SPOTS, legend_below, note_in_empty, panel_grid, plain_log_axis, series_colors
+    from adaptive_repro.plotting import (
+        NOTE_SPOTS,
+        legend_below,
+        note_in_empty,
+        panel_grid,
+        plain_log_axis,
+        series_colors,
+    )
 
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())

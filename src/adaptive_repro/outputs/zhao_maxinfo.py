@@ -7,12 +7,12 @@ Parameters: config block ``theory.zhao.maxinfo`` (src/adaptive_repro/schemas/the
 
 from __future__ import annotations
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from adaptive_repro.bounds import zhao as zb  # noqa: E402
-from adaptive_repro.outputs.zhao_quilts import SOURCE  # noqa: E402
-from adaptive_repro.registry import Claim, check_grid, code_name  # noqa: E402
+from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.outputs.zhao_quilts import SOURCE
+from adaptive_repro.registry import Claim, check_grid, code_name
 
 Q_THM3_WEAKER = (r"Theorem 19 of Dwork et al. [12] give a simple bound $\epsilon n \log e$ that is weaker than that of "
                  r"our Theorem 3.")

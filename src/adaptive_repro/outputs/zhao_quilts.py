@@ -9,15 +9,26 @@ Also the helpers shared by the other Zhao theory builders (:mod:`adaptive_repro.
 
 from __future__ import annotations
 
-import networkx as nx  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import networkx as nx
+import numpy as np
+import pandas as pd
 
-from adaptive_repro.privacy import (binary_chain, chain_quilts, convert_chain, data_model_chain,  # noqa: E402
-                                    is_markov_quilt, lemma2_eps_bdp, lemma3_blanket_influence, markov_blanket,
-                                    markov_chain_graph, quilt_from_set)
-from adaptive_repro.privacy import graphs, lemmas, quilts  # noqa: E402
-from adaptive_repro.registry import Claim, check_grid, code_name, verdict  # noqa: E402
+from adaptive_repro.privacy import (
+    binary_chain,
+    chain_quilts,
+    convert_chain,
+    data_model_chain,
+    graphs,
+    is_markov_quilt,
+    lemma2_eps_bdp,
+    lemma3_blanket_influence,
+    lemmas,
+    markov_blanket,
+    markov_chain_graph,
+    quilt_from_set,
+    quilts,
+)
+from adaptive_repro.registry import Claim, check_grid, code_name, verdict
 
 SOURCE = "Zhao 2017"
 
@@ -305,7 +316,7 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
     # where Lemma 3 is feasible at all: the largest stay probability p* with eps > 4 a_i (binary chain)
     from scipy.optimize import brentq
     eps_min = min(params["tau"]) / 3
-    f = lambda p: eps_min - 4 * lemma3_blanket_influence(n, binary_chain(p))  # noqa: E731
+    f = lambda p: eps_min - 4 * lemma3_blanket_influence(n, binary_chain(p))
     p_star = brentq(f, 0.5 + 1e-12, 0.999)
     claims.append(Claim(
         output_id=oid, claim_id="lemma3-some-feasible", source="this project (Zhao 2017, Lemma 3)",

@@ -10,14 +10,13 @@ from __future__ import annotations
 import math
 import re
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from adaptive_repro.bounds import zhao as zb  # noqa: E402
-from adaptive_repro.outputs.zhao_quilts import SOURCE, chain_label  # noqa: E402
-from adaptive_repro.privacy import (binary_chain, convert_chain, data_model_chain,  # noqa: E402
-                                    lemma3_blanket_influence)
-from adaptive_repro.registry import Claim, check_grid, code_name  # noqa: E402
+from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.outputs.zhao_quilts import SOURCE, chain_label
+from adaptive_repro.privacy import binary_chain, convert_chain, data_model_chain, lemma3_blanket_influence
+from adaptive_repro.registry import Claim, check_grid, code_name
 
 
 def _matrix(label: str) -> np.ndarray:
@@ -67,8 +66,15 @@ def sample_complexity_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-from adaptive_repro.plotting import (NOTE_SPOTS, coincide_within, legend_below, note_in_empty,  # noqa: E402
-                                    plain_log_axis, pyplot, series_colors)
+from adaptive_repro.plotting import (  # noqa: E402
+    NOTE_SPOTS,
+    coincide_within,
+    legend_below,
+    note_in_empty,
+    plain_log_axis,
+    pyplot,
+    series_colors,
+)
 
 
 def _chain_words(chain: str) -> str:

@@ -30,8 +30,7 @@ import math
 
 import numpy as np
 
-from adaptive_repro.privacy.influence import (ChainInfluence, data_model_matrix, spectral_gap,
-                                               symmetric_chain_matrix)
+from adaptive_repro.privacy.influence import ChainInfluence, data_model_matrix, spectral_gap, symmetric_chain_matrix
 from adaptive_repro.privacy.quilts import ChainQuilt, chain_quilts
 
 METHODS = ("lemma2", "lemma3", "lemma4")
@@ -154,7 +153,7 @@ def lemma2_eps_dp(eps: float, n: int, P) -> ConversionResult:
     """Zhao Lemma 2 (eq. (10)) on a stationary chain, exact: min over nodes of max over quilts of (eps-4b)/(|N|+1)."""
     _check_eps(eps)
     ci = _chain_influence(P)
-    score = lambda size, infl: (eps - 4.0 * infl) / size  # noqa: E731
+    score = lambda size, infl: (eps - 4.0 * infl) / size
     if n <= SMALL_N:
         return _lemma2_node_by_node(eps, n, ci, score)
     kmax = min((n - 1) // 2, MAX_SEARCH)
@@ -179,7 +178,7 @@ def lemma2_eps_bdp(eps_dp: float, n: int, P) -> float:
     """
     _check_eps(eps_dp)
     ci = _chain_influence(P)
-    score = lambda size, infl: -(size * eps_dp + 4.0 * infl)  # noqa: E731  (maximize minus the cost)
+    score = lambda size, infl: -(size * eps_dp + 4.0 * infl)
 
     def node_by_node():
         worst = -np.inf

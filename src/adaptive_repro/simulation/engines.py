@@ -27,8 +27,12 @@ import dataclasses
 import numpy as np
 
 from adaptive_repro.simulation import analyst
-from adaptive_repro.simulation.data_models import (DataModel, Population, clipped_statistic_queries,
-                                                   sample_labels_and_states)
+from adaptive_repro.simulation.data_models import (
+    DataModel,
+    Population,
+    clipped_statistic_queries,
+    sample_labels_and_states,
+)
 
 
 class Dataset(abc.ABC):

@@ -11,8 +11,7 @@ import dataclasses
 
 import numpy as np
 
-from adaptive_repro.simulation.data_models import (DataModel, Population, statistic_from_query,
-                                                   statistic_from_sign_query)
+from adaptive_repro.simulation.data_models import DataModel, Population, statistic_from_query, statistic_from_sign_query
 
 
 @dataclasses.dataclass(frozen=True)

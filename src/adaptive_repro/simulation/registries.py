@@ -17,8 +17,12 @@ from adaptive_repro.simulation.mechanisms.standard import StandardArm
 from adaptive_repro.simulation.mechanisms.thresholdout import ThresholdoutArm
 from adaptive_repro.simulation.queries import MeanQuery, Query, SignQuery
 from adaptive_repro.simulation.sign_engine import ExactSignEngine
-from adaptive_repro.simulation.zhao_calibration import (BayesianDPCalibration, Calibration, DPCalibration,
-                                                        Theorem2Calibration)
+from adaptive_repro.simulation.zhao_calibration import (
+                                                        BayesianDPCalibration,
+                                                        Calibration,
+                                                        DPCalibration,
+                                                        Theorem2Calibration,
+)
 
 #: Algorithm 1 calibrations (the arm ``zhao_alg1_<name>`` exists for each).
 CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, [

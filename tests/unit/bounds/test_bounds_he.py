@@ -6,21 +6,16 @@ counter-example (and the claims file records "does not hold"); such tests are na
 """
 
 import math
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adaptive_repro.config import SCHEMA_DIR
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
-from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.bounds import he_applications as hea
-from adaptive_repro.registry import STATUSES
+from adaptive_repro.bounds import he_generalization as heg
 
 EPS = st.floats(min_value=1e-4, max_value=50.0)
 EPS_MOD = st.floats(min_value=1e-4, max_value=5.0)

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.bounds import lecture as B
+from adaptive_repro.simulation import lecture_mechanisms as sim
 
 probs = st.floats(0.0, 1.0)
 pos = st.floats(1e-3, 10.0)

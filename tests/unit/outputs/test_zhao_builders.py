@@ -5,9 +5,10 @@ import pandas as pd
 import pytest
 
 from adaptive_repro import catalogue
-from adaptive_repro.simulation import experiments, specs as spec_builders
-from adaptive_repro.validation import experiment_spec
+from adaptive_repro.simulation import experiments
+from adaptive_repro.simulation import specs as spec_builders
 from adaptive_repro.simulation.frontier import RECORD_COLUMNS as FRONTIER_COLUMNS
+from adaptive_repro.validation import experiment_spec
 
 K_GRID = [0, 10, 50]
 
@@ -147,8 +148,8 @@ def test_fig3_figure_short_titles_gap_row_and_calibration_block(output_id):
 
 
 def test_fig3_answered_wording_rounds_down_and_names_the_lowest_k():
-    from adaptive_repro.outputs.zhao_fig3 import no_overfitting
     from adaptive_repro.outputs.zhao_common import answered_table
+    from adaptive_repro.outputs.zhao_fig3 import no_overfitting
 
     recs = records("zhao-fig3", {"zhao_alg1_bdp": (0.0, True)})
     drop = (recs["dataset"] == "holdout") & (recs["k"] == 10) & (recs["replicate"] < 3)  # 17/20 = 85% at k = 10

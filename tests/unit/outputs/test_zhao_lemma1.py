@@ -5,10 +5,10 @@ import pytest
 from scipy import stats
 
 from adaptive_repro import registry
-from adaptive_repro.simulation import data_models
-from adaptive_repro.stats import clopper_pearson
 from adaptive_repro.outputs import zhao_lemma1 as zl
 from adaptive_repro.seeds import rng
+from adaptive_repro.simulation import data_models
+from adaptive_repro.stats import clopper_pearson
 
 ALPHA = 1e-4  # false-failure rate of each statistical test
 

@@ -1,16 +1,16 @@
 """Builders of the Zhao theory outputs (tables, figures, claims) and the theory.zhao config schema."""
-from pathlib import Path
 
 import jsonschema
 import matplotlib.pyplot as plt
 import pytest
 import yaml
 
-from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
-from adaptive_repro.outputs import zhao_maxinfo, zhao_quilts as z, zhao_sample_complexity
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.simulation import zhao_calibration
+from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
+from adaptive_repro.outputs import zhao_maxinfo, zhao_sample_complexity
+from adaptive_repro.outputs import zhao_quilts as z
 from adaptive_repro.registry import claims_frame
+from adaptive_repro.simulation import zhao_calibration
 
 SCHEMA = SCHEMA_DIR / "theory_zhao.schema.yaml"
 

@@ -1,14 +1,26 @@
 """Max-influence of chains from transition-matrix powers against brute-force enumeration of the joint law (n <= 8)."""
-import itertools
 
 import networkx as nx
 import numpy as np
 import pytest
 
-from adaptive_repro.privacy import (ChainInfluence, b_bruteforce, binary_chain, chain_joint, chain_quilts,
-                                    data_model_chain, enumerate_quilts, is_markov_quilt, markov_blanket,
-                                    markov_chain_graph, max_influence_bruteforce, moralize, quilt_from_set,
-                                    spectral_gap, stationary_distribution)
+from adaptive_repro.privacy import (
+    ChainInfluence,
+    b_bruteforce,
+    binary_chain,
+    chain_joint,
+    chain_quilts,
+    data_model_chain,
+    enumerate_quilts,
+    is_markov_quilt,
+    markov_blanket,
+    markov_chain_graph,
+    max_influence_bruteforce,
+    moralize,
+    quilt_from_set,
+    spectral_gap,
+    stationary_distribution,
+)
 
 CHAINS = {
     "binary(p=0.6)": (binary_chain(0.6), 7),

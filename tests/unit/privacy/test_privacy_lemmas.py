@@ -1,15 +1,26 @@
 """Zhao Lemmas 2-4 (BDP <== DP) on chains: exact quilt search vs brute force, infeasibility, preconditions."""
 import math
 
-import networkx as nx
-import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from adaptive_repro.privacy import (ChainInfluence, bdp_level_for_dp, binary_chain, chain_joint, convert_chain,
-                                    data_model_chain, dp_level_for_bdp, lemma2_eps_bdp, lemma2_eps_dp,
-                                    lemma2_general, lemma3_eps_dp, lemma4_eps_dp, lemma4_h, markov_chain_graph)
-from adaptive_repro.privacy import lemmas
+from adaptive_repro.privacy import (
+    ChainInfluence,
+    bdp_level_for_dp,
+    binary_chain,
+    chain_joint,
+    convert_chain,
+    data_model_chain,
+    dp_level_for_bdp,
+    lemma2_eps_bdp,
+    lemma2_eps_dp,
+    lemma2_general,
+    lemma4_eps_dp,
+    lemma4_h,
+    lemmas,
+    markov_chain_graph,
+)
 
 
 @pytest.mark.parametrize("P,n,eps", [

@@ -6,15 +6,14 @@ correct implementation fails for a random seed (here 1e-4 per test).
 import jsonschema
 import numpy as np
 import pandas as pd
-import pytest
 import yaml
 from scipy import stats
 
-from adaptive_repro.simulation import lecture_mechanisms as sim
-from adaptive_repro.outputs import lecture as lo
 from adaptive_repro import registry
 from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
+from adaptive_repro.outputs import lecture as lo
 from adaptive_repro.seeds import rng
+from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.validation import validated
 
 ALPHA = 1e-4  # false-failure rate of each statistical test

@@ -18,7 +18,6 @@ from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
 from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting, HoldoutMechanism
 from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Alg1Settings, Calibration, noise_unit_threshold
-from adaptive_repro.stats import paired_gap_table
 
 
 # ----------------------------------------------------------------------------------- throw-away plug-ins
@@ -152,6 +151,7 @@ def test_a_key_without_a_spec_field_is_an_error_not_a_silent_drop():
     schema = validation.config_schema()
     block = validation.fill_schema_defaults(dict(n=10, d=10, replicates=1, k_grid=[0], mechanisms=["standard"]),
                                             schema["$defs"]["experiment"], root=schema)
+    block = validation.fill_model_defaults({"experiments": {"x": block}})["experiments"]["x"]
     with pytest.raises(ValueError, match=r"experiments.x'.*unknown keys \['bogus'\]"):
         specs.experiment_spec("x", block | {"bogus": 1}, "auto")
     with pytest.raises(ValueError, match=r"experiments.x.alg1'.*unknown keys \['bogus'\]"):

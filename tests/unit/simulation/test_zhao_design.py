@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from adaptive_repro.outputs import zhao_frontier
 from adaptive_repro import validation
-from adaptive_repro.simulation import data_models, experiments, specs as spec_builders
+from adaptive_repro.outputs import zhao_frontier
+from adaptive_repro.simulation import data_models, experiments
+from adaptive_repro.simulation import specs as spec_builders
 from adaptive_repro.simulation.mechanisms import algorithm1
 
 
