@@ -9,8 +9,8 @@ from __future__ import annotations
 import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import QUOTE_REUSABLE, SOURCE_FIG, Z, fmt_gap, standard_overfits_claim
-from adaptive_repro.registry import Claim, verdict
-from adaptive_repro.stats import mean_and_se, paired_gap_table
+from adaptive_repro.registry import Claim, code_name, verdict
+from adaptive_repro.stats import mean_and_se, paired_gap, paired_gap_table
 
 
 def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame) -> list[Claim]:
@@ -36,7 +36,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             measured=f"largest |holdout − fresh| at k = {worst[0]}: {fmt_gap(worst[1], worst[2])}",
                             status=verdict(ok),
                             counterexample="" if ok else f"k = {worst[0]}", kind="paper", quote=QUOTE_REUSABLE,
-                            code="adaptive_repro.stats.paired_gap"))
+                            code=code_name(paired_gap)))
     if output_id == "dwork-signal":
         k_small = int(min(k for k in records["k"] if k > 0))
         for mech in sorted(mechanisms):
@@ -48,7 +48,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                                 "is above chance.",
                                 expected="fresh accuracy > 0.5 at small k",
                                 measured=f"fresh − 0.5 at k = {k_small} ({mech}): {fmt_gap(gap, se)}",
-                                status=verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
+                                status=verdict(ok), kind="project", code=code_name(mean_and_se)))
     else:
         worst = None
         for mech in sorted(mechanisms):
@@ -63,7 +63,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             expected="fresh accuracy = 0.5 at every k (within Monte-Carlo error)",
                             measured="largest deviation: " + ("none" if worst is None else
                                                      f"{worst[0]} k = {worst[1]}: {fmt_gap(worst[2], worst[3])}"),
-                            status=verdict(ok), kind="project", code="adaptive_repro.stats.mean_and_se"))
+                            status=verdict(ok), kind="project", code=code_name(mean_and_se)))
     return claims
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from adaptive_repro.registry import Claim, verdict
+from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import paired_gap
 
 Z = 3.0  # standard errors for "significantly different"
@@ -37,4 +37,4 @@ def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, 
     gap, se, reps = paired_gap(records, "standard", k_max)
     return Claim(output_id=output_id, claim_id="standard-overfits", source=source, claim=statement, expected="holdout − fresh > 0 at the largest k",
                  measured=f"holdout − fresh at k = {k_max}: {fmt_gap(gap, se)}, {reps} replicates", status=verdict(bool(gap > Z * se)),
-                 kind="paper", quote=quote, code="adaptive_repro.stats.paired_gap")
+                 kind="paper", quote=quote, code=code_name(paired_gap))

@@ -16,6 +16,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.bounds import zhao as zb
 from adaptive_repro.outputs.experiment_claims import Z, standard_overfits_claim
 from adaptive_repro.outputs.zhao_common import (
     BDP_ARM,
@@ -27,16 +28,15 @@ from adaptive_repro.outputs.zhao_common import (
     short_model_subtitle,
     theory_table,
 )
-from adaptive_repro.registry import Claim, verdict
-from adaptive_repro.stats import paired_gap_table, summarize
+from adaptive_repro.registry import Claim, code_name, verdict
+from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
 
 ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
-CODE = __name__
 
 
 def paper_claim(claim: Claim, quote: str) -> Claim:
     """A claim of the paper, with its verbatim words."""
-    return dataclasses.replace(claim, kind="paper", quote=quote, code="adaptive_repro.stats.paired_gap")
+    return dataclasses.replace(claim, kind="paper", quote=quote, code=code_name(paired_gap))
 
 
 def arm_gaps(records: pd.DataFrame, arm: str) -> list[tuple[int, float, float, int]]:
@@ -111,7 +111,7 @@ def theorem2_claim(output_id: str, theory: pd.DataFrame) -> list[Claim]:
                       expected=f"n ≥ Theorem 2's requirement for some τ ≤ 1 (at τ = {r.tau:g}: {r.theorem2_n_required:.3g})",
                       measured=f"n = {r.n:,}; smallest guaranteed τ: " + ("none" if not ok else f"{r.smallest_guaranteed_tau:.3g}"),
                       status=verdict(ok, "statement"), counterexample="" if ok else f"n = {r.n}, B = {r.budget}, m = {r.m}, τ = {r.tau:g}",
-                      kind="project", code="adaptive_repro.bounds.zhao.theorem2_smallest_tau")]
+                      kind="project", code=code_name(zb.theorem2_smallest_tau))]
     return []
 
 
@@ -143,7 +143,7 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
             expected=f"≥ {ANSWERED_MIN:.0%} answered and holdout − fresh not above the arm's threshold T (by > {Z:g} SE) "
             "at every k > 0",
             measured=measured, status=verdict(ok), counterexample=counter, kind="paper" if paper else "project",
-            quote=QUOTE_FIG3 if paper else "", code=f"{CODE}.no_overfitting"))
+            quote=QUOTE_FIG3 if paper else "", code=code_name(no_overfitting)))
     claims += certified_claims(output_id, theory, spec)
     claims += theorem2_claim(output_id, theory)
     if output_id == "zhao-fig3-large-n" and "standard" in mechs and BDP_ARM in spec.mechanisms:
@@ -157,7 +157,7 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
                             measured=f"standard: {over.measured}; Bayesian-DP arm: {bdp.measured}", status=verdict(ok),
                             counterexample="" if ok else ("standard does not overfit" if over.status != "reproduced"
                                            else bdp.counterexample),
-                            kind="paper", quote=QUOTE_SECTION, code=f"{CODE}.no_overfitting"))
+                            kind="paper", quote=QUOTE_SECTION, code=code_name(no_overfitting)))
     return claims
 
 

@@ -35,10 +35,9 @@ from adaptive_repro.plotting import (
     pyplot,
     suptitle,
 )
-from adaptive_repro.registry import Claim, check_grid
+from adaptive_repro.registry import Claim, check_grid, code_name
 
 TARGET = 0.9
-CODE = __name__
 
 
 def queries_per_budget(t):
@@ -192,7 +191,7 @@ def claims(table: pd.DataFrame, req: pd.DataFrame, spec) -> list[Claim]:
                      measured=grid.measured + "; measured/analytic: " + ", ".join(
                          f"{r.calibration} p={r.p:g} ε={r.eps:g}: {r.measured_n90:.3g}/{r.analytic_n90:.3g}"
                          for r in have.itertuples()),
-                     status=grid.status, counterexample=grid.counterexample, kind="project", code=f"{CODE}.analytic_required_n"))
+                     status=grid.status, counterexample=grid.counterexample, kind="project", code=code_name(analytic_required_n)))
     bdp = req[req["calibration"] == "bdp"]
     if not bdp.empty:
         text = "; ".join(f"p={r.p:g} ε={r.eps:g}: answers from n ≈ {r.measured_n90:.3g}, Theorem 2 needs "
@@ -203,7 +202,7 @@ def claims(table: pd.DataFrame, req: pd.DataFrame, spec) -> list[Claim]:
                          claim="The Bayesian-DP calibrated Algorithm 1 starts answering at an n far below Theorem 2's "
                          "sample-size requirement (the theorem's n is sufficient for its guarantee, not for answering).",
                          expected="measured n_90 < Theorem 2's requirement", measured=text, status=grid.status, counterexample=grid.counterexample,
-                         kind="project", code="adaptive_repro.bounds.zhao.theorem2_required_n"))
+                         kind="project", code=code_name(zb.theorem2_required_n)))
     return out
 
 

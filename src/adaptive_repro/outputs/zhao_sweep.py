@@ -13,10 +13,8 @@ import pandas as pd
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import DP_ARM, MODEL_NOTE, arms_in, theory_table
 from adaptive_repro.plotting import COLORS, legend_below, note, panel_grid, plain_log_axis, series_colors, suptitle
-from adaptive_repro.registry import Claim, verdict
+from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import paired_gap
-
-CODE = __name__
 
 
 def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
@@ -136,7 +134,7 @@ def claims(table: pd.DataFrame) -> list[Claim]:
                          expected=f"holdout − fresh at the largest k significantly larger (> {Z:g} SE) at p = {p_hi:g} than at "
                          f"p = {p_lo:g} for some b, and smaller for none",
                          measured=text, status=verdict(ok), counterexample="" if ok else f"b = {(down or diffs)[0][0]:g}", kind="project",
-                         code="adaptive_repro.stats.paired_gap"))
+                         code=code_name(paired_gap)))
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
     if not dp.empty:
         ok = bool((dp["certified_bdp"] <= dp["eps_session"] * (1 + 1e-6)).all())
