@@ -34,7 +34,8 @@ spec = ExperimentSpec(name="dwork-signal", n=n, d=n, replicates=reps, k_grid={k_
 start = time.process_time()
 run_replicates(spec, seed=1, replicates=range(reps))
 cpu = (time.process_time() - start) / reps
-print(json.dumps({{"cpu_s_per_replicate": cpu, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+print(json.dumps({{"cpu_s_per_replicate": cpu,
+                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
 
 

@@ -35,7 +35,8 @@ for rep in range(reps) if engine != "baseline" else ():
     t = time.process_time()
     make = (lambda rng, pop, observed: sign_engine.ExactSignDataset(rng, pop, observed, fresh_accuracy="columns")
             if engine == "exact-fresh-columns" else engines.make_dataset(engine, rng, pop, observed))
-    sets = {name: make(seeds.rng(1, "bench", rep, name), pop, name != "fresh") for name in ("train", "holdout", "fresh")}
+    sets = {name: make(seeds.rng(1, "bench", rep, name), pop, name != "fresh")
+            for name in ("train", "holdout", "fresh")}
     phases["data"] += time.process_time() - t
     t = time.process_time()
     q_train, q_holdout = sets["train"].sign_queries(), sets["holdout"].sign_queries()

@@ -3,7 +3,8 @@
 * :func:`kov_delta` / :func:`kov_eps`: the exact optimal T-fold composition of (eps, delta)-DP mechanisms,
   Kairouz, Oh, Viswanath (2015), "The Composition Theorem for Differential Privacy", Theorem 3.3.
   Theorem 3.3 states the optimal privacy region at the corner points eps' = (T - 2i) eps:
-  delta'_i = 1 - (1-delta)^T (1 - delta_i), delta_i = sum_{l=0}^{i-1} C(T,l) (e^{(T-l)eps} - e^{(T-2i+l)eps}) / (1+e^eps)^T.
+  delta'_i = 1 - (1-delta)^T (1 - delta_i),
+  delta_i = sum_{l=0}^{i-1} C(T,l) (e^{(T-l)eps} - e^{(T-2i+l)eps}) / (1+e^eps)^T.
   Between corners the region is the hockey-stick divergence of T-fold randomized response (the dominating pair of
   Theorem 3.3's proof), which reproduces the corners exactly and is what we evaluate for every eps':
   delta_g(eps') = sum_l C(T,l) max(0, e^{(T-l)eps} - e^{eps'} e^{l eps}) / (1+e^eps)^T.
@@ -55,8 +56,8 @@ def delta_floor(delta, T):
 
 
 def _log_binom(T: int) -> np.ndarray:
-    l = np.arange(T + 1, dtype=float)
-    return special.gammaln(T + 1.0) - special.gammaln(l + 1.0) - special.gammaln(T - l + 1.0)
+    counts = np.arange(T + 1, dtype=float)
+    return special.gammaln(T + 1.0) - special.gammaln(counts + 1.0) - special.gammaln(T - counts + 1.0)
 
 
 def kov_log_delta_g(eps: float, T: int, eps_prime: float) -> float:
@@ -75,14 +76,14 @@ def kov_log_delta_g(eps: float, T: int, eps_prime: float) -> float:
         raise ValueError("eps must be > 0")
     if eps_prime < 0:
         eps_prime = 0.0  # the region is symmetric; delta_g(eps') for eps' < 0 is not used
-    l = np.arange(T + 1, dtype=float)
-    gap = (T - 2.0 * l) * eps - eps_prime  # privacy loss minus eps'
+    flips = np.arange(T + 1, dtype=float)
+    gap = (T - 2.0 * flips) * eps - eps_prime  # privacy loss minus eps'
     keep = gap > 0
     if not keep.any():
         return -math.inf
     lb = _log_binom(T)[keep]
     # log((1+e^eps)^{-T} e^{(T-l)eps}) = -T log1p(e^eps) + (T-l) eps, with log1p(e^eps) = logaddexp(0, eps)
-    terms = lb + (T - l[keep]) * eps - T * np.logaddexp(0.0, eps) + np.log(-np.expm1(-gap[keep]))
+    terms = lb + (T - flips[keep]) * eps - T * np.logaddexp(0.0, eps) + np.log(-np.expm1(-gap[keep]))
     return float(special.logsumexp(terms))
 
 
@@ -164,7 +165,8 @@ def kl_randomized_response(eps):
 
 def kl_laplace(eps):
     """Exact KL divergence between Lap(0, b) and Lap(Delta, b) with b = Delta/eps (the Laplace mechanism on
-    neighbouring inputs). Closed form KL(Lap(m1,b1) || Lap(m2,b2)) = log(b2/b1) + |m1-m2|/b2 + (b1/b2) e^{-|m1-m2|/b1} - 1
+    neighbouring inputs). Closed form
+    KL(Lap(m1,b1) || Lap(m2,b2)) = log(b2/b1) + |m1-m2|/b2 + (b1/b2) e^{-|m1-m2|/b1} - 1
     (Gil, Alajaji, Linder 2013, "Renyi divergence measures for commonly used univariate continuous distributions",
     Table of KL divergences), here = eps + e^{-eps} - 1 = eps + expm1(-eps)."""
     eps = np.asarray(eps, dtype=float)

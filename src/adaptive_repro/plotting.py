@@ -56,7 +56,8 @@ DISPLAY_NAMES = {
     "train": "training", "holdout": "holdout (as reported)", "fresh": "fresh data", "population": "population (exact)",
     # composition methods (He et al. outputs)
     "naive": "naive Tε", "drv": "Dwork-Rothblum-Vadhan", "kairouz": "Kairouz et al. (as He quotes)",
-    "he": "He Thm 4 / Cor 2", "he_cor3": "He Cor 3 (as printed)", "he_cor3_derived": "He Cor 3, δ'' from its derivation",
+    "he": "He Thm 4 / Cor 2", "he_cor3": "He Cor 3 (as printed)",
+    "he_cor3_derived": "He Cor 3, δ'' from its derivation",
     "exact_optimal": "exact optimal ε' (Kairouz-Oh-Viswanath Thm 3.3)", "laplace_pld": "Laplace, PLD accountant",
     # Markov-quilt roles (Zhao Fig. 1)
     "node": "the node X_i", "quilt": "quilt X_Q", "nearby": "nearby X_N", "remote": "remote X_R",

@@ -17,8 +17,8 @@ SMALL_T = st.integers(min_value=1, max_value=60)
 def kov_corner_delta_g(eps, T, i):
     """KOV 2015 Theorem 3.3 literally, at eps' = (T - 2i) eps, with exact big-integer binomials (small T)."""
     total = 0.0
-    for l in range(i):
-        total += math.comb(T, l) * (math.exp((T - l) * eps) - math.exp((T - 2 * i + l) * eps))
+    for flips in range(i):
+        total += math.comb(T, flips) * (math.exp((T - flips) * eps) - math.exp((T - 2 * i + flips) * eps))
     return total / (1 + math.exp(eps)) ** T
 
 

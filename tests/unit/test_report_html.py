@@ -11,7 +11,8 @@ from adaptive_repro.registry import Claim, claims_frame, render_reproduction
 
 
 def _claims(output_id, statuses):
-    return claims_frame([Claim(output_id=output_id, claim_id=f"c{i}", source="Paper, Thm 1", claim="a <b>bold</b> reading", expected="x > 0", measured="x = 1",
+    return claims_frame([Claim(output_id=output_id, claim_id=f"c{i}", source="Paper, Thm 1",
+                               claim="a <b>bold</b> reading", expected="x > 0", measured="x = 1",
                                status=status, counterexample="at k = 3" if status == "does not hold" else "",
                                kind="paper", quote="words & more")
                          for i, status in enumerate(statuses)])

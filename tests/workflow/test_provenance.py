@@ -19,7 +19,8 @@ BASE = {
     "replicates_per_job": 3,
     "outputs": ["dwork-null", "zhao-fig2", "zhao-fig3", "he-kl"],
     "experiments": {
-        "dwork-null": {"n": 200, "d": 200, "replicates": 6, "k_grid": [0, 5, 10], "mechanisms": ["standard", "dwork_code"]},
+        "dwork-null": {"n": 200, "d": 200, "replicates": 6, "k_grid": [0, 5, 10],
+                       "mechanisms": ["standard", "dwork_code"]},
         "zhao-fig2": {"n": 200, "d": 200, "replicates": 6, "k_grid": [0, 5, 10], "mechanisms": ["standard"],
                       "signal_attributes": 5, "model": {"p_s": 0.9, "p_y": 0.9, "b": 0.3}},
         "zhao-fig3": {"n": 300, "d": 100, "replicates": 6, "k_grid": [0, 5, 10], "query": "sign",

@@ -105,12 +105,14 @@ def test_zhao_experiments_end_to_end(tmp_path):
     results = workdir / "results"
     fig3 = pd.read_csv(results / "tables" / "zhao-fig3.csv")
     assert {"standard", "dwork_code", "zhao_alg1_dp", "zhao_alg1_bdp"} == set(fig3["mechanism"])
-    assert {"answered", "budget_used", "sigma", "eps_star", "certified_bdp", "smallest_guaranteed_tau"} <= set(fig3.columns)
+    assert {"answered", "budget_used", "sigma", "eps_star", "certified_bdp",
+            "smallest_guaranteed_tau"} <= set(fig3.columns)
     large = pd.read_csv(results / "tables" / "zhao-fig3-large-n.csv")
     assert {"mechanism", "k", "dataset", "mean", "se", "answered"} <= set(large.columns)
     assert set(large["dataset"]) == {"train", "holdout", "fresh", "population"}
     frontier = pd.read_csv(results / "tables" / "zhao-frontier.csv")
-    assert {"calibration", "p", "eps", "n", "answered_fraction", "replicates", "answered_fraction_se"} <= set(frontier.columns)
+    assert {"calibration", "p", "eps", "n", "answered_fraction", "replicates",
+            "answered_fraction_se"} <= set(frontier.columns)
     assert frontier["answered_fraction"].between(0, 1).all()
     sweep = pd.read_csv(results / "tables" / "zhao-sweep.csv")
     assert set(zip(sweep["p"], sweep["b"])) == {(0.5, 0.0), (0.5, 0.3), (0.9, 0.0), (0.9, 0.3)}
@@ -119,6 +121,7 @@ def test_zhao_experiments_end_to_end(tmp_path):
     (log,) = (results / "logs" / "simulate" / "zhao-fig3").glob("*/replicates-0-4.log")
     assert "arm zhao_alg1_bdp runs on the exact engine" in log.read_text()
     claims = pd.read_csv(results / "tables" / "claims.csv")
-    assert set(claims["output_id"]) == set(yaml.safe_load((workdir / "tests/configs/tiny-zhao.yaml").read_text())["outputs"])
+    assert set(claims["output_id"]) == set(
+        yaml.safe_load((workdir / "tests/configs/tiny-zhao.yaml").read_text())["outputs"])
     assert set(claims["kind"]) <= {"paper", "project"} and claims["code"].notna().all()
     assert claims.loc[claims["kind"] == "paper", "quote"].notna().all()

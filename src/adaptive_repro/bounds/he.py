@@ -219,7 +219,8 @@ def he_corollary3_eps(eps, T, delta_tilde):
 
 def he_corollary3_log_delta_pp(eps, T, eps_prime):
     """log of He Corollary 3's delta'':
-    delta'' = e^{-(eps'+T eps)/2} ( (1/(1+e^eps)) (2 T eps/(T eps - eps')) )^T ((T eps + eps')/(T eps - eps'))^{-(eps'+T eps)/(2 eps)}.
+    delta'' = e^{-(eps'+T eps)/2} ( (1/(1+e^eps)) (2 T eps/(T eps - eps')) )^T
+              ((T eps + eps')/(T eps - eps'))^{-(eps'+T eps)/(2 eps)}.
     With x = eps'/(T eps), log delta'' = -T eps (1+x)/2 + T (log 2 - log(1+e^eps) - log1p(-x))
     - T (1+x)/2 (log1p(x) - log1p(-x)). Defined for 0 <= eps' < T eps; nan otherwise (the formula takes the log /
     a power of a non-positive number)."""

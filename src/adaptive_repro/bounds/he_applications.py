@@ -22,7 +22,8 @@ from adaptive_repro.bounds.he import (
 
 
 def sgld_eps_tilde(L, sigma, tau, delta):
-    """He Theorem 7: per-step privacy of SGLD, eps~ = (2 sqrt(2) L sigma (1/tau) sqrt(log(1/delta)) + 4 L^2/tau^2)/(2 sigma^2)."""
+    """He Theorem 7: per-step privacy of SGLD,
+    eps~ = (2 sqrt(2) L sigma (1/tau) sqrt(log(1/delta)) + 4 L^2/tau^2)/(2 sigma^2)."""
     L, sigma, tau, delta = (_f(x) for x in (L, sigma, tau, delta))
     return _ret((2.0 * np.sqrt(2.0) * L * sigma / tau * np.sqrt(np.log(1.0 / delta)) + 4.0 * L**2 / tau**2)
                 / (2.0 * sigma**2))

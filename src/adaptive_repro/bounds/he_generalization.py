@@ -41,7 +41,8 @@ def theorem1_b_intro(eps, delta):
 
 
 def theorem1_min_sample_size(eps, delta):
-    """He Theorem 1 (and Lemma 4) precondition: N >= 2/eps^2 ln(16/(e^{-eps} delta)) = 2/eps^2 (ln 16 + eps - ln delta)."""
+    """He Theorem 1 (and Lemma 4) precondition: N >= 2/eps^2 ln(16/(e^{-eps} delta))
+    = 2/eps^2 (ln 16 + eps - ln delta)."""
     eps, delta = _f(eps), _f(delta)
     with np.errstate(divide="ignore"):
         return _ret(2.0 / eps**2 * (np.log(16.0) + eps - np.log(delta)))
@@ -102,7 +103,8 @@ def oneto_b(eps, N):
 
 
 def theorem2_bound(eps, delta, k):
-    """He Theorem 2, eq. (1): |E[R_S_i(h) - R(h)]| <= e^{-eps} k delta + 1 - e^{-eps} (= e^{-eps} k delta - expm1(-eps))."""
+    """He Theorem 2, eq. (1): |E[R_S_i(h) - R(h)]| <= e^{-eps} k delta + 1 - e^{-eps}
+    (= e^{-eps} k delta - expm1(-eps))."""
     eps, delta, k = _f(eps), _f(delta), _f(k)
     return _ret(np.exp(-eps) * k * delta - np.expm1(-eps))
 

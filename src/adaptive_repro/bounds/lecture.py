@@ -16,7 +16,8 @@ def _f(x):
 
 def exponential_mechanism_gap(sensitivity, epsilon, n_outputs, beta):
     """Lecture 18, Theorem 0.1: except with probability beta the exponential mechanism's output y has
-    f(y, S) > OPT(S) - (2 Delta / eps) (ln|Y| + ln(1/beta)).  Returns that utility gap (2 Delta/eps)(ln|Y| + ln(1/beta)).
+    f(y, S) > OPT(S) - (2 Delta / eps) (ln|Y| + ln(1/beta)).  Returns that utility gap
+    (2 Delta/eps)(ln|Y| + ln(1/beta)).
 
     (The notes write "ln|Y| + log(1/beta)"; the proof of the standard statement uses the natural log in both.)
     """
@@ -33,7 +34,8 @@ def exponential_mechanism_tail(sensitivity, epsilon, n_outputs, gap):
 
 def exponential_mechanism_expected_loss(sensitivity, epsilon, n_outputs):
     """E[OPT(S) - f(y, S)] <= (2 Delta / eps)(ln|Y| + 1): Lecture 18, Theorem 0.1 integrated over beta
-    (Pr[OPT - f >= (2 Delta/eps)(ln|Y| + s)] <= e^{-s}, so E[OPT - f] <= (2 Delta/eps) ln|Y| + (2 Delta/eps) int e^{-s} ds).
+    (Pr[OPT - f >= (2 Delta/eps)(ln|Y| + s)] <= e^{-s},
+    so E[OPT - f] <= (2 Delta/eps) ln|Y| + (2 Delta/eps) int e^{-s} ds).
     Derived here, not stated in the notes; used for the rigorous version of the notes' Step 4."""
     sensitivity, epsilon, n_outputs = map(_f, (sensitivity, epsilon, n_outputs))
     return 2.0 * sensitivity / epsilon * (np.log(n_outputs) + 1.0)

@@ -40,7 +40,8 @@ def theorem1_n_star(B, sigma, tau, beta, a_max):
 
 
 def theorem1_n_sharp(B, sigma, tau, beta, eps_prime):
-    """Zhao 2017, Theorem 1, eq. (8): n_# = max{ 9 ln(4/beta)/tau^2, max_i min_Q 9B(|N_i|+1) / (4 sigma (tau/3 - 4 b_i)) }.
+    """Zhao 2017, Theorem 1, eq. (8):
+    n_# = max{ 9 ln(4/beta)/tau^2, max_i min_Q 9B(|N_i|+1) / (4 sigma (tau/3 - 4 b_i)) }.
 
     The second term equals 9B / (4 sigma eps') with eps' = Lemma 2's min_i max_Q (tau/3 - 4 b_i)/(|N_i|+1)
     (Zhao's own identity in the proof of Theorem 2, below eq. (32)), the min over Q running over the quilts with
@@ -56,7 +57,8 @@ def theorem1_n_sharp(B, sigma, tau, beta, eps_prime):
 
 def theorem2_sigma(tau, m, beta, c):
     """Zhao 2017, Theorem 2: sigma = (1 - c) tau / (12 ln(4m/beta)), c in (0, 1)."""
-    return (1.0 - np.asarray(c, dtype=float)) * np.asarray(tau, dtype=float) / (12.0 * np.log(4.0 * np.asarray(m) / beta))
+    return ((1.0 - np.asarray(c, dtype=float)) * np.asarray(tau, dtype=float)
+            / (12.0 * np.log(4.0 * np.asarray(m) / beta)))
 
 
 def theorem2_threshold(tau, c):
@@ -70,7 +72,8 @@ def theorem2_tau_prime(tau, c):
 
 
 def theorem2_bdp_target(tau, c):
-    """eps = tau'/3 = (1 - c) tau / 12: the BDP level n_#(B, sigma, (1-c)tau/4, beta/(2m)) needs (Lemma 1's eps <= tau/3)."""
+    """eps = tau'/3 = (1 - c) tau / 12: the BDP level n_#(B, sigma, (1-c)tau/4, beta/(2m)) needs
+    (Lemma 1's eps <= tau/3)."""
     return theorem2_tau_prime(tau, c) / 3.0
 
 
@@ -197,5 +200,6 @@ def theorem2_o_expression(B, tau, m, beta, eps_prime):
     Note its denominator tau/3 - 4 b_i, where n_# itself (eq. (8) at tau' = (1-c)tau/4) has (1-c)tau/12 - 4 b_i."""
     ep = np.asarray(np.nan if eps_prime is None else eps_prime, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(ep > 0, np.asarray(B, float) * np.log(np.asarray(m, float) / beta) / (np.asarray(tau, float) * ep),
+        return np.where(ep > 0,
+                        np.asarray(B, float) * np.log(np.asarray(m, float) / beta) / (np.asarray(tau, float) * ep),
                         np.inf)

@@ -31,8 +31,8 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
         claims.append(Claim(output_id=output_id, claim_id="thresholdout-tracks-fresh", source=source,
                             claim="With Thresholdout the reported holdout accuracy tracks the fresh-data accuracy at "
                             "every k (no overfitting).",
-                            expected=f"|holdout − fresh| within the threshold T = {spec.threshold_scale}/√n = {threshold:.4f} "
-                            "at every k",
+                            expected=f"|holdout − fresh| within the threshold T = {spec.threshold_scale}/√n "
+                            f"= {threshold:.4f} at every k",
                             measured=f"largest |holdout − fresh| at k = {worst[0]}: {fmt_gap(worst[1], worst[2])}",
                             status=verdict(ok),
                             counterexample="" if ok else f"k = {worst[0]}", kind="paper", quote=QUOTE_REUSABLE,
@@ -44,8 +44,8 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
             gap = fresh - 0.5
             ok = bool(gap > Z * se)
             claims.append(Claim(output_id=output_id, claim_id=f"{mech}-finds-signal", source=source,
-                                claim="With 20 informative attributes the selected classifier generalizes: fresh accuracy "
-                                "is above chance.",
+                                claim="With 20 informative attributes the selected classifier generalizes: "
+                                "fresh accuracy is above chance.",
                                 expected="fresh accuracy > 0.5 at small k",
                                 measured=f"fresh − 0.5 at k = {k_small} ({mech}): {fmt_gap(gap, se)}",
                                 status=verdict(ok), kind="project", code=code_name(mean_and_se)))
@@ -100,6 +100,7 @@ def build(output_id: str, params: dict, inputs: dict):
                           f"n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates, "
                           f"{spec.signal_attributes} signal attributes", gaps=gaps,
                           tolerances={arm.name: arm.tolerance(spec, settings[arm.name]) for arm in arms},
-                          tolerance_label=f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n (claim's tolerance)")
+                          tolerance_label=f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n "
+                          "(claim's tolerance)")
     note_overlaps(fig, table, arms)
     return table, fig, dwork_claims(output_id, records, spec, gaps)

@@ -35,6 +35,7 @@ def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, 
     """The standard holdout overfits: holdout − fresh accuracy at the largest k exceeds Z standard errors."""
     k_max = int(records["k"].max())
     gap, se, reps = paired_gap(records, "standard", k_max)
-    return Claim(output_id=output_id, claim_id="standard-overfits", source=source, claim=statement, expected="holdout − fresh > 0 at the largest k",
-                 measured=f"holdout − fresh at k = {k_max}: {fmt_gap(gap, se)}, {reps} replicates", status=verdict(bool(gap > Z * se)),
-                 kind="paper", quote=quote, code=code_name(paired_gap))
+    return Claim(output_id=output_id, claim_id="standard-overfits", source=source, claim=statement,
+                 expected="holdout − fresh > 0 at the largest k",
+                 measured=f"holdout − fresh at k = {k_max}: {fmt_gap(gap, se)}, {reps} replicates",
+                 status=verdict(bool(gap > Z * se)), kind="paper", quote=quote, code=code_name(paired_gap))

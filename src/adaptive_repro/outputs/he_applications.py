@@ -125,7 +125,8 @@ def below_floor_panel(ax, table: pd.DataFrame, p: dict, colors, lss) -> list:
     ax.set(xscale="log", xlabel="iterations T (markers offset by δ̃)", ylabel="shortfall 1 − δ' / floor",
            title=r"every $\tilde{\delta}$ of the sweep: points with δ' below the floor")
     if len(bad):
-        lo, hi = np.nanmin(1 - bad.delta_prime_free / bad.delta_floor), np.nanmax(1 - bad.delta_prime_free / bad.delta_floor)
+        lo, hi = (np.nanmin(1 - bad.delta_prime_free / bad.delta_floor),
+                  np.nanmax(1 - bad.delta_prime_free / bad.delta_floor))
         ax.set(yscale="log", ylim=(lo / 3, hi * 30))
     else:
         ax.set_yticks([])
@@ -277,10 +278,11 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     f"{thm}'s (eps', delta') a valid composition of T generic (2 q eps~, q delta)-DP steps (where "
                     "delta~ is defined)? (the composition step of the proof, not the algorithm itself)",
                     "delta' >= exact delta(eps')", td.sound_formula, td,
-                    k2 + ["delta_prime_formula", "exact_delta_at_eps_prime"], code=code_name(hea.subsampled_composition),
-                    quote=QUOTES["delta_tilde"],
-                    note=_floor_note(td, "formula") + "; the displayed delta~ inherits Corollary 3's exponent sign (row cor3-exponent-vs-derivation "
-                         "of he-composition-delta) and uses q eps~ where eps' uses 2 q eps~"))
+                    k2 + ["delta_prime_formula", "exact_delta_at_eps_prime"],
+                    code=code_name(hea.subsampled_composition), quote=QUOTES["delta_tilde"],
+                    note=_floor_note(td, "formula") + "; the displayed delta~ inherits Corollary 3's exponent sign "
+                         "(row cor3-exponent-vs-derivation of he-composition-delta) and uses q eps~ where eps' uses "
+                         "2 q eps~"))
     for s, lvl in [("derived", "q eps~ (as displayed)"), ("derived_2q", "2 q eps~ (the level eps' and m use)")]:
         cl.append(claim(oid, f"sound-delta-tilde-sign-corrected{'-2q' if s.endswith('2q') else ''}", "project",
                         f"{src} with Corollary 3's derivation (App. B.4 eqs. (36)-(37))",
@@ -313,7 +315,8 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                          f"{sT.slope.max():.3g}: the formula gives about sqrt(T)/N, smaller than the stated rate"))
     cl.append(claim(oid, "rate-a-section5", "paper", f"{HE}, Section 5 (introduction)",
                     f"at fixed T, the accuracy term 9 eps' of {thm} is O(sqrt(log N/N)): fitted slope in N <= -1/2",
-                    "slope_N <= -1/2", sN.slope.values <= -0.5, sN, ["T", "sigma", "delta_tilde", "slope"], code=code, quote=QUOTES["sec5"],
+                    "slope_N <= -1/2", sN.slope.values <= -0.5, sN, ["T", "sigma", "delta_tilde", "slope"], code=code,
+                    quote=QUOTES["sec5"],
                     note=f"Section 5's rate has no T, {rem}'s grows linearly in T: the two agree only at fixed T"))
     bN = _slopes(t, "thm1_b", "N", ["T", "sigma", "delta_tilde"])
     cl.append(claim(oid, "rate-b-fixed-delta", "project", f"{HE}, {rem} (failure probability)",
@@ -321,7 +324,8 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     "ln(2/eps') at the theorem's (eps', delta') does not grow with N (fitted slope in N <= 0), as the "
                     "stated 1 - O(T/sqrt(N)) needs", "slope_N <= 0", bN.slope.values <= 0, bN,
                     ["T", "sigma", "delta_tilde", "slope"],
-                    code=code_name(heg.theorem1_b), note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
+                    code=code_name(heg.theorem1_b),
+                    note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
                     "like N because delta' >= delta~ stays fixed while eps' ~ 1/N; the rate needs delta~ (and delta) "
                     "decreasing in N, which the paper does not specify"))
     if which == "sgld":

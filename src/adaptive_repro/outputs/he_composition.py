@@ -236,7 +236,8 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "et al.'s up to the second-order terms He's expansion drops, |He - Kairouz| <= (T delta)^2 + "
                     "delta~ (1-(1-delta)^T); it exceeds Kairouz's by a second-order amount there (e.g. delta delta~ "
                     "at T = 1)", "equal to second order", d <= second[eq.index], eq.reset_index(drop=True),
-                    hk + ["delta_prime", "kairouz_delta"], code=code_name(he.he_corollary2_delta), quote=QUOTES["same_eps"],
+                    hk + ["delta_prime", "kairouz_delta"], code=code_name(he.he_corollary2_delta),
+                    quote=QUOTES["same_eps"],
                     note=f"{int((eq.delta_prime > eq.kairouz_delta).sum())}/{len(eq)} of these points have He's "
                          "delta' above Kairouz's"))
     res = (lt.kairouz_minus_he - lt.he_gap_claim)
@@ -244,18 +245,20 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     q = (res + lt.delta_tilde * lt.delta_floor) / (-(lt["T"] * lt.delta) ** 2 / 4)
     cl.append(claim(oid, "he-gap-first-order", "paper", f"{HE}, Section 1 and Section 4.2.2",
                     "Kairouz's delta' exceeds Corollary 2's by delta (e^eps-1)/(e^eps+1) (T - m) to first order in "
-                    "delta and delta~: the residual (Kairouz - He) - gap is at most (T delta)^2 + delta~ (1-(1-delta)^T) "
-                    "in absolute value (where m < T)", "|residual| <= second-order terms", res.abs() <= sec_lt, lt,
+                    "delta and delta~: the residual (Kairouz - He) - gap is at most (T delta)^2 + delta~ "
+                    "(1-(1-delta)^T) in absolute value (where m < T)",
+                    "|residual| <= second-order terms", res.abs() <= sec_lt, lt,
                     hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     quote=QUOTES["same_eps"],
-                    note="the miss is second order: (residual + delta~ (1-(1-delta)^T)) / (-(T delta)^2/4) lies between "
-                         f"{np.nanmin(q):.3g} and {np.nanmax(q):.3g}, i.e. about -(T delta)^2/4 at small eps, plus "
-                         "-delta~ (1-(1-delta)^T) (Kairouz multiplies by 1-delta~, He adds delta~)"))
+                    note="the miss is second order: (residual + delta~ (1-(1-delta)^T)) / (-(T delta)^2/4) lies "
+                         f"between {np.nanmin(q):.3g} and {np.nanmax(q):.3g}, i.e. about -(T delta)^2/4 at small eps, "
+                         "plus -delta~ (1-(1-delta)^T) (Kairouz multiplies by 1-delta~, He adds delta~)"))
     rel = (lt.kairouz_minus_he / lt.he_gap_claim - 1).abs()
     cl.append(claim(oid, "he-gap-approx-10pct", "project", f"{HE}, Section 4.2.2 (numerical accuracy)",
                     "the first-order gap is within 10% of the exact difference Kairouz - He (where m < T); it is "
                     "not where the dropped second-order terms, about (T delta)^2/4 + delta~ (1-(1-delta)^T), are "
-                    "comparable with the gap delta tanh(eps/2)(T - m) (small eps, large T delta or large delta~)", "relative error <= 0.1", rel <= 0.1, lt,
+                    "comparable with the gap delta tanh(eps/2)(T - m) (small eps, large T delta or large delta~)",
+                    "relative error <= 0.1", rel <= 0.1, lt,
                     hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     note=f"largest relative error {np.nanmax(rel):.3g}"))
     err = (h.he_approx - h.delta_prime).abs()
@@ -273,20 +276,22 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     c = _method(table, "he_cor3", table.delta == 0)
     defined = np.isfinite(c.delta_prime)
     cl.append(claim(oid, "cor3-defined", "project", f"{HE}, Corollary 3",
-                    "Corollary 3's delta'' formula is defined (eps' < T eps) at Corollary 3's eps'; where eps' >= T eps "
-                    "the privacy loss cannot exceed eps', so delta'' = 0 is the natural value and such points are "
-                    "excluded from the soundness rows", "finite delta''", defined, c, ["eps", "T", "delta_tilde",
-                                                                                      "eps_prime"],
+                    "Corollary 3's delta'' formula is defined (eps' < T eps) at Corollary 3's eps'; where eps' >= "
+                    "T eps the privacy loss cannot exceed eps', so delta'' = 0 is the natural value and such points "
+                    "are excluded from the soundness rows", "finite delta''", defined, c,
+                    ["eps", "T", "delta_tilde", "eps_prime"],
                     code=code_name(he.he_corollary3_delta_pp)))
     cd = c[defined].reset_index(drop=True)
     gap = cd.log_delta_pp_derived - cd.log_delta_pp_printed
     cl.append(claim(oid, "cor3-exponent-vs-derivation", "paper", f"{HE}, Corollary 3 and App. B.4 eqs. (36)-(38)",
                     "the printed delta'' equals eq. (36) evaluated at eq. (37)'s minimizer (its own derivation)",
                     "log printed = log derived", np.isclose(gap, 0.0, atol=1e-9 * np.maximum(1, cd.eps_prime)), cd,
-                    ["eps", "T", "eps_prime"], code=code_name(he.he_corollary3_log_delta_pp_derived), quote=QUOTES["b4"],
+                    ["eps", "T", "eps_prime"], code=code_name(he.he_corollary3_log_delta_pp_derived),
+                    quote=QUOTES["b4"],
                     note="log(derived) - log(printed) = eps' + T eps at every point (largest deviation "
                          f"{np.nanmax(np.abs(gap - cd.eps_prime - cd.eps * cd['T'])):.2g}): (37) gives "
-                         "e^{-eps' t - T t eps} = e^{+(eps'+T eps)/2}(...), the printed exponent has the opposite sign"))
+                         "e^{-eps' t - T t eps} = e^{+(eps'+T eps)/2}(...), the printed exponent has the "
+                         "opposite sign"))
     keys0 = ["eps", "T", "delta_tilde", "eps_prime", "delta_prime", "exact_delta_at_eps_prime"]
     cl.append(claim(oid, "cor3-sound-as-printed", "paper", f"{HE}, Corollary 3 (ground truth KOV 2015 Thm 3.3)",
                     "reading 1 (Corollary 3 as stated: eps-DP steps, delta = 0, delta' = delta''): the printed "

@@ -20,7 +20,8 @@ METHOD_STYLE = {
     "he": dict(color=COLORS["he"], ls="-", marker="", label=DISPLAY_NAMES["he"]),
     "he_cor3": dict(color=COLORS["he_cor3"], ls="-.", marker="",
                     label=DISPLAY_NAMES["he_cor3"] + "; Cor 3 is undefined where ε' ≥ Tε"),
-    "he_cor3_derived": dict(color=COLORS["he_cor3_derived"], ls="--", marker="", label=DISPLAY_NAMES["he_cor3_derived"]),
+    "he_cor3_derived": dict(color=COLORS["he_cor3_derived"], ls="--", marker="",
+                            label=DISPLAY_NAMES["he_cor3_derived"]),
     "exact_optimal": dict(color=COLORS["exact_optimal"], ls="-", marker="o", ms=3, lw=1.2,
                           label=DISPLAY_NAMES["exact_optimal"]),
     "exact_at_he": dict(color="k", ls="", marker="^", ms=5, mfc="none", label=f"exact optimal δ at He's ε' ({KOV})"),
@@ -57,7 +58,8 @@ def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dic
             ax = axes[i, j]
             c = curve[(curve.eps == eps) & (curve.delta == delta)]
             ex = c[c.method == "exact_optimal"].set_index("T").eps_prime
-            r = {m: c[c.method == m].set_index("T").eps_prime / ex for m in ["naive", "drv", "kairouz", "he", "exact_optimal"]}
+            r = {m: c[c.method == m].set_index("T").eps_prime / ex
+                 for m in ["naive", "drv", "kairouz", "he", "exact_optimal"]}
             for m in ["naive", "drv", "he", "exact_optimal", "kairouz"]:
                 ax.plot(r[m].index, r[m], **METHOD_STYLE[m], zorder=3 if m == "kairouz" else 2)
             t = table[(table.eps == eps) & (table.delta == delta) & (table.method == "laplace_pld")]
@@ -198,7 +200,8 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             s = c[c.method == "he_cor3"].set_index("T")
             ex = s.exact_delta_at_eps_prime.where(s.exact_delta_at_eps_prime >= ymin)
             ax.plot(ex.index, ex, **METHOD_STYLE["exact_at_cor3"])
-            ax.axhline(dt, color=COLORS["kairouz"], lw=1.2, ls="--", label=f"{DT}: δ' of DRV, Kairouz, He Thm 4 at δ = 0")
+            ax.axhline(dt, color=COLORS["kairouz"], lw=1.2, ls="--",
+                       label=f"{DT}: δ' of DRV, Kairouz, He Thm 4 at δ = 0")
             missing.append("naive Tε: δ' = 0, not shown")
             note(ax, "\n".join(missing), x=0.03, y=0.03, ha="left", va="bottom")
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = 0")

@@ -84,7 +84,8 @@ def generalization_figure(table: pd.DataFrame, params: dict):
         s = t[(t.method == "oneto_et_al") & (t.quantity == "a") & (t.N == N) & (t.empirical_risk == r)]
         var += ax.plot(s.eps, s.value, ls=variant_ls[i % 4], color=col["oneto_et_al"],
                        label=f"empirical risk {r:g}")
-    ax.legend(handles=var, title=f"Oneto et al., N = {plain_number(N)}", loc="upper left", fontsize=10.5, title_fontsize=10.5)
+    ax.legend(handles=var, title=f"Oneto et al., N = {plain_number(N)}", loc="upper left", fontsize=10.5,
+              title_fontsize=10.5)
     ax.axhline(1, color="k", lw=0.8, ls=":")
     ax.set(xscale="log", yscale="log", xlabel="ε", ylabel=r"$a$ in $P[\,|\mathrm{gap}| < a\,] > 1-b$",
            title="accuracy term a")
@@ -124,7 +125,8 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     for ax in axes:
         plain_log_axis(ax)
     handles = [Line2D([], [], color=col["he"], marker="o", ms=3, label="He et al. (Thm 1; Thm 2 on the right)"),
-               Line2D([], [], color=col["he"], ls="--", marker="o", ms=3, label="He Thm 1, b as in the introduction (2×)"),
+               Line2D([], [], color=col["he"], ls="--", marker="o", ms=3,
+                      label="He Thm 1, b as in the introduction (2×)"),
                Line2D([], [], color=col["nissim_stemmer"], marker="o", ms=3, label="Nissim-Stemmer"),
                Line2D([], [], color=col["dwork_et_al"], marker="o", ms=3, label="Dwork et al."),
                Line2D([], [], color=col["oneto_et_al"], ls="--", label="Oneto et al. (line style: see panel)"),
@@ -159,8 +161,10 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               wf, ["eps", "delta"], code=code_name(heg.theorem1_b), quote=QUOTES["intro_ns"]),
         claim(oid, "thm1-b-statement-vs-intro", "paper", f"{HE}, Theorem 1 vs Section 1 / Section 4.1.2",
               "Theorem 1's b, e^-eps delta/eps ln(2/eps), is the b the introduction and Section 4.1.2 state, "
-              "2 e^-eps delta/eps log(2/eps)", "equal", np.isclose(wf.he_thm1_b, wf.he_thm1_intro_b, rtol=1e-12, atol=0.0),
-              wf, ["eps", "delta", "he_thm1_b", "he_thm1_intro_b"], code=code_name(heg.theorem1_b_intro), quote=QUOTES["thm1"],
+              "2 e^-eps delta/eps log(2/eps)", "equal",
+              np.isclose(wf.he_thm1_b, wf.he_thm1_intro_b, rtol=1e-12, atol=0.0),
+              wf, ["eps", "delta", "he_thm1_b", "he_thm1_intro_b"], code=code_name(heg.theorem1_b_intro),
+              quote=QUOTES["thm1"],
               note="the two differ by a factor 2 everywhere; both are below Nissim-Stemmer's b"),
     ]
     wb = table[(table.method == "he_thm1") & (table.quantity == "b")].reset_index(drop=True)
@@ -176,10 +180,11 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "than Dwork et al.'s (4 eps, 8 delta^eps), as He quotes it, in both a and b (where eps < 2)",
                     "a_He <= 4 eps and b_He <= 8 delta^eps",
                     (wf.he_thm1_a <= wf.dwork_et_al_a) & (wf.he_thm1_b <= wf.dwork_et_al_b), wf,
-                    ["eps", "delta", "he_thm1_a", "dwork_et_al_a"], code=code_name(heg.theorem1_a), quote=QUOTES["abstract"],
+                    ["eps", "delta", "he_thm1_a", "dwork_et_al_a"], code=code_name(heg.theorem1_a),
+                    quote=QUOTES["abstract"],
                     note=_dominance_note(wf, "dwork_et_al_a", "dwork_et_al_b", "Dwork et al.")
-                    + "; elsewhere the two are incomparable (smaller a, larger b); Dwork et al.'s bound as He quotes it is "
-                    "one-sided"))
+                    + "; elsewhere the two are incomparable (smaller a, larger b); Dwork et al.'s bound as He quotes "
+                    "it is one-sided"))
     on = table[(table.method == "oneto_et_al")]
     ow = on.pivot_table(index=["eps", "delta", "N", "empirical_risk"], columns="quantity", values="value")
     ow = ow.reset_index()

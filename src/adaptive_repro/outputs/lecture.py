@@ -159,8 +159,8 @@ def monitor_table(seed: int, m: int, epsilon: float, epsilon_primes, delta: floa
                 gap = float(bounds.exponential_mechanism_gap(1.0 / m, ep, 2 * T, beta))
                 k = int(np.count_nonzero(loss >= gap - 1e-12))
                 lo, hi = clopper_pearson(k, replicates_T, confidence)
-                rows.append(_row(**common, quantity="thm01_failure_probability", beta=float(beta), value=k / replicates_T,
-                                 ci_low=float(lo), ci_high=float(hi)))
+                rows.append(_row(**common, quantity="thm01_failure_probability", beta=float(beta),
+                                 value=k / replicates_T, ci_low=float(lo), ci_high=float(hi)))
                 rows.append(_row(**common, quantity="thm01_utility_gap", beta=float(beta), value=gap, ci_low=gap,
                                  ci_high=gap))
             exp_loss = float(bounds.exponential_mechanism_expected_loss(1.0 / m, ep, 2 * T))

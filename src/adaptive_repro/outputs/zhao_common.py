@@ -31,7 +31,8 @@ MODEL_NOTE = "data model 'chain' (this project's design, docs/METHODS.md §4)"
 DP_ARM, BDP_ARM, THEOREM2_ARM = (c().arm_name for c in (DPCalibration, BayesianDPCalibration, Theorem2Calibration))
 #: Zhao 2017, captions of Figs. 2 and 3 and the experiment section (verbatim).
 QUOTE_FIG2 = "Reusing a holdout dataset in the common way can lead to overfitting."
-QUOTE_FIG3 = "Overfitting of reusing a holdout dataset is prevented in our Bayesian differential privacy-based approach."
+QUOTE_FIG3 = ("Overfitting of reusing a holdout dataset is prevented in our Bayesian differential privacy-based "
+              "approach.")
 QUOTE_SECTION = ("Figures 2 and 3 illustrate that reusing a holdout dataset in the common way can lead to overfitting, "
                  "and that overfitting is prevented by our approach based on Bayesian differential privacy (BDP).")
 

@@ -44,16 +44,19 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
         low, high = clopper_pearson(events, trials)
         th = theory[theory["arm"] == arm].iloc[0]
         rows.append({"mechanism": arm, "n": spec.n, "d": spec.d, "p_s": spec.model.p_s, "p_y": spec.model.p_y,
-                     "b": spec.model.b, "tau": settings.tau, "beta": beta, "budget": settings.budget, "replicates": trials,
-                     "events": events, "frequency": events / trials, "ci_low": low, "ci_high": high,
+                     "b": spec.model.b, "tau": settings.tau, "beta": beta, "budget": settings.budget,
+                     "replicates": trials, "events": events, "frequency": events / trials, "ci_low": low,
+                     "ci_high": high,
                      "mean_over_events": grp["over_events"].mean(), "mean_bottoms": grp["bottoms"].mean(),
                      "answered_fraction": 1.0 - grp["bottoms"].sum() / max(grp["queries"].sum(), 1),
                      "sigma": th["sigma"], "threshold": th["threshold"],
-                     "theorem2_n_required": th["theorem2_n_required"], "n_meets_theorem2": spec.n >= th["theorem2_n_required"]})
+                     "theorem2_n_required": th["theorem2_n_required"],
+                     "n_meets_theorem2": spec.n >= th["theorem2_n_required"]})
     table = pd.DataFrame(rows)
     fig, ax = pyplot().subplots(figsize=(13.5, 5.6))
     x = np.arange(len(table))
-    ax.errorbar(x, table["frequency"], yerr=[table["frequency"] - table["ci_low"], table["ci_high"] - table["frequency"]],
+    ax.errorbar(x, table["frequency"],
+                yerr=[table["frequency"] - table["ci_low"], table["ci_high"] - table["frequency"]],
                 fmt="o", capsize=4, color="black", label="measured frequency (95% Clopper–Pearson)")
     ax.axhline(beta, color=COLORS["violation"], ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
     ax.set_xticks(x, [spec.arm(m).display_name.replace(", ", ",\n") for m in table["mechanism"]])
@@ -90,7 +93,8 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
                 output_id="zhao-thm2-check", claim_id=f"{r.mechanism}-event-rate", source="Zhao 2017, Theorem 2",
                 claim=f"{spec.arm(r.mechanism).claim_name}: Theorem 2's failure event has probability ≤ β.",
                 expected=f"≤ β = {beta:g}", measured=measured + f"; σ = {r.sigma:.3g}, T = {r.threshold:.3g}",
-                status="not applicable", counterexample=f"hypotheses not met: σ and T are not Theorem 2's, and n = {r.n:,} < "
+                status="not applicable",
+                counterexample=f"hypotheses not met: σ and T are not Theorem 2's, and n = {r.n:,} < "
                 f"{r.theorem2_n_required:.3g} (Theorem 2's requirement)", kind="paper", quote=QUOTE_THM2,
                 code=EVENT_CODE))
             continue
@@ -103,7 +107,7 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
             status = "not applicable"
             note = (f"hypotheses not met: n = {r.n:,} < {r.theorem2_n_required:.3g} (Theorem 2's requirement); at this "
                     f"n the event rate is {'consistent with' if ok else 'above'} β")
-        claims.append(Claim(output_id="zhao-thm2-check", claim_id=f"{r.mechanism}-event-rate", source="Zhao 2017, Theorem 2", claim=claim,
-                            expected=f"≤ β = {beta:g}", measured=measured, status=status, counterexample=note, kind="paper",
-                            quote=QUOTE_THM2, code=EVENT_CODE))
+        claims.append(Claim(output_id="zhao-thm2-check", claim_id=f"{r.mechanism}-event-rate",
+                            source="Zhao 2017, Theorem 2", claim=claim, expected=f"≤ β = {beta:g}", measured=measured,
+                            status=status, counterexample=note, kind="paper", quote=QUOTE_THM2, code=EVENT_CODE))
     return claims

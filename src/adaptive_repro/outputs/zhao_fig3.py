@@ -97,7 +97,8 @@ def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
             expected=f"certified BDP ≤ ε = {r.eps_session:g}",
             measured=f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "
             f"(p_s = {r.p_s:g}, p_y = {r.p_y:g})",
-            status=verdict(ok, "statement"), counterexample="" if ok else f"{r.arm}: {r.certified_bdp:.3g} > {r.eps_session:g}",
+            status=verdict(ok, "statement"),
+            counterexample="" if ok else f"{r.arm}: {r.certified_bdp:.3g} > {r.eps_session:g}",
             kind="project", code="adaptive_repro.privacy.bdp_level_for_dp"))
     return claims
 
@@ -108,9 +109,12 @@ def theorem2_claim(output_id: str, theory: pd.DataFrame) -> list[Claim]:
         ok = not np.isnan(r.smallest_guaranteed_tau)
         return [Claim(output_id=output_id, claim_id="theorem2-applies", source="Zhao 2017, Theorem 2",
                       claim="The experiment's sample size is in the range where Theorem 2 guarantees accuracy.",
-                      expected=f"n ≥ Theorem 2's requirement for some τ ≤ 1 (at τ = {r.tau:g}: {r.theorem2_n_required:.3g})",
-                      measured=f"n = {r.n:,}; smallest guaranteed τ: " + ("none" if not ok else f"{r.smallest_guaranteed_tau:.3g}"),
-                      status=verdict(ok, "statement"), counterexample="" if ok else f"n = {r.n}, B = {r.budget}, m = {r.m}, τ = {r.tau:g}",
+                      expected=f"n ≥ Theorem 2's requirement for some τ ≤ 1 "
+                      f"(at τ = {r.tau:g}: {r.theorem2_n_required:.3g})",
+                      measured=f"n = {r.n:,}; smallest guaranteed τ: "
+                      + ("none" if not ok else f"{r.smallest_guaranteed_tau:.3g}"),
+                      status=verdict(ok, "statement"),
+                      counterexample="" if ok else f"n = {r.n}, B = {r.budget}, m = {r.m}, τ = {r.tau:g}",
                       kind="project", code=code_name(zb.theorem2_smallest_tau))]
     return []
 
@@ -136,12 +140,12 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
         paper = cal.paper_claim
         claims.append(Claim(
             output_id=output_id, claim_id=f"{arm}-prevents-overfitting", source="Zhao 2017, Fig. 3 and §4",
-            claim=(f"Algorithm 1 calibrated for Bayesian DP prevents overfitting {where}: it answers ≥ {ANSWERED_MIN:.0%} "
-             "of the accuracy queries and its holdout answers track fresh accuracy." if paper else
+            claim=(f"Algorithm 1 calibrated for Bayesian DP prevents overfitting {where}: it answers "
+             f"≥ {ANSWERED_MIN:.0%} of the accuracy queries and its holdout answers track fresh accuracy." if paper else
              f"The same with the {cal.display_name} ({cal.purpose}; this project's comparison arm) "
              f"{where}."),
-            expected=f"≥ {ANSWERED_MIN:.0%} answered and holdout − fresh not above the arm's threshold T (by > {Z:g} SE) "
-            "at every k > 0",
+            expected=f"≥ {ANSWERED_MIN:.0%} answered and holdout − fresh not above the arm's threshold T "
+            f"(by > {Z:g} SE) at every k > 0",
             measured=measured, status=verdict(ok), counterexample=counter, kind="paper" if paper else "project",
             quote=QUOTE_FIG3 if paper else "", code=code_name(no_overfitting)))
     claims += certified_claims(output_id, theory, spec)
@@ -183,5 +187,6 @@ def build(output_id: str, params: dict, inputs: dict):
                             how="left")
     title = ("Zhao Fig. 3: Algorithm 1 on correlated records" if output_id == "zhao-fig3"
              else "Zhao Fig. 3, large-n setting: Algorithm 1 on correlated records")  # settings: the subtitle
-    fig = accuracy_panels(table, spec, title, short_model_subtitle(spec, replicates), theory, gaps=paired_gap_table(records))
+    fig = accuracy_panels(table, spec, title, short_model_subtitle(spec, replicates), theory,
+                          gaps=paired_gap_table(records))
     return table, fig, fig3_claims(output_id, records, table, theory, spec)

@@ -110,7 +110,8 @@ def dp_label(table: pd.DataFrame) -> str:
     where = spread.idxmax()
     se = by_point["answered_fraction_se"].max()[where]
     return (f"{label}; one curve (p = {max(ps):g}) for p = {', '.join(f'{p:g}' for p in ps)}: same σ, answered\n"
-            f"    fractions differ by ≤ {spread.max():.3f} (at ε = {where[0]:g}, n = {where[1]:,.0f}; SE there up to {se:.3f})")
+            f"    fractions differ by ≤ {spread.max():.3f} (at ε = {where[0]:g}, n = {where[1]:,.0f}; "
+            f"SE there up to {se:.3f})")
 
 
 def optimism_note(req: pd.DataFrame) -> str:
@@ -119,8 +120,8 @@ def optimism_note(req: pd.DataFrame) -> str:
     if have.empty:
         return ""
     ratio = have["measured_n90"] / have["analytic_n90"]
-    return (f"\n    optimistic: measured n at {TARGET:.0%} answered is {ratio.min():.1f}–{ratio.max():.1f}× the analytic n "
-            "(measured n: a grid point)")
+    return (f"\n    optimistic: measured n at {TARGET:.0%} answered is {ratio.min():.1f}–{ratio.max():.1f}× "
+            "the analytic n (measured n: a grid point)")
 
 
 def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
@@ -183,26 +184,32 @@ def claims(table: pd.DataFrame, req: pd.DataFrame, spec) -> list[Claim]:
     have = req.dropna(subset=["measured_n90", "analytic_n90"])
     ratio = have["measured_n90"] / have["analytic_n90"]
     grid = check_grid((ratio <= 4.0) & (ratio >= 0.25), have.reset_index(drop=True), ["calibration", "p", "eps"])
-    out.append(Claim(output_id="zhao-frontier", claim_id="analytic-law-predicts-frontier", source="this project (docs/METHODS.md §4a), from Zhao 2017 "
+    out.append(Claim(output_id="zhao-frontier", claim_id="analytic-law-predicts-frontier",
+                     source="this project (docs/METHODS.md §4a), from Zhao 2017 "
                      "Algorithm 1 lines 2, 6-8",
-                     claim="The budget-consumption law B·L(t) ≥ 0.9 m predicts the n at which Algorithm 1 answers 90% of "
-                     "the candidate attribute queries.",
-                     expected="measured n_90 within a factor 4 of the analytic n_90 (same order of magnitude; the law counts expected queries at the mean gap, which high threshold draws dominate, so it is optimistic)",
+                     claim="The budget-consumption law B·L(t) ≥ 0.9 m predicts the n at which Algorithm 1 answers "
+                     "90% of the candidate attribute queries.",
+                     expected="measured n_90 within a factor 4 of the analytic n_90 (same order of magnitude; the law "
+                     "counts expected queries at the mean gap, which high threshold draws dominate, so it is "
+                     "optimistic)",
                      measured=grid.measured + "; measured/analytic: " + ", ".join(
                          f"{r.calibration} p={r.p:g} ε={r.eps:g}: {r.measured_n90:.3g}/{r.analytic_n90:.3g}"
                          for r in have.itertuples()),
-                     status=grid.status, counterexample=grid.counterexample, kind="project", code=code_name(analytic_required_n)))
+                     status=grid.status, counterexample=grid.counterexample, kind="project",
+                     code=code_name(analytic_required_n)))
     bdp = req[req["calibration"] == "bdp"]
     if not bdp.empty:
         text = "; ".join(f"p={r.p:g} ε={r.eps:g}: answers from n ≈ {r.measured_n90:.3g}, Theorem 2 needs "
                          f"{r.theorem2_n_required:.3g} (τ = {spec.tau:g})" for r in bdp.itertuples())
         ok = bdp["measured_n90"].fillna(np.inf) < bdp["theorem2_n_required"]
         grid = check_grid(ok, bdp.reset_index(drop=True), ["p", "eps"])
-        out.append(Claim(output_id="zhao-frontier", claim_id="bdp-answers-below-theorem2-n", source="Zhao 2017, Theorem 2",
+        out.append(Claim(output_id="zhao-frontier", claim_id="bdp-answers-below-theorem2-n",
+                         source="Zhao 2017, Theorem 2",
                          claim="The Bayesian-DP calibrated Algorithm 1 starts answering at an n far below Theorem 2's "
-                         "sample-size requirement (the theorem's n is sufficient for its guarantee, not for answering).",
-                         expected="measured n_90 < Theorem 2's requirement", measured=text, status=grid.status, counterexample=grid.counterexample,
-                         kind="project", code=code_name(zb.theorem2_required_n)))
+                         "sample-size requirement (the theorem's n is sufficient for its guarantee, not for "
+                         "answering).",
+                         expected="measured n_90 < Theorem 2's requirement", measured=text, status=grid.status,
+                         counterexample=grid.counterexample, kind="project", code=code_name(zb.theorem2_required_n)))
     return out
 
 

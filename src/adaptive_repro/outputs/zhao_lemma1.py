@@ -48,7 +48,8 @@ def chain_fraction_of_ones(rng: np.random.Generator, n: int, p_stay: float, repl
 
 
 def fraction_variance(n: int, p_stay: float) -> float:
-    """Exact Var of the fraction of +1 labels: (1/(4 n^2)) sum_{i,j} theta^{|i-j|}, theta = 2 p - 1 (corr of s_i, s_j)."""
+    """Exact Var of the fraction of +1 labels: (1/(4 n^2)) sum_{i,j} theta^{|i-j|}, theta = 2 p - 1
+    (corr of s_i, s_j)."""
     theta = 2.0 * p_stay - 1.0
     k = np.arange(1, n)
     return (n + 2.0 * np.sum((n - k) * theta**k)) / (4.0 * n**2)
@@ -103,9 +104,9 @@ Q_LEMMA1 = (r"LEMMA 1. Let X be a random database chosen according to distributi
             r"Y(\mathcal{P})| \geq \tau] \leq 4e^{-\tau^2/(9n\cdot\Delta_Q^2)}$. From Lemma 1, for a statistical "
             r"query [3, 12, 13] with $\Delta_Q = 1/n$, if $\epsilon \le \tau/3$, then $\mathbb{P}[|Y(X) - "
             r"Y(\mathcal{P})| \ge \tau] \le 4e^{-\tau^2 n/9}$.")
-Q_PROOF = (r"We let $X\times Y$ be the random variable obtained by drawing X and Y independently from their probability "
-           r"distributions. We also define O as the event that $|Y(X)-Y(\mathcal{P})|\geq \tau$. First, we use the "
-           r"concentration inequality to obtain $\mathbb{P}\left[X\times Y\in O\right]\leq "
+Q_PROOF = (r"We let $X\times Y$ be the random variable obtained by drawing X and Y independently from their "
+           r"probability distributions. We also define O as the event that $|Y(X)-Y(\mathcal{P})|\geq \tau$. First, we "
+           r"use the concentration inequality to obtain $\mathbb{P}\left[X\times Y\in O\right]\leq "
            r"2e^{-\tau^2/(2n\cdot\Delta_Q^2)}$.")
 HYPOTHESES = ("Inside Lemma 1's hypotheses: X is drawn from an arbitrary distribution P over databases (the lemma "
               "restricts nothing; Theorems 1-2 apply it 'for arbitrary correlations between data samples'), the "
@@ -230,7 +231,8 @@ def build_figure(frame: pd.DataFrame):
     if notes:  # room below the floor for the notes (the panels share y; curves fill the rest up to the cut at TOP)
         axes[0].set_ylim(floor * 0.5 / 40, TOP)
     axes[0].set_ylabel("P[|q(X) − q(P)| ≥ τ]\n(0-BDP query)")
-    axes[0].plot([], [], ":", color="grey", label="exact probability (dotted; under the\nMonte Carlo curve where not seen)")
+    axes[0].plot([], [], ":", color="grey",
+                 label="exact probability (dotted; under the\nMonte Carlo curve where not seen)")
     axes[0].plot([], [], "o", color="grey", mfc="white", label=f"zero count, drawn at the floor {floor:.2g}")
     fig.suptitle("Zhao Lemma 1 vs Monte Carlo on Markov-chain labels\n"
                  f"(bars: {frame.confidence.iloc[0]:.0%} Clopper-Pearson intervals)")

@@ -88,10 +88,10 @@ def fig1_figure(table: pd.DataFrame):
 
 
 Q_FIG1_SETS = (r"A Markov quilt for node X_i is $X_{Q_i} = \{X_{i-a}, X_{i+b}\}$. The corresponding nearby set X_{N_i} "
-               r"and remote set X_{R_i} are $X_{N_i} = \{X_{i-a+1}, \dots, X_{i-1}\} \cup \{X_{i+1}, \dots, X_{i+b-1}\}$ "
-               r"and $X_{R_i} = \{X_1, \dots, X_{i-a-1}\} \cup \{X_{i+b+1}, \dots, X_n\}$. To check the definition of a "
-               r"Markov quilt, it is straightforward to see that here any path between X_i and a node in X_{R_i} has to "
-               r"include at least one node in X_{Q_i} .")
+               r"and remote set X_{R_i} are $X_{N_i} = \{X_{i-a+1}, \dots, X_{i-1}\} \cup \{X_{i+1}, \dots, "
+               r"X_{i+b-1}\}$ and $X_{R_i} = \{X_1, \dots, X_{i-a-1}\} \cup \{X_{i+b+1}, \dots, X_n\}$. To check the "
+               r"definition of a Markov quilt, it is straightforward to see that here any path between X_i and a node "
+               r"in X_{R_i} has to include at least one node in X_{Q_i} .")
 Q_FIG1_BLANKET = (r"If a = 1 and b = 1, the Markov quilt becomes the Markov blanket $X_{M_i} = \{X_{i-1}, X_{i+1}\}$ "
                   r"with the corresponding X_{N_i} being \emptyset .")
 Q_FIG1_END = (r"the Markov blanket X_{M_1} of node X_1 is actually $\{X_2\}$ rather than $\{X_0, X_2\}$ since there is "
@@ -179,7 +179,8 @@ def conversion_figure(curves: pd.DataFrame, n: int):
     curves = curves.assign(corr=2 * curves["p"] - 1)
     taus = sorted(curves["tau"].unique())
     ncol = min(3, len(taus))
-    fig, axes = pyplot().subplots((len(taus) + ncol - 1) // ncol, ncol, figsize=(4.6 * ncol, 4.4 * ((len(taus) + ncol - 1) // ncol)),
+    fig, axes = pyplot().subplots((len(taus) + ncol - 1) // ncol, ncol,
+                                  figsize=(4.6 * ncol, 4.4 * ((len(taus) + ncol - 1) // ncol)),
                                   sharey=True, squeeze=False)
     for ax in list(axes.flat)[len(taus):]:
         ax.set_axis_off()
@@ -212,8 +213,8 @@ def conversion_figure(curves: pd.DataFrame, n: int):
 
 Q_LEMMA4_LOWER = (r"As noted, $h(\epsilon, g, \rho)$ is a lower bound of ϵ' , which implies that "
                   r"$1/[h(\epsilon, g, \rho)]$ is an upper bound of $1/\epsilon'$ (i.e., the term in (32)).")
-Q_LEMMA3 = (r"Letting X_{Q_i} in (10) take just the Markov blanket of X_i since the Markov blanket is a special case of "
-            r"the Markov quilt as discussed on Page 4, we can replace (10) by")
+Q_LEMMA3 = (r"Letting X_{Q_i} in (10) take just the Markov blanket of X_i since the Markov blanket is a special case "
+            r"of the Markov quilt as discussed on Page 4, we can replace (10) by")
 Q_SEC52 = (r"The above result and Lemma 2 together imply that Algorithm 1 is ϵ -Bayesian differential private for "
            r"$\epsilon=\min_{i\in\{1,\ldots,n\}}\max_{1\leq i\leq 1,\ldots,n\}}\frac{\frac{9B\Delta_Q}{4\sigma}-4b_i}"
            r"{|N_i|+1}$.")

@@ -114,8 +114,8 @@ def _pct(ratio: float) -> str:
 
 def sample_complexity_figure(table: pd.DataFrame):
     """Left: n_# per chain (solid: Lemma 2, dotted: Lemma 4's h; x: n_* where finite). Right: n_# tau^2/(B ln(m/beta)
-    ln(1/tau)), both routes. One legend (colour = chain, style = route) below both panels, clear of the curves; chains whose
-    curves coincide are drawn with markers and said so on the panels."""
+    ln(1/tau)), both routes. One legend (colour = chain, style = route) below both panels, clear of the curves; chains
+    whose curves coincide are drawn with markers and said so on the panels."""
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(13, 5.4))
     ax = axes[0]
@@ -146,7 +146,8 @@ def sample_complexity_figure(table: pd.DataFrame):
             if quantity != EXACT and ch == "iid":
                 continue
             sub = table[(table["chain"] == ch) & (table["quantity"] == quantity)]
-            r = sub["n_required"] * sub["tau"] ** 2 / (sub["B"] * np.log(sub["m"] / sub["beta"]) * np.log(1 / sub["tau"]))
+            r = (sub["n_required"] * sub["tau"] ** 2
+                 / (sub["B"] * np.log(sub["m"] / sub["beta"]) * np.log(1 / sub["tau"])))
             ax.plot(sub["tau"], r, style, color=cols[j], **(mk if ch in marked else {}))
             if quantity == EXACT and len(r):
                 spans.append(float(r.max() / r.min()))
@@ -183,19 +184,20 @@ def sample_complexity_figure(table: pd.DataFrame):
     return fig
 
 
-Q_MARKOV_ORDER = (r"our Theorem 2 gives the sample complexity as $O(\frac{B\ln(1/\tau)}{\tau^2} \times \ln \frac{m}{\beta})$ "
+Q_MARKOV_ORDER = (r"our Theorem 2 gives the sample complexity as "
+                  r"$O(\frac{B\ln(1/\tau)}{\tau^2} \times \ln \frac{m}{\beta})$ "
                   r"when the correlations between data samples are modeled by a Markov chain")
 Q_MARKOV_VS_IID = (r"Theorem 25 of [12] presents the sample complexity for i.i.d. data samples as "
-                   r"$O(\frac{B}{\tau^2} \times \ln \frac{m}{\beta})$, while our Theorem 2 gives the sample complexity as "
-                   r"$O(\frac{B\ln(1/\tau)}{\tau^2} \times \ln \frac{m}{\beta})$ when the correlations between data "
+                   r"$O(\frac{B}{\tau^2} \times \ln \frac{m}{\beta})$, while our Theorem 2 gives the sample complexity "
+                   r"as $O(\frac{B\ln(1/\tau)}{\tau^2} \times \ln \frac{m}{\beta})$ when the correlations between data "
                    r"samples are modeled by a Markov chain, by introducing just a small additional expense (i.e., the "
                    r"factor $ln(1/\tau)$).")
 Q_N_STAR = (r"$$n \ge n_*(B, \sigma, \tau, \beta)$$ $$\stackrel{def}{=} \max \left\{ \frac{9 \ln(4/\beta)}{\tau^2}, "
             r"\max_{i \in \{1, \dots, n\}} \frac{9B}{4\sigma \cdot (\tau/3 - 4a_i)} \right\}, \tag{7}$$")
-Q_LEMMA4_ROUTE = (r"$h(\epsilon, g, \rho)$ is a lower bound of ϵ' , which implies that $1/[h(\epsilon, g, \rho)]$ is an "
-                  r"upper bound of $1/\epsilon'$ (i.e., the term in (32)).")
-Q_THM1_GUARANTEE = (r"If $$n \ge n_*(B, \sigma, \tau, \beta)$$ [...] $$n \geq n_{\#}(B, \sigma, \tau, \beta)$$ [...] then "
-                    r"for arbitrary correlations between data samples, we have $$\mathbb{P}\left[|Q_i(X) - "
+Q_LEMMA4_ROUTE = (r"$h(\epsilon, g, \rho)$ is a lower bound of ϵ' , which implies that $1/[h(\epsilon, g, \rho)]$ "
+                  r"is an upper bound of $1/\epsilon'$ (i.e., the term in (32)).")
+Q_THM1_GUARANTEE = (r"If $$n \ge n_*(B, \sigma, \tau, \beta)$$ [...] $$n \geq n_{\#}(B, \sigma, \tau, \beta)$$ [...] "
+                    r"then for arbitrary correlations between data samples, we have $$\mathbb{P}\left[|Q_i(X) - "
                     r"Q_i(\mathcal{P})| \ge \tau\right] \le \beta \text{ for every } i = 1, 2, \dots, m, \tag{9}$$")
 Q_THM2_O = (r"$$\begin{split} & n \geq n_{\#} \left(B, \frac{(1-c)\tau}{12\ln(4m/\beta)}, \frac{(1-c)\tau}{4}, "
             r"\frac{\beta}{2m}\right) \\ & = O \left(\begin{array}{ccc} B \ln \frac{m}{\beta} \cdot \max_{i \in \{1, "
@@ -262,7 +264,8 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     rel = ex[ex["chain"] != "iid"].assign(ratio=lambda f: f["n_required"].to_numpy() / iid.reindex(f["tau"]).to_numpy())
     res = _settles(rel, lambda s, t: s["ratio"] / np.log(1 / t), tol)
     meas = [f"{ch}: n_chain/n_iid {s.sort_values('tau')['ratio'].iloc[0]:.3g} at the smallest tau, "
-            f"{s.sort_values('tau')['ratio'].iloc[-1]:.3g} at the largest" for ch, s in rel.groupby("chain", sort=False)]
+            f"{s.sort_values('tau')['ratio'].iloc[-1]:.3g} at the largest"
+            for ch, s in rel.groupby("chain", sort=False)]
     chk = check_grid([r[1] for r in res], describe=lambda i: f"{res[i][0]}: (n_chain/n_iid)/ln(1/tau) varies by "
                                                             f"x{res[i][2]:.2f} over the lowest decade")
     claims.append(Claim(
@@ -374,7 +377,9 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
     for label, P in [("iid", None)] + [(chain_label("binary", p=p), binary_chain(p)) for p in sc["p"]]:
         res[label] = zb.theorem2_smallest_tau(n_run, P, sc["B"], sc["m"], sc["beta"], sc["c"])
     chk = check_grid([v is not None for v in res.values()], describe=lambda i: (
-        lambda k: f"{k}: n_#(tau=1) = {zb.theorem2_required_n(1.0, n_run, None if k == 'iid' else _matrix(k), sc['B'], sc['m'], sc['beta'], sc['c']):.3g} > n")(list(res)[i]))
+        lambda k: f"{k}: n_#(tau=1) = "
+                  f"""{zb.theorem2_required_n(1.0, n_run, None if k == 'iid' else _matrix(k), sc['B'], sc['m'],
+                                              sc['beta'], sc['c']):.3g} > n""")(list(res)[i]))
     claims.append(Claim(
         output_id=oid, claim_id="guarantee-at-paper-n",
         source="this project (Zhao 2017, Theorem 2 at theory.zhao.sample_complexity.n)",

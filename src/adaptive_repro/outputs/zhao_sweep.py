@@ -129,23 +129,27 @@ def claims(table: pd.DataFrame) -> list[Claim]:
             text += (" — in this data model correlation does not make the standard holdout overfit more "
                      "(no significant increase of holdout − fresh from p = "
                      f"{p_lo:g} to p = {p_hi:g})")
-        out.append(Claim(output_id="zhao-sweep", claim_id="correlation-worsens-overfitting", source="Zhao 2017 §1 (motivation)",
+        out.append(Claim(output_id="zhao-sweep", claim_id="correlation-worsens-overfitting",
+                         source="Zhao 2017 §1 (motivation)",
                          claim="Correlated records make overfitting of the reused holdout worse.",
-                         expected=f"holdout − fresh at the largest k significantly larger (> {Z:g} SE) at p = {p_hi:g} than at "
-                         f"p = {p_lo:g} for some b, and smaller for none",
-                         measured=text, status=verdict(ok), counterexample="" if ok else f"b = {(down or diffs)[0][0]:g}", kind="project",
+                         expected=f"holdout − fresh at the largest k significantly larger (> {Z:g} SE) at p = {p_hi:g} "
+                         f"than at p = {p_lo:g} for some b, and smaller for none",
+                         measured=text, status=verdict(ok),
+                         counterexample="" if ok else f"b = {(down or diffs)[0][0]:g}", kind="project",
                          code=code_name(paired_gap)))
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
     if not dp.empty:
         ok = bool((dp["certified_bdp"] <= dp["eps_session"] * (1 + 1e-6)).all())
         worst = dp.loc[dp["certified_bdp"].idxmax()]
-        out.append(Claim(output_id="zhao-sweep", claim_id="dp-calibration-certified-bdp", source="Zhao 2017 §3 (ε*), Lemma 2",
+        out.append(Claim(output_id="zhao-sweep", claim_id="dp-calibration-certified-bdp",
+                         source="Zhao 2017 §3 (ε*), Lemma 2",
                          claim="The DP calibration (σ for ε as if records were independent) is ε-Bayesian-DP at every "
                          "correlation of the sweep.",
                          expected="certified BDP (Lemma 2) ≤ ε at every p",
                          measured="; ".join(f"p = {r.p:g}: {r.certified_bdp:.3g}" for r in dp.itertuples()) +
                          f" (ε = {dp['eps_session'].iloc[0]:g})",
-                         status=verdict(ok, "statement"), counterexample="" if ok else f"p = {worst['p']:g}: {worst['certified_bdp']:.3g}",
+                         status=verdict(ok, "statement"),
+                         counterexample="" if ok else f"p = {worst['p']:g}: {worst['certified_bdp']:.3g}",
                          kind="project", code="adaptive_repro.privacy.bdp_level_for_dp"))
     return out
 

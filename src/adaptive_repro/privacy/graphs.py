@@ -36,6 +36,7 @@ def moralize(graph: nx.Graph | nx.DiGraph) -> nx.Graph:
 def markov_blanket(graph: nx.Graph | nx.DiGraph, node) -> set:
     """Markov blanket of ``node``: its neighbours in the moral graph (parents, children, children's other parents).
 
-    Zhao 2017, section 2.4 ("Markov blanket"). For a chain the blanket of X_i is {X_{i-1}, X_{i+1}} (only {X_2} for X_1).
+    Zhao 2017, section 2.4 ("Markov blanket"). For a chain the blanket of X_i is {X_{i-1}, X_{i+1}}
+    (only {X_2} for X_1).
     """
     return set(moralize(graph).neighbors(node))

@@ -8,12 +8,14 @@ i.e. a mechanism that is eps'-DP (records treated as independent) is eps-BDP for
   eps_dp-DP mechanism is guaranteed by the same lemma), which for Lemmas 2-3 has the closed form
   max_i min_Q [(|N_i|+1) eps_dp + 4 b_i] (Lemma 2) and max_i (eps_dp + 4 a_i) (Lemma 3).
 
-Lemma 2 (eq. (10)): eps' = min_i max_{quilt Q of X_i} (eps - 4 b_i) / (|N_i| + 1), b_i = max_{L in N_i} I(X_Q <- X_i | X_L).
+Lemma 2 (eq. (10)): eps' = min_i max_{quilt Q of X_i} (eps - 4 b_i) / (|N_i| + 1),
+b_i = max_{L in N_i} I(X_Q <- X_i | X_L).
 Lemma 3: eps' = min_i (eps - 4 a_i), a_i = I(X_{M_i} <- X_i) (Markov blanket M_i); infeasible when <= 0.
 Lemma 4 (eq. (11); s from eq. (33) in the proof of Theorem 2; Lemma 4 itself never defines s): for an aperiodic,
 irreducible, reversible time-homogeneous chain, 0 < c < 1/6 and n >= 2d,
     h(eps, g, rho) = min{ (1-6c) eps / (2d-1), (1/3 - 2c) eps / (d+s) },
-    d = ceil( (1/g) ln[(e^{c eps}+1) / (rho (e^{c eps}-1))] ),  s = floor( (1/g) ln[(e^{eps/6}+1) / (rho (e^{eps/6}-1))] ).
+    d = ceil( (1/g) ln[(e^{c eps}+1) / (rho (e^{c eps}-1))] ),
+    s = floor( (1/g) ln[(e^{eps/6}+1) / (rho (e^{eps/6}-1))] ).
 
 Chains (exact, fast): node i of a chain of length n has the quilts of ``quilts.chain_quilts``; influences come from
 transition-matrix powers (``influence.ChainInfluence``). All interior nodes (>= K from both ends) have the same value,

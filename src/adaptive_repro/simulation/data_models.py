@@ -4,9 +4,9 @@
 i.i.d. (docs/METHODS.md §3): x_ij ~ N(0, 1) + mu_j y_i, y_i = +-1 uniform; mu_j = signal_scale/sqrt(n) for the first
 ``signal_attributes`` attributes (Dwork et al. 2015, supplementary script), else 0.
 
-chain (docs/METHODS.md §4, this project's design, not Zhao's): batch states s_i and labels y_i are independent stationary
-symmetric two-state Markov chains with stay probabilities p_s, p_y; x_ij = beta_j s_i + mu_j y_i + z_ij with
-beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 is the i.i.d. model (with beta = 0 when b = 0).
+chain (docs/METHODS.md §4, this project's design, not Zhao's): batch states s_i and labels y_i are independent
+stationary symmetric two-state Markov chains with stay probabilities p_s, p_y; x_ij = beta_j s_i + mu_j y_i + z_ij
+with beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 is the i.i.d. model (with beta = 0 when b = 0).
 """
 
 from __future__ import annotations
@@ -110,7 +110,8 @@ def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.nda
 
 
 def clipped_statistic_queries(x: np.ndarray, y: np.ndarray, clip: float) -> np.ndarray:
-    """Statistical queries in [0, 1] for Algorithm 1 (docs/METHODS.md §4): q_j = 1/2 + mean_i clip(x_ij y_i, -C, C) / (2C).
+    """Statistical queries in [0, 1] for Algorithm 1 (docs/METHODS.md §4):
+    q_j = 1/2 + mean_i clip(x_ij y_i, -C, C) / (2C).
 
     Each record moves q_j by at most 1/n, so Delta_Q = 1/n as Zhao's Algorithm 1 assumes.
     """
@@ -244,7 +245,8 @@ class BatchChain(DataModel):
                 "description": "stay probability of the batch-state chain s"},
         "p_y": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
                 "description": "stay probability of the label chain y"},
-        "b": {"type": "number", "minimum": 0, "default": 0.0, "description": "SD of the batch loadings beta_j ~ N(0, b^2)"},
+        "b": {"type": "number", "minimum": 0, "default": 0.0,
+              "description": "SD of the batch loadings beta_j ~ N(0, b^2)"},
     }
 
     def population(self, rng, n, d, signal_attributes, signal_scale) -> Population:

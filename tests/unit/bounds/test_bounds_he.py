@@ -1,4 +1,5 @@
-"""He et al. bounds (adaptive_repro.bounds.he); the he-* output builders are tested in tests/unit/outputs/test_he_outputs.py.
+"""He et al. bounds (adaptive_repro.bounds.he); the he-* output builders are tested in
+tests/unit/outputs/test_he_outputs.py.
 
 Tests check the CODE: formulas as written in the paper, numerics, monotonicity, and the mathematical facts that
 must hold. Claims of the paper that are false are not forced to pass: the test checks that the code computes the
@@ -150,7 +151,8 @@ def test_wang_threshold():
 
 def test_theorem1_min_sample_size():
     eps, delta = 0.1, 1e-6
-    assert heg.theorem1_min_sample_size(eps, delta) == pytest.approx(2 / eps**2 * math.log(16 / (math.exp(-eps) * delta)))
+    assert heg.theorem1_min_sample_size(eps, delta) == pytest.approx(2 / eps**2
+                                                                     * math.log(16 / (math.exp(-eps) * delta)))
     assert heg.lemma4_k(0.1, 1e-6) == math.ceil(0.1 / (math.exp(-0.1) * 1e-6))
 
 
@@ -259,7 +261,8 @@ def test_kairouz_and_drv_are_sound_against_kov(eps, T, delta, dt):
         assert dp >= gt.kov_delta(eps, delta, T, ep) * (1 - 1e-9)
 
 
-# ---------------------------------------------------------------- claims that fail: the code computes the counter-example
+# ---------------------------------------------------------------- claims that fail:
+# the code computes the counter-example
 
 def test_claim_fails_corollary2_below_floor():
     eps, delta, T, dt = 0.01, 1e-6, 10_000, 1e-5

@@ -50,7 +50,8 @@ def test_exponential_mechanism_tail_inverts_gap(delta_s, eps, n, beta):
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30), st.floats(0.01, 5.0), st.integers(10, 5000),
        st.floats(1e-4, 0.99))
 def test_theorem_0_1_holds_exactly(scores, eps, m, beta):
-    """Theorem 0.1 on the exact output distribution: Pr[f <= OPT - gap] <= beta, and E[OPT - f] <= the integrated bound."""
+    """Theorem 0.1 on the exact output distribution: Pr[f <= OPT - gap] <= beta, and E[OPT - f] <= the integrated
+    bound."""
     scores = np.array(scores)
     p = sim.exponential_mechanism_probabilities(scores, eps, 1.0 / m)
     gap = B.exponential_mechanism_gap(1.0 / m, eps, len(scores), beta)

@@ -17,7 +17,8 @@ def test_theorem1():
     assert zhao.theorem1_n_sharp(10, 1e-4, 0.3, 0.05, 0.1) == pytest.approx(9 * 10 / (4e-4 * 0.1))
     assert np.isinf(zhao.theorem1_n_sharp(10, 1e-4, 0.3, 0.05, None))
     # independent records: a = 0 and eps' = tau/3 give the same n
-    assert zhao.theorem1_n_star(5, 1e-3, 0.2, 0.1, 0.0) == pytest.approx(zhao.theorem1_n_sharp(5, 1e-3, 0.2, 0.1, 0.2 / 3))
+    assert zhao.theorem1_n_star(5, 1e-3, 0.2, 0.1, 0.0) == pytest.approx(
+        zhao.theorem1_n_sharp(5, 1e-3, 0.2, 0.1, 0.2 / 3))
 
 
 def test_theorem2_parameters():

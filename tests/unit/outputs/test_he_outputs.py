@@ -17,7 +17,8 @@ from adaptive_repro.registry import KINDS, STATUSES
 HE_IDS = [o.id for o in catalogue.CATALOGUE if o.paper == "he"]
 
 
-COMPOSITION = {"eps": [0.01, 1.0], "delta": [0.0, 1e-6], "T_curve": [1, 10, 200, 1000], "delta_tilde_sweep": [1e-3, 1e-8]}
+COMPOSITION = {"eps": [0.01, 1.0], "delta": [0.0, 1e-6], "T_curve": [1, 10, 200, 1000],
+               "delta_tilde_sweep": [1e-3, 1e-8]}
 SMALL = {  # each output's own block: the keys set here, the schema's defaults for the rest
     "he-kl": {"points": 11},
     "he-composition-eps": COMPOSITION | {"T": [10, 1000], "laplace_pld": False},
@@ -119,9 +120,9 @@ def _exact_pure(eps, T, ep):
     """delta(eps') of T-fold eps-randomized response by a direct binomial sum (KOV 2015 Thm 3.3, delta = 0)."""
     p = mpmath.e ** eps / (1 + mpmath.e ** eps)
     tot = mpmath.mpf(0)
-    for l in range(T + 1):
-        a = mpmath.binomial(T, l) * p ** (T - l) * (1 - p) ** l
-        b = mpmath.binomial(T, l) * p ** l * (1 - p) ** (T - l)
+    for flips in range(T + 1):
+        a = mpmath.binomial(T, flips) * p ** (T - flips) * (1 - p) ** flips
+        b = mpmath.binomial(T, flips) * p ** flips * (1 - p) ** (T - flips)
         tot += max(mpmath.mpf(0), a - mpmath.e ** ep * b)
     return float(tot)
 

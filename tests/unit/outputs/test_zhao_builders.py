@@ -70,7 +70,8 @@ def test_fig3_large_n_reproduced_when_bdp_answers_and_tracks_fresh():
 
 def test_fig3_large_n_differs_when_bdp_overfits():
     s = spec("zhao-fig3-large-n", p=0.6)
-    recs = records("zhao-fig3-large-n", {"standard": (0.05, True), "zhao_alg1_bdp": (0.06, True)})  # T = 3/sqrt(n) = 0.03
+    # T = 3/sqrt(n) = 0.03
+    recs = records("zhao-fig3-large-n", {"standard": (0.05, True), "zhao_alg1_bdp": (0.06, True)})
     _, _, claims = catalogue.build("zhao-fig3-large-n", {"seed": 1}, {"records": recs, "diagnostics": None,
                                                                      "specs": {"zhao-fig3-large-n": s}})
     assert claims_by_id(claims)["zhao_alg1_bdp-prevents-overfitting"].status == "differs"

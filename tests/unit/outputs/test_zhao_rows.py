@@ -144,7 +144,8 @@ def test_lemma1_rows_exact():
     assert f.loc[f["p"] == 0.99, "exact_probability"].iloc[0] == pytest.approx(exact, rel=1e-9)
     claims = {c.claim_id: c for c in zl.build_claims(f)}
     assert claims["lemma1-iid"].status == "holds" and claims["lemma1-correlated"].status == "does not hold"
-    assert claims["lemma1-correlated"].kind == "paper" and "Inside Lemma 1's hypotheses" in claims["lemma1-correlated"].claim
+    assert (claims["lemma1-correlated"].kind == "paper"
+            and "Inside Lemma 1's hypotheses" in claims["lemma1-correlated"].claim)
     assert claims["monte-carlo-matches-exact"].kind == "project"
     _, _, c2 = catalogue.build("zhao-lemma1", default_params("zhao-lemma1", {"p_grid": [0.5], "n_grid": [50],
                                                                              "taus": [0.2], "replicates": 100}, seed=1))

@@ -115,7 +115,8 @@ def test_bayesian_network_moralization_and_quilts():
     for t in quilts:
         assert is_markov_quilt(g, 0, t.quilt, t.remote)
         assert t.quilt | t.nearby | t.remote == {1, 2, 3}
-    # {C, B} separates A from D; {C} alone does not (A - B edge after moralization goes around? no: B-C, so D only via C)
+    # {C, B} separates A from D; {C} alone does not (A - B edge after moralization goes around? no: B-C, so D only
+    # via C)
     assert quilt_from_set(g, 0, {2}).remote == frozenset({3})
     assert quilt_from_set(g, 3, {2}).remote == frozenset({0, 1})
     # a Markov network (undirected) is used as is

@@ -37,7 +37,8 @@ def test_lemma2_chain_matches_general_bruteforce(P, n, eps):
     assert lemma2_eps_dp(eps, n, P).eps_dp == pytest.approx(brute, rel=1e-10)
 
 
-@pytest.mark.parametrize("P,eps", [(binary_chain(0.75), 0.1), (binary_chain(0.6), 0.01), (data_model_chain(0.8, 0.7), 0.05)])
+@pytest.mark.parametrize("P,eps", [(binary_chain(0.75), 0.1), (binary_chain(0.6), 0.01),
+                                   (data_model_chain(0.8, 0.7), 0.05)])
 def test_interior_search_equals_node_by_node(P, eps, monkeypatch):
     n = 110
     exact = lemma2_eps_dp(eps, n, P)

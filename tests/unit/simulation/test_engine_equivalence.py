@@ -4,9 +4,9 @@ Over many replicates at small n, d, every quantity the figures show (train / hol
 mechanism, and the number of selected variables) is compared with a two-sample Kolmogorov-Smirnov test (any
 difference in distribution) and a Brown-Forsythe test (difference in spread, where KS is weak). With m tests in a
 model, each runs at level ALPHA / (m * number of models) (Bonferroni), so the overall false-failure rate of the
-file is at most ALPHA = 1e-4 (KS p-values are conservative for the discrete accuracies, which only lowers it). The seeds are fixed, so a pass
-is reproducible. A second test shows the comparison has power: it catches an engine with the projection
-(I - yy^T/n) removed.
+file is at most ALPHA = 1e-4 (KS p-values are conservative for the discrete accuracies, which only lowers it). The
+seeds are fixed, so a pass is reproducible. A second test shows the comparison has power: it catches an engine with
+the projection (I - yy^T/n) removed.
 """
 import numpy as np
 import pandas as pd

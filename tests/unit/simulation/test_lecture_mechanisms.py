@@ -1,4 +1,5 @@
-"""Simulations of the Lecture 18 notes (adaptive_repro.simulation.lecture_mechanisms) and the output builders (adaptive_repro.outputs.lecture).
+"""Simulations of the Lecture 18 notes (adaptive_repro.simulation.lecture_mechanisms) and the output builders
+(adaptive_repro.outputs.lecture).
 
 Statistical tests use fixed seeds, so they are deterministic; the stated false-failure rate is the chance that a
 correct implementation fails for a random seed (here 1e-4 per test).

@@ -179,7 +179,8 @@ def test_a_new_mechanism_and_calibration_run_and_are_labelled_by_their_own_words
     assert any(t.startswith("Algorithm 1, half-noise calibration, ε = 2") for t in titles)
     by_id = {c.claim_id: c for c in claims}
     own = by_id[f"{half.name}-prevents-overfitting"]
-    assert "half-noise calibration (half the DP calibration's noise;" in own.claim and "DP calibration (as" not in own.claim
+    assert ("half-noise calibration (half the DP calibration's noise;" in own.claim
+            and "DP calibration (as" not in own.claim)
     assert own.kind == "project"
     assert f"{half.name}-certified-bdp" in by_id
     assert by_id[f"{half.name}-certified-bdp"].claim.startswith("Algorithm 1, half-noise calibration:")

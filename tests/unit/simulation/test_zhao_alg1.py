@@ -75,7 +75,8 @@ def calibrate(arm: str, n: int, d: int, k_grid, p_s: float, p_y: float, block: d
     schema = config_schema()
     settings = zhao_calibration.Alg1Settings.from_block(
         fill_schema_defaults(block["alg1"], schema["$defs"]["alg1"], root=schema))
-    return CALIBRATIONS.get(arm.removeprefix("zhao_alg1_")).calibrate(settings, n, d, k_grid, BatchChain(p_s=p_s, p_y=p_y))
+    return CALIBRATIONS.get(arm.removeprefix("zhao_alg1_")).calibrate(settings, n, d, k_grid,
+                                                                      BatchChain(p_s=p_s, p_y=p_y))
 
 
 def test_calibrations():

@@ -45,7 +45,8 @@ def test_algorithm1_queries_per_budget_unit_follow_the_laws_geometric_mixture():
 
     for k in (1, 3, 10, 30):
         cdf = integrate.quad(lambda d: 0.5 / sigma * np.exp(-abs(d) / sigma)
-                             * (1 - (1 - p(threshold + d - gap)) ** k), -40, 40, limit=200, points=[0, gap - threshold])[0]
+                             * (1 - (1 - p(threshold + d - gap)) ** k), -40, 40, limit=200,
+                             points=[0, gap - threshold])[0]
         assert stats.binomtest(int(np.sum(counts <= k)), m, cdf).pvalue > 1e-6
 
 
