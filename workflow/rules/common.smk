@@ -148,9 +148,20 @@ def output_chunks(kind):
 
 
 # ----------------------------------------------------------------------------------------- outputs (outputs.smk)
+def output_digest(output_id):
+    """What an output's numbers depend on besides code and inputs: a theory output's config block (the builder reads it
+    from snakemake.config), an experiment output's specs (passed to the builder as params.specs; their digests)."""
+    if catalogue.get(output_id).kind == "theory":
+        return digest(output_params(config, output_id))
+    return digest({name: spec_digest(name) for name in experiments_of(output_id)})
+
+
 def build_inputs(wildcards):
-    files = {"code": code_of(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
-                             "adaptive_repro.catalogue")(wildcards)}
+    """The builder's code (and, for an experiment, the code of the plug-ins its specs use: their words and settings
+    label the figure and claims) and the aggregated records."""
+    plugins = {m for name in experiments_of(wildcards.output) for m in EXPERIMENT_SPECS[name].plugin_modules()}
+    files = {"code": code_files(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
+                                "adaptive_repro.catalogue", *sorted(plugins))}
     if catalogue.get(wildcards.output).kind == "experiment":
         files["records"] = f"{RESULTS}/records/{wildcards.output}.records.csv"
         files["diagnostics"] = f"{RESULTS}/records/{wildcards.output}.diagnostics.csv"

@@ -14,13 +14,16 @@ log = job_logger(snakemake.log[0], "build")
 output_id = snakemake.params.output_id
 start = time.perf_counter()
 inputs = {}
-if catalogue.get(output_id).kind == "experiment":
+if catalogue.get(output_id).kind == "experiment":  # parameters: the specs the records were simulated from
     inputs = {"records": pd.read_csv(snakemake.input.records), "diagnostics": pd.read_csv(snakemake.input.diagnostics),
               "specs": snakemake.params.specs}
-params = output_params(snakemake.config, output_id)  # the resolved config (defaults filled in by the Snakefile)
-log.info("%s with parameters %s (digest %s)", output_id, params, snakemake.params.params_digest)
-if digest(params) != snakemake.params.params_digest:
-    raise RuntimeError(f"{output_id}: parameters changed between planning and running the job; rerun the workflow")
+    params = {"seed": snakemake.config["seed"]}
+    log.info("%s from specs %s (digest %s)", output_id, list(inputs["specs"]), snakemake.params.params_digest)
+else:  # parameters: the output's own config block (defaults filled in by the Snakefile) and the seed
+    params = output_params(snakemake.config, output_id)
+    log.info("%s with parameters %s (digest %s)", output_id, params, snakemake.params.params_digest)
+    if digest(params) != snakemake.params.params_digest:
+        raise RuntimeError(f"{output_id}: parameters changed between planning and running the job; rerun the workflow")
 table, fig, claims = catalogue.build(output_id, params, inputs)
 write_csv(table, snakemake.output.table)
 save_figure(fig, snakemake.output.pdf, snakemake.output.png)
@@ -28,4 +31,5 @@ pyplot().close(fig)
 write_claims(claims, snakemake.output.claims)
 for c in claims:
     log.info("claim %s: %s (%s) %s", c.claim_id, c.status, c.measured, c.counterexample)
-log.info("done: %s, %d table rows, %d claims in %.1f s", output_id, len(table), len(claims), time.perf_counter() - start)
+log.info("done: %s, %d table rows, %d claims in %.1f s", output_id, len(table), len(claims),
+         time.perf_counter() - start)
