@@ -27,10 +27,11 @@ K_GRID = (0, 10, 20, 30, 45, 70, 100, 150, 200, 250, 300, 400, 500)
 
 CHILD = """
 import json, resource, sys, time
-from adaptive_repro.simulation.experiments import ExperimentSpec, run_replicates
+from adaptive_repro.simulation.experiments import run_replicates
+from adaptive_repro.validation import experiment_spec
 n, engine, reps = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-spec = ExperimentSpec(name="dwork-signal", n=n, d=n, replicates=reps, k_grid={k_grid},
-                      mechanisms=("standard", "dwork_code"), signal_attributes=20, engine=engine)
+spec = experiment_spec("dwork-signal", dict(n=n, d=n, replicates=reps, k_grid=list({k_grid}),
+                                            mechanisms=["standard", "dwork_code"], signal_attributes=20), engine)
 start = time.process_time()
 run_replicates(spec, seed=1, replicates=range(reps))
 cpu = (time.process_time() - start) / reps

@@ -27,14 +27,16 @@ CHILD = """
 import json, resource, sys, time
 import numpy as np
 from adaptive_repro import seeds
-from adaptive_repro.simulation import data_models, engines, sign_engine
+from adaptive_repro.simulation import data_models, sign_engine
+from adaptive_repro.simulation.registries import ENGINES
 engine, n, d, k_max, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 phases = dict(data=0.0, sign_queries=0.0, acc_train=0.0, acc_holdout=0.0, acc_fresh=0.0)
 for rep in range(reps) if engine != "baseline" else ():
     pop = data_models.chain_population(seeds.rng(1, "bench", rep, "population"), n, d, 0.8, 0.8, 0.5, 20)
     t = time.process_time()
     make = (lambda rng, pop, observed: sign_engine.ExactSignDataset(rng, pop, observed, fresh_accuracy="columns")
-            if engine == "exact-fresh-columns" else engines.make_dataset(engine, rng, pop, observed))
+            if engine == "exact-fresh-columns"
+            else ENGINES.get(engine).dataset(rng, data_models.BatchChain(), pop, observed))
     sets = {name: make(seeds.rng(1, "bench", rep, name), pop, name != "fresh")
             for name in ("train", "holdout", "fresh")}
     phases["data"] += time.process_time() - t

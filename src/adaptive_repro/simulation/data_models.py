@@ -66,6 +66,29 @@ def sample_symmetric_chain(rng: np.random.Generator, n: int, p_stay: float) -> n
     return (first * np.concatenate(([1], np.cumprod(signs)))).astype(np.int8)
 
 
+def chain_product_stay(p_s: float, p_y: float) -> float:
+    """Stay probability of r = s y for independent symmetric chains s, y: (1 + theta)/2,
+    theta = (2 p_s - 1)(2 p_y - 1) (:mod:`sign_engine` docstring, item 2)."""
+    return 0.5 * (1.0 + (2.0 * p_s - 1.0) * (2.0 * p_y - 1.0))
+
+
+def sample_n_plus(rng: np.random.Generator, n: int, p_stay: float) -> int:
+    """#{i: r_i = +1} of a stationary symmetric two-state chain of length n with stay probability p_stay, exactly,
+    in O(1) random numbers (:mod:`sign_engine` docstring, item 4)."""
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    if not 0.0 <= p_stay <= 1.0:
+        raise ValueError(f"p_stay must be in [0, 1], got {p_stay}")
+    runs = 1 + int(rng.binomial(n - 1, 1.0 - p_stay))
+    first_plus = rng.random() < 0.5
+    j = (runs + 1) // 2 if first_plus else runs // 2
+    if j == 0:
+        return 0
+    if j == runs:
+        return n
+    return j + int(rng.binomial(n - runs, rng.beta(j, runs - j)))
+
+
 def sample_labels_and_states(rng: np.random.Generator, pop: Population) -> tuple[np.ndarray, np.ndarray]:
     """Labels y and batch states s of one data set (s is all zeros-effect when beta = 0 but still drawn)."""
     y = sample_symmetric_chain(rng, pop.n, pop.p_y).astype(float)
@@ -264,6 +287,15 @@ class BatchChain(DataModel):
 
     def population_accuracies(self, ranked, weights, sizes, pop):
         return population_accuracies(ranked, weights, sizes, pop)
+
+    def group_sizes(self, rng: np.random.Generator, pop: Population) -> np.ndarray:
+        """The exact sign-query engine's groups: r_i = s_i y_i = +1 first (n_plus records), then r_i = -1."""
+        n_plus = sample_n_plus(rng, pop.n, chain_product_stay(pop.p_s, pop.p_y))
+        return np.array([n_plus, pop.n - n_plus])
+
+    def group_means(self, pop: Population) -> np.ndarray:
+        """m[j, g] = mu_j + beta_j r_g with r = (+1, -1): the mean of u_ij = x_ij y_i in group g."""
+        return pop.mu[:, None] + pop.beta[:, None] * np.array([1.0, -1.0])[None, :]
 
     def sign_query_population(self, pop):
         return sign_query_population(pop)

@@ -44,35 +44,12 @@ import numpy as np
 from scipy import special
 
 from adaptive_repro.simulation import analyst
-from adaptive_repro.simulation.data_models import DataModel, Population
+from adaptive_repro.simulation.data_models import BatchChain, DataModel, Population
 from adaptive_repro.simulation.engines import Dataset, Engine
 
 FRESH_ACCURACY_MODES = ("binomial", "columns")
 #: Rounds of rejection sampling in :func:`_sample_indices` before the direct method (never reached in practice).
 MAX_REJECTION_ROUNDS = 64
-
-
-def chain_product_stay(p_s: float, p_y: float) -> float:
-    """Stay probability of r = s y for independent symmetric chains s, y: (1 + theta)/2,
-    theta = (2 p_s - 1)(2 p_y - 1) (module docstring, item 2)."""
-    return 0.5 * (1.0 + (2.0 * p_s - 1.0) * (2.0 * p_y - 1.0))
-
-
-def sample_n_plus(rng: np.random.Generator, n: int, p_stay: float) -> int:
-    """#{i: r_i = +1} of a stationary symmetric two-state chain of length n with stay probability p_stay, exactly,
-    in O(1) random numbers (module docstring, item 4)."""
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    if not 0.0 <= p_stay <= 1.0:
-        raise ValueError(f"p_stay must be in [0, 1], got {p_stay}")
-    runs = 1 + int(rng.binomial(n - 1, 1.0 - p_stay))
-    first_plus = rng.random() < 0.5
-    j = (runs + 1) // 2 if first_plus else runs // 2
-    if j == 0:
-        return 0
-    if j == runs:
-        return n
-    return j + int(rng.binomial(n - runs, rng.beta(j, runs - j)))
 
 
 def standard_normal_above(rng: np.random.Generator, a: float, size: int) -> np.ndarray:
@@ -126,32 +103,40 @@ def _sample_indices(rng: np.random.Generator, values: np.ndarray, a: float, abov
 
 
 class ExactSignDataset(Dataset):
-    """One data set of the chain model, exact in law for sign queries and nested linear classifiers' accuracies.
+    """One data set of a grouped model, exact in law for sign queries and nested linear classifiers' accuracies.
 
-    Records are ordered by group: the first ``n_plus`` have r = +1 (positions do not matter, module docstring).
+    A grouped model (the batch chain, and any model whose records fall into groups sharing one latent state for every
+    attribute) gives ``group_sizes(rng, pop)`` (drawn exactly) and ``group_means(pop)`` (d x G: the mean of
+    u_ij = x_ij y_i in group g; u_ij ~ N(mean, 1) independently given the groups). Records are ordered by group
+    (positions do not matter, module docstring); for the batch chain the first ``n_plus`` have r = +1.
     """
 
     engine = "exact"
 
     def __init__(self, rng: np.random.Generator, pop: Population, observed: bool = True, *,
-                 fresh_accuracy: str = "binomial", cache_bytes: int = 128 * 2**20):
+                 model: DataModel | None = None, fresh_accuracy: str = "binomial", cache_bytes: int = 128 * 2**20):
         if fresh_accuracy not in FRESH_ACCURACY_MODES:
             raise ValueError(f"fresh_accuracy {fresh_accuracy!r} not allowed; allowed: {FRESH_ACCURACY_MODES}")
         self.pop = pop
         self.observed = observed
         self.fresh_accuracy = fresh_accuracy
         n = pop.n
-        self.n_plus = sample_n_plus(rng, n, chain_product_stay(pop.p_s, pop.p_y))
-        self.group_sizes = np.array([self.n_plus, n - self.n_plus])
-        # m[j, g] = mu_j + beta_j r_g with r = (+1, -1): the mean of u_ij in group g
-        self.means = pop.mu[:, None] + pop.beta[:, None] * np.array([1.0, -1.0])[None, :]
-        self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, 2)
+        model = BatchChain() if model is None else model
+        self.group_sizes = np.asarray(model.group_sizes(rng, pop), dtype=np.int64)
+        self.bounds = np.concatenate(([0], np.cumsum(self.group_sizes)))  # group g is records bounds[g]:bounds[g+1]
+        self.means = model.group_means(pop)  # m[j, g]: the mean of u_ij in group g
+        self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, G)
         self._entropy = [int(v) for v in rng.integers(0, 2**32, size=4)]
         self._own_rng: np.random.Generator | None = None
         # Columns kept for later arms, first come first kept up to cache_bytes (the top-ranked columns, asked first,
         # are the ones arms share). A cached column is the same array the stream would regenerate.
         self._cache: dict[int, np.ndarray] = {}
         self._cache_slots = int(cache_bytes // (8 * n))
+
+    @property
+    def n_plus(self) -> int:
+        """Size of the first group (batch chain: #{i: r_i = +1})."""
+        return int(self.group_sizes[0])
 
     def sign_queries(self) -> np.ndarray:
         """q_j = (1/n) #{i: x_ij y_i > 0} for every attribute j, shape (d,)."""
@@ -203,10 +188,10 @@ class ExactSignDataset(Dataset):
         return z
 
     def column(self, j: int) -> np.ndarray:
-        """u_ij = x_ij y_i for every record (group "+" first)."""
+        """u_ij = x_ij y_i for every record (in group order)."""
         z = self.centered_column(j).copy()
-        z[:self.n_plus] += self.means[j, 0]
-        z[self.n_plus:] += self.means[j, 1]
+        for g in range(len(self.group_sizes)):
+            z[self.bounds[g]:self.bounds[g + 1]] += self.means[j, g]
         return z
 
     def accuracies(self, ranked, weights, sizes, rng: np.random.Generator | None = None) -> np.ndarray:
@@ -227,10 +212,10 @@ class ExactSignDataset(Dataset):
         return np.where(sizes == 0, analyst.EMPTY_CLASSIFIER_ACCURACY, acc)
 
     def _column_accuracies(self, ranked, weights, sizes) -> np.ndarray:
-        n, n_plus = self.pop.n, self.n_plus
+        n, bounds = self.pop.n, self.bounds
         at_size = {}
         score = np.zeros(n)  # sum_j c_j (u_ij - m_{j, g(i)})
-        offset = np.zeros(2)  # sum_j c_j m_jg per group
+        offset = np.zeros(len(self.group_sizes))  # sum_j c_j m_jg per group
         done = 0
         for size in np.unique(sizes):
             for j, c in zip(ranked[done:size], weights[done:size]):
@@ -244,12 +229,13 @@ class ExactSignDataset(Dataset):
                 offset += c * self.means[j]
             done = size
             # sign(x_i . c) = y_i iff score_i + offset_g > 0
-            at_size[size] = (np.count_nonzero(score[:n_plus] > -offset[0])
-                             + np.count_nonzero(score[n_plus:] > -offset[1])) / n
+            at_size[size] = sum(np.count_nonzero(score[bounds[g]:bounds[g + 1]] > -offset[g])
+                                for g in range(len(offset))) / n
         return np.array([at_size[s] for s in sizes], dtype=float)
 
     def _binomial_accuracies(self, ranked, weights, sizes, rng: np.random.Generator) -> np.ndarray:
-        mean = np.vstack((np.zeros((1, 2)), np.cumsum(weights[:, None] * self.means[ranked], axis=0)))[sizes]
+        groups = len(self.group_sizes)
+        mean = np.vstack((np.zeros((1, groups)), np.cumsum(weights[:, None] * self.means[ranked], axis=0)))[sizes]
         norm = np.sqrt(np.concatenate(([0.0], np.cumsum(weights**2))))[sizes]
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where(norm[:, None] > 0, special.ndtr(mean / norm[:, None]), (mean > 0).astype(float))
@@ -258,9 +244,9 @@ class ExactSignDataset(Dataset):
 
 @dataclasses.dataclass(frozen=True)
 class ExactSignEngine(Engine):
-    """The exact sign-query engine of the batch-chain model (module docstring)."""
+    """The exact sign-query engine of grouped models (the batch chain, regimes, households; module docstring)."""
 
     name: str = "exact"
 
     def dataset(self, rng: np.random.Generator, model: DataModel, pop: Population, observed: bool) -> ExactSignDataset:
-        return ExactSignDataset(rng, pop, observed=observed)
+        return ExactSignDataset(rng, pop, observed=observed, model=model)

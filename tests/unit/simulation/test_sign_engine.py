@@ -36,7 +36,7 @@ def test_product_of_two_chains_is_a_chain_with_stay_one_plus_theta_over_two(p_s,
     theta = (2 * p_s - 1) * (2 * p_y - 1)
     for r in itertools.product((-1, 1), repeat=n):
         assert law.get(r, 0.0) == pytest.approx(chain_pmf(r, (1 + theta) / 2), abs=1e-14)
-    assert sign_engine.chain_product_stay(p_s, p_y) == pytest.approx((1 + theta) / 2)
+    assert data_models.chain_product_stay(p_s, p_y) == pytest.approx((1 + theta) / 2)
 
 
 def enumerated_n_plus_pmf(n, p_stay):
@@ -72,7 +72,7 @@ def test_n_plus_runs_formula_matches_exact_enumeration(n, p_stay):
 @pytest.mark.parametrize("n, p_stay", [(9, 0.85), (8, 0.2), (7, 0.5)])
 def test_sample_n_plus_follows_the_enumerated_law(n, p_stay):
     rng = np.random.default_rng(11)
-    draws = np.array([sign_engine.sample_n_plus(rng, n, p_stay) for _ in range(20000)])
+    draws = np.array([data_models.sample_n_plus(rng, n, p_stay) for _ in range(20000)])
     expected = enumerated_n_plus_pmf(n, p_stay) * draws.size
     observed = np.bincount(draws, minlength=n + 1)
     assert stats.chisquare(observed, expected).pvalue > LEVEL
@@ -80,11 +80,11 @@ def test_sample_n_plus_follows_the_enumerated_law(n, p_stay):
 
 def test_sample_n_plus_degenerate_and_large_n():
     rng = np.random.default_rng(5)
-    assert {sign_engine.sample_n_plus(rng, 10, 1.0) for _ in range(200)} == {0, 10}
-    assert {sign_engine.sample_n_plus(rng, 11, 0.0) for _ in range(200)} == {5, 6}
+    assert {data_models.sample_n_plus(rng, 10, 1.0) for _ in range(200)} == {0, 10}
+    assert {data_models.sample_n_plus(rng, 11, 0.0) for _ in range(200)} == {5, 6}
     # n = 10^6, p = 0.9: mean n/2 and Var = (1/4) sum_{i,k} rho^|i-k|, rho = 2p - 1 (stationary chain)
     n, rho = 10**6, 0.8
-    draws = np.array([sign_engine.sample_n_plus(rng, n, 0.9) for _ in range(4000)], dtype=float)
+    draws = np.array([data_models.sample_n_plus(rng, n, 0.9) for _ in range(4000)], dtype=float)
     var = 0.25 * (n * (1 + rho) / (1 - rho) - 2 * rho * (1 - rho**n) / (1 - rho) ** 2)
     assert abs(draws.mean() - n / 2) < 6 * np.sqrt(var / draws.size)
     assert abs(draws.var() / var - 1) < 6 * np.sqrt(2 / draws.size)
