@@ -50,7 +50,7 @@ def theory_table(spec) -> pd.DataFrame:
     for cal in spec.alg1_calibrations().values():
         row = zhao_calibration.theory_alongside(cal, spec.alg1, spec.n, spec.d, spec.k_grid, spec.model)
         row["eps_session"] = spec.alg1.session_epsilon
-        row["certified_bdp"] = (spec.model.bdp_level_for_dp(float(row["eps_star"]), spec.n, "lemma2")
+        row["certified_bdp"] = (spec.model.bdp_level_for_dp(float(row["eps_star"]), spec.n, spec.d, "lemma2")
                                 if cal.feasible else np.nan)
         rows.append(row)
     return pd.DataFrame(rows)

@@ -43,8 +43,8 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
         events, trials = int(grp["thm2_event"].sum()), len(grp)
         low, high = clopper_pearson(events, trials)
         th = theory[theory["arm"] == arm].iloc[0]
-        rows.append({"mechanism": arm, "n": spec.n, "d": spec.d, "p_s": spec.model.p_s, "p_y": spec.model.p_y,
-                     "b": spec.model.b, "tau": settings.tau, "beta": beta, "budget": settings.budget,
+        rows.append({"mechanism": arm, "n": spec.n, "d": spec.d, **spec.model.table_labels(), "tau": settings.tau,
+                     "beta": beta, "budget": settings.budget,
                      "replicates": trials, "events": events, "frequency": events / trials, "ci_low": low,
                      "ci_high": high,
                      "mean_over_events": grp["over_events"].mean(), "mean_bottoms": grp["bottoms"].mean(),

@@ -129,8 +129,8 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
                                     "large k.")
         claims.append(paper_claim(c, QUOTE_FIG2))
     # the setting from this run's spec, never from the default config (a custom run must not be labelled otherwise)
-    where = (f"at n = {spec.n:,}, d = {spec.d:,}, stay probabilities p_s = {spec.model.p_s:g}, "
-             f"p_y = {spec.model.p_y:g}" + (": reported as measured" if output_id == "zhao-fig3" else ""))
+    where = (f"at n = {spec.n:,}, d = {spec.d:,}, {spec.model.setting_words()}"
+             + (": reported as measured" if output_id == "zhao-fig3" else ""))
     session_arms = [a for a in spec.arms if a.calibration is not None and a.calibration.targets_session_epsilon]
     for arm_obj in sorted(session_arms, key=lambda a: not a.calibration.paper_claim):  # the paper's arm first
         arm, cal = arm_obj.name, arm_obj.calibration

@@ -18,7 +18,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import stats
 
-from adaptive_repro.privacy import bdp_level_for_dp, dp_level_for_bdp
+from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
 from adaptive_repro.privacy.lemmas import ConversionResult
 
 
@@ -152,13 +152,34 @@ def clipped_query_population(pop: Population, clip: float) -> np.ndarray:
     For U ~ N(m, 1): E[clip(U, -C, C)] = C [1 - Phi(C - m)] - C Phi(-C - m) + m [Phi(C - m) - Phi(-C - m)]
     - [phi(C - m) - phi(-C - m)] (truncated-normal first moment), averaged over r = +-1.
     """
-    def clipped_mean(m):
-        hi, lo = clip - m, -clip - m
-        return (clip * stats.norm.sf(hi) - clip * stats.norm.cdf(lo) + m * (stats.norm.cdf(hi) - stats.norm.cdf(lo))
-                - (stats.norm.pdf(hi) - stats.norm.pdf(lo)))
-
-    mean = 0.5 * (clipped_mean(pop.mu + pop.beta) + clipped_mean(pop.mu - pop.beta))
+    mean = 0.5 * (clipped_normal_mean(pop.mu + pop.beta, clip) + clipped_normal_mean(pop.mu - pop.beta, clip))
     return 0.5 + mean / (2.0 * clip)
+
+
+def clipped_normal_mean(m, clip: float):
+    """E[clip(U, -C, C)] for U ~ N(m, 1) (truncated-normal first moment, see :func:`clipped_query_population`)."""
+    hi, lo = clip - m, -clip - m
+    return (clip * stats.norm.sf(hi) - clip * stats.norm.cdf(lo) + m * (stats.norm.cdf(hi) - stats.norm.cdf(lo))
+            - (stats.norm.pdf(hi) - stats.norm.pdf(lo)))
+
+
+def lag_sum(n: int, lam: float) -> float:
+    """S(n, lam) = sum_{k=1}^{n-1} (n - k) lam^k = lam [n (1 - lam) - (1 - lam^n)] / (1 - lam)^2: the pair sum of a
+    stationary sequence whose lag-k correlation is lam^k (used by every variance inflation below)."""
+    if lam == 0.0:
+        return 0.0
+    if lam == 1.0:
+        return n * (n - 1) / 2.0
+    one_minus_power = -np.expm1(n * np.log(lam)) if lam > 0 else 1.0 - lam**n  # 1 - lam^n without cancellation
+    return float(lam * (n * (1.0 - lam) - one_minus_power) / (1.0 - lam) ** 2)
+
+
+def sign_query_inflation(p: np.ndarray, spread: np.ndarray, n: int, lam: float) -> np.ndarray:
+    """V = n Var(q_j) / (p_j (1 - p_j)) of a sign query whose record indicators have mean p_j and, across records
+    k apart, covariance spread_j lam^k (``spread`` = the variance over the latent state of P[u_ij > 0 | state]):
+    V = 1 + 2 spread S(n, lam) / (n p (1 - p)) (docs/METHODS.md §4b)."""
+    p, spread = np.asarray(p, dtype=float), np.asarray(spread, dtype=float)
+    return 1.0 + 2.0 * spread * lag_sum(n, lam) / (n * p * (1.0 - p))
 
 
 def sign_queries(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -241,16 +262,40 @@ class DataModel(abc.ABC):
         """Exact population value of every attribute's clipped query."""
 
     @abc.abstractmethod
-    def dp_level_for_bdp(self, eps_bdp: float, n: int, method: str) -> ConversionResult:
-        """The DP level eps' that implies eps_bdp-Bayesian DP for n records of this model."""
+    def dp_level_for_bdp(self, eps_bdp: float, n: int, d: int, method: str) -> ConversionResult:
+        """The DP level eps' that implies eps_bdp-Bayesian DP for n records of d attributes of this model (Zhao 2017
+        Lemmas 2-4 on the model's dependency graph; ``method``: lemma2, lemma3, lemma4)."""
 
     @abc.abstractmethod
-    def bdp_level_for_dp(self, eps_dp: float, n: int, method: str) -> float | None:
-        """The Bayesian-DP level an eps_dp-DP mechanism has on n records of this model."""
+    def bdp_level_for_dp(self, eps_dp: float, n: int, d: int, method: str) -> float | None:
+        """The Bayesian-DP level an eps_dp-DP mechanism has on n records of d attributes of this model."""
 
     @abc.abstractmethod
     def describe(self) -> str:
         """The model and its parameters in words, for figure subtitles."""
+
+    def privacy_chain(self, d: int):
+        """The Markov chain the records' dependence runs through (a transition matrix or a
+        :class:`adaptive_repro.privacy.influence.ChainInfluence`), for the theory that needs one (Theorems 1-2);
+        None when the records do not form a chain."""
+        return None
+
+    def table_labels(self) -> dict:
+        """The model's parameters as columns of the experiments' tables."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
+
+    def theory_labels(self) -> dict:
+        """The model's parameters as columns of the theory tables (those the privacy accounting depends on)."""
+        return self.table_labels()
+
+    def setting_words(self) -> str:
+        """The model's setting in a claim's words."""
+        return f"data model {self.describe()}"
+
+    @abc.abstractmethod
+    def variance_inflation(self, pop: Population) -> np.ndarray:
+        """V_j = n Var(q_j) / (p_j (1 - p_j)) of every attribute's sign query on one data set of ``pop`` (closed
+        form): how much record correlation inflates the sampling variance over independent records (V = 1)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,12 +348,31 @@ class BatchChain(DataModel):
     def clipped_query_population(self, pop, clip):
         return clipped_query_population(pop, clip)
 
-    def dp_level_for_bdp(self, eps_bdp, n, method):
+    def privacy_chain(self, d: int) -> np.ndarray:
+        return data_model_chain(self.p_s, self.p_y)
+
+    def theory_labels(self) -> dict:
+        return {"p_s": self.p_s, "p_y": self.p_y}
+
+    def setting_words(self) -> str:
+        return f"stay probabilities p_s = {self.p_s:g}, p_y = {self.p_y:g}"
+
+    def dp_level_for_bdp(self, eps_bdp, n, d, method):
+        """On the 4-state chain (s_i, y_i) with matrix P_s (x) P_y (records interact only through it; d plays no
+        part)."""
         return dp_level_for_bdp(eps_bdp, n, self.p_s, self.p_y, method)
 
-    def bdp_level_for_dp(self, eps_dp, n, method):
+    def bdp_level_for_dp(self, eps_dp, n, d, method):
         return bdp_level_for_dp(eps_dp, n, self.p_s, self.p_y, method)
 
     def describe(self) -> str:
         ps = (f"p_s = p_y = {self.p_s:g}" if self.p_s == self.p_y else f"p_s = {self.p_s:g}, p_y = {self.p_y:g}")
         return f"{ps}, batch SD {self.b:g}"
+
+    def variance_inflation(self, pop: Population) -> np.ndarray:
+        """Given r (a symmetric chain with lag-k correlation theta^k, theta = (2p_s - 1)(2p_y - 1)), the indicators
+        1[u_ij > 0] are independent with P = p_j + a_j r_i, a_j = [Phi(mu_j + beta_j) - Phi(mu_j - beta_j)]/2: the
+        covariance k records apart is a_j^2 theta^k (docs/METHODS.md §4b)."""
+        plus, minus = stats.norm.cdf(pop.mu + pop.beta), stats.norm.cdf(pop.mu - pop.beta)
+        theta = (2.0 * pop.p_s - 1.0) * (2.0 * pop.p_y - 1.0)
+        return sign_query_inflation(0.5 * (plus + minus), (0.5 * (plus - minus)) ** 2, pop.n, theta)

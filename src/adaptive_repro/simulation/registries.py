@@ -15,6 +15,9 @@ from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
 from adaptive_repro.simulation.mechanisms.base import Arm
 from adaptive_repro.simulation.mechanisms.standard import StandardArm
 from adaptive_repro.simulation.mechanisms.thresholdout import ThresholdoutArm
+from adaptive_repro.simulation.models.attribute_chains import AttributeChains, AttributeChainsEngine
+from adaptive_repro.simulation.models.households import Households
+from adaptive_repro.simulation.models.regimes import Regimes
 from adaptive_repro.simulation.queries import MeanQuery, Query, SignQuery
 from adaptive_repro.simulation.sign_engine import ExactSignEngine
 from adaptive_repro.simulation.zhao_calibration import (
@@ -41,13 +44,17 @@ ARMS: Registry[Arm] = Registry("mechanism", Arm, [
 #: Data models (classes: a config block ``model`` gives their fields), by ``model.name``.
 DATA_MODELS: Registry[type[DataModel]] = Registry("data model", DataModel, [
     BatchChain,
+    Regimes,
+    Households,
+    AttributeChains,
 ])
 
 #: The analyst's per-attribute query, by the config value of ``query``.
 QUERIES: Registry[Query] = Registry("query", Query, [MeanQuery(), SignQuery()])
 
 #: Simulation engines, by name (which is exact for what is the data model's to say).
-ENGINES: Registry[Engine] = Registry("engine", Engine, [DirectEngine(), FastEngine(), ExactSignEngine()])
+ENGINES: Registry[Engine] = Registry("engine", Engine, [DirectEngine(), FastEngine(), ExactSignEngine(),
+                                                       AttributeChainsEngine()])
 
 #: Analysts (an arm names the one facing it).
 ANALYSTS: Registry[Analyst] = Registry("analyst", Analyst, [DWORK_ANALYST, BUDGET_AWARE_ANALYST])

@@ -19,7 +19,7 @@ import dataclasses
 import numpy as np
 
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp, lemma3_blanket_influence
+from adaptive_repro.privacy import lemma3_blanket_influence
 from adaptive_repro.simulation.mechanisms.base import ArmSetting
 
 
@@ -126,7 +126,7 @@ class BayesianDPCalibration(Calibration):
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         eps, budget, method = settings.session_epsilon, settings.budget, settings.bdp_method
         threshold = noise_unit_threshold(settings.threshold_units, n)
-        conv = model.dp_level_for_bdp(eps, n, method)
+        conv = model.dp_level_for_bdp(eps, n, d, method)
         if not conv.feasible:
             return Alg1Calibration(arm=self.arm_name, feasible=False, sigma=np.nan, threshold=threshold,
                                    budget=budget, eps_target=eps, eps_dp_used=np.nan,
@@ -180,44 +180,48 @@ def eps_star(budget: int, sigma: float, n: int) -> float:
 def theory_alongside(cal: Alg1Calibration, settings: Alg1Settings, n: int, d: int, k_grid, model) -> dict:
     """docs/METHODS.md §4, "Theory alongside", for one Algorithm 1 arm: eps' by each lemma, sigma, eps*, the BDP level
     achieved, n_* and n_# for the run's (tau, beta), Theorem 2's requirement at tau and the smallest tau it
-    guarantees at the run's n (nan: none). Computed by :func:`run_theory` on the data model's chain."""
+    guarantees at the run's n (nan: none). Computed by :func:`run_theory` on the data model's dependence."""
     tau, beta, c, budget = settings.tau, settings.beta, settings.c, settings.budget
-    p_s, p_y = model.p_s, model.p_y
     m = number_of_queries(d, k_grid)
     base = {"arm": cal.arm, "feasible": cal.feasible, "threshold": cal.threshold, "budget": budget, "c": c,
             "eps_target": cal.eps_target, "calibration_note": cal.note}
-    theory = run_theory(n, p_s, p_y, tau, beta, budget, m, sigma=cal.sigma if cal.feasible else None,
-                        c_theorem2=c)
+    theory = run_theory(n, model, d, tau, beta, budget, m, sigma=cal.sigma if cal.feasible else None, c_theorem2=c)
     base |= {key: (np.nan if value is None else value) for key, value in theory.items() if key not in base}
     if not cal.feasible:
         base.update(sigma=np.nan, eps_star=np.nan, bdp_achieved_lemma2=np.nan, n_star=np.nan, n_sharp=np.nan)
-    base["theorem2_n_required"] = zb.theorem2_required_n(tau, n, data_model_chain(p_s, p_y), budget, m, beta, c)
+    chain = model.privacy_chain(d)
+    base["theorem2_n_required"] = (zb.theorem2_required_n(tau, n, chain, budget, m, beta, c) if chain is not None
+                                   else np.nan)
     base["smallest_guaranteed_tau"] = base.pop("theorem2_smallest_tau")
     return base
 
 
-def run_theory(n: int, p_s: float, p_y: float, tau: float, beta: float, B: float, m: int,
-               sigma: float | None = None, c_theorem2: float = 0.5) -> dict:
-    """The theory docs/METHODS.md §4 asks to report beside every Zhao experiment (data-model chain P_s (x) P_y).
+def run_theory(n: int, model, d: int, tau: float, beta: float, B: float, m: int, sigma: float | None = None,
+               c_theorem2: float = 0.5) -> dict:
+    """The theory docs/METHODS.md §4 asks to report beside every Zhao experiment, on the data model's dependence
+    (``model.privacy_chain(d)``; the batch chain's is the 4-state chain P_s (x) P_y).
 
     eps = tau/3 (Lemma 1's BDP target); eps' by Lemmas 2, 3, 4 (None if infeasible); sigma_bdp = 9B/(4 n eps')
     (Algorithm 1 is eps*-DP with eps* = 9B Delta_Q/(4 sigma), Delta_Q = 1/n); for the run's sigma (default: Lemma 2's
     sigma_bdp): eps*, the BDP level Lemma 2 certifies for it, Theorem 1's n_* and n_# at (B, sigma, tau, beta), and the
-    smallest tau Theorem 2 guarantees at n with constant c (None: no tau <= 1).
+    smallest tau Theorem 2 guarantees at n with constant c (None: no tau <= 1). Where the model's records do not form
+    a Markov chain (households), Theorem 1's n_* and Theorem 2's quantities are None.
     """
     eps = tau / 3.0
-    P = data_model_chain(p_s, p_y)
-    out = {"n": n, "p_s": p_s, "p_y": p_y, "tau": tau, "beta": beta, "B": B, "m": m, "eps_bdp_target": eps}
+    chain = model.privacy_chain(d)
+    out = {"n": n, **model.theory_labels(), "tau": tau, "beta": beta, "B": B, "m": m, "eps_bdp_target": eps}
     for method in ("lemma2", "lemma3", "lemma4"):
-        r = dp_level_for_bdp(eps, n, p_s, p_y, method)
+        r = model.dp_level_for_bdp(eps, n, d, method)
         out[f"eps_dp_{method}"] = r.eps_dp
         out[f"sigma_bdp_{method}"] = sigma_for_dp(B, n, r.eps_dp) if r.feasible else None
     if sigma is None:
         sigma = out["sigma_bdp_lemma2"]
     eps_star_value = eps_star(B, sigma, n)
     out.update(sigma=sigma, eps_star=eps_star_value,
-               bdp_achieved_lemma2=bdp_level_for_dp(eps_star_value, n, p_s, p_y, "lemma2"),
-               n_star=float(zb.theorem1_n_star(B, sigma, tau, beta, lemma3_blanket_influence(n, P))),
+               bdp_achieved_lemma2=model.bdp_level_for_dp(eps_star_value, n, d, "lemma2"),
+               n_star=(float(zb.theorem1_n_star(B, sigma, tau, beta, lemma3_blanket_influence(n, chain)))
+                       if chain is not None else None),
                n_sharp=float(zb.theorem1_n_sharp(B, sigma, tau, beta, out["eps_dp_lemma2"])),
-               theorem2_smallest_tau=zb.theorem2_smallest_tau(n, P, B, m, beta, c_theorem2))
+               theorem2_smallest_tau=(zb.theorem2_smallest_tau(n, chain, B, m, beta, c_theorem2)
+                                      if chain is not None else None))
     return out

@@ -11,6 +11,7 @@ from adaptive_repro.outputs import zhao_maxinfo, zhao_sample_complexity
 from adaptive_repro.outputs import zhao_quilts as z
 from adaptive_repro.registry import claims_frame
 from adaptive_repro.simulation import zhao_calibration
+from adaptive_repro.simulation.data_models import BatchChain
 
 SCHEMA = SCHEMA_DIR / "theory_zhao.schema.yaml"
 
@@ -87,7 +88,7 @@ def test_theorem2_smallest_tau():
 
 
 def test_zhao_run_theory():
-    t = zhao_calibration.run_theory(10_000, 0.75, 0.75, tau=0.05, beta=0.05, B=10, m=1000)
+    t = zhao_calibration.run_theory(10_000, BatchChain(p_s=0.75, p_y=0.75), 1000, tau=0.05, beta=0.05, B=10, m=1000)
     assert t["eps_dp_lemma3"] is None and t["sigma_bdp_lemma3"] is None
     assert t["eps_dp_lemma4"] < t["eps_dp_lemma2"] < t["eps_bdp_target"]
     assert t["eps_star"] == pytest.approx(t["eps_dp_lemma2"])
