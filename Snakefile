@@ -23,7 +23,10 @@ configfile: "config.yaml"
 #    numbers, the JSON schema, relations; then every default filled in, once (the rules read only this `config`).
 try:
     validation.check_config_files(workflow.configfiles)
-    _resolved = validation.validated(config)
+    # precedence: the configfile directive's file(s), then the --configfile files in order (they override it)
+    _overrides = [os.path.abspath(p) for p in (workflow.overwrite_configfiles or [])]
+    _ordered = [p for p in workflow.configfiles if os.path.abspath(p) not in _overrides] + _overrides
+    _resolved = validation.validated(validation.with_model_blocks_replaced(config, _ordered))
     config.clear()  # in place: the rules, and the scripts' snakemake.config, see the resolved config
     config.update(_resolved)
 except ConfigError as err:

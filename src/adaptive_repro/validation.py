@@ -78,6 +78,28 @@ def check_config_files(paths: Iterable[str | os.PathLike]) -> None:
         load_config_file(path)
 
 
+def with_model_blocks_replaced(config: dict, paths: Iterable[str | os.PathLike]) -> dict:
+    """``config`` (the config files merged key by key, as Snakemake merges them) where a file that names a data model
+    (``experiments.<X>.model.name``) replaces the model block the files before it gave <X>: switching <X> to another
+    model in a config on top of config.yaml must not inherit the keys of config.yaml's model. Model keys of later
+    files are merged on top as usual."""
+    files = [load_config_file(p) for p in paths]
+    out = copy.deepcopy(config)
+    for name, block in (out.get("experiments") or {}).items():
+        if not isinstance(block, dict):
+            continue
+        blocks = [(f.get("experiments") or {}).get(name) for f in files]
+        models = [b["model"] for b in blocks if isinstance(b, dict) and isinstance(b.get("model"), dict)]
+        named = [i for i, m in enumerate(models) if "name" in m]
+        if not named or named[-1] == 0:
+            continue
+        replaced: dict = {}
+        for model in models[named[-1]:]:
+            replaced = merged(replaced, model)
+        block["model"] = replaced
+    return out
+
+
 # --------------------------------------------------------------------------------------------- 2. finite numbers
 
 def _walk(value: Any, key: str = ""):
@@ -320,15 +342,11 @@ def main(argv: list[str] | None = None) -> int:
         config: dict = {}
         for path in paths:
             config = merged(config, load_config_file(path))
-        validated(config)
+        validated(with_model_blocks_replaced(config, paths))
     except ConfigError as err:
         print(f"Config error: {err}", file=sys.stderr)
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 def experiment_spec(name: str, block: dict, engine: str = "auto"):
@@ -344,3 +362,7 @@ def experiment_spec(name: str, block: dict, engine: str = "auto"):
     resolved = fill_schema_defaults(dict(block), schema["$defs"][kind], root=schema)
     resolved = fill_model_defaults({"experiments": {name: resolved}})["experiments"][name]
     return specs.frontier_spec(name, resolved) if kind == "frontier" else specs.experiment_spec(name, resolved, engine)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -86,7 +86,7 @@ def short_model_subtitle(spec, replicates: int) -> str:
     nd = f"n = d = {spec.n:,}" if spec.n == spec.d else f"n = {spec.n:,}, d = {spec.d:,}"
     return (f"{nd}, {spec.model.describe()}, {spec.signal_attributes} signal attributes, "
             f"{spec.query.name} queries, {replicates} replicates, "
-            "chain data model (docs/METHODS.md §4)")
+            "this project's data model")
 
 
 def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory: pd.DataFrame | None = None,

@@ -96,10 +96,10 @@ def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
             "session's ε (is the arm Bayesian-DP at the level it is meant to have?).",
             expected=f"certified BDP ≤ ε = {r.eps_session:g}",
             measured=f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "
-            f"(p_s = {r.p_s:g}, p_y = {r.p_y:g})",
+            f"({spec.model.privacy_words()})",
             status=verdict(ok, "statement"),
             counterexample="" if ok else f"{r.arm}: {r.certified_bdp:.3g} > {r.eps_session:g}",
-            kind="project", code="adaptive_repro.privacy.bdp_level_for_dp"))
+            kind="project", code=spec.model.conversion_code()))
     return claims
 
 

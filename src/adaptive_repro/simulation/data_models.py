@@ -292,6 +292,14 @@ class DataModel(abc.ABC):
         """The model's setting in a claim's words."""
         return f"data model {self.describe()}"
 
+    def privacy_words(self) -> str:
+        """What the privacy accounting depends on, in words (after a certified level in a claim)."""
+        return self.describe()
+
+    def conversion_code(self) -> str:
+        """The function that converts between DP and Bayesian DP for this model (a claim's ``code`` column)."""
+        return f"{type(self).__module__}.{type(self).__qualname__}.bdp_level_for_dp"
+
     @abc.abstractmethod
     def variance_inflation(self, pop: Population) -> np.ndarray:
         """V_j = n Var(q_j) / (p_j (1 - p_j)) of every attribute's sign query on one data set of ``pop`` (closed
@@ -357,6 +365,12 @@ class BatchChain(DataModel):
     def setting_words(self) -> str:
         return f"stay probabilities p_s = {self.p_s:g}, p_y = {self.p_y:g}"
 
+    def privacy_words(self) -> str:
+        return f"p_s = {self.p_s:g}, p_y = {self.p_y:g}"
+
+    def conversion_code(self) -> str:
+        return "adaptive_repro.privacy.bdp_level_for_dp"
+
     def dp_level_for_bdp(self, eps_bdp, n, d, method):
         """On the 4-state chain (s_i, y_i) with matrix P_s (x) P_y (records interact only through it; d plays no
         part)."""
@@ -367,7 +381,7 @@ class BatchChain(DataModel):
 
     def describe(self) -> str:
         ps = (f"p_s = p_y = {self.p_s:g}" if self.p_s == self.p_y else f"p_s = {self.p_s:g}, p_y = {self.p_y:g}")
-        return f"{ps}, batch SD {self.b:g}"
+        return f"batch chain: {ps}, batch SD {self.b:g}"
 
     def variance_inflation(self, pop: Population) -> np.ndarray:
         """Given r (a symmetric chain with lag-k correlation theta^k, theta = (2p_s - 1)(2p_y - 1)), the indicators

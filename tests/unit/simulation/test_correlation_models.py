@@ -176,3 +176,25 @@ def test_batch_chain_conversion_is_its_four_state_chains():
     model = BatchChain(p_s=0.8, p_y=0.7)
     direct = lemma2_eps_dp(1.0, 5000, model.privacy_chain(10))
     assert model.dp_level_for_bdp(1.0, 5000, 10, "lemma2").eps_dp == direct.eps_dp
+
+
+def test_a_config_on_top_that_names_another_model_replaces_the_model_block(tmp_path):
+    """config.yaml gives zhao-fig3 a batch chain (p_s, p_y, b); a file on top that switches to attribute_chains must
+    not inherit those keys, while a later file's model keys still merge."""
+    from adaptive_repro import validation
+
+    base = tmp_path / "base.yaml"
+    base.write_text("experiments:\n  zhao-fig3:\n    n: 10\n    model: {p_s: 0.9, p_y: 0.9, b: 0.1}\n")
+    switch = tmp_path / "switch.yaml"
+    switch.write_text("experiments:\n  zhao-fig3:\n    model: {name: attribute_chains, lam: 1.0}\n")
+    tweak = tmp_path / "tweak.yaml"
+    tweak.write_text("experiments:\n  zhao-fig3:\n    model: {rho: 0.5}\n")
+    files = [base, switch, tweak]
+    merged: dict = {}
+    for f in files:
+        merged = validation.merged(merged, validation.load_config_file(f))
+    assert set(merged["experiments"]["zhao-fig3"]["model"]) == {"name", "p_s", "p_y", "b", "lam", "rho"}
+    out = validation.with_model_blocks_replaced(merged, files)
+    assert out["experiments"]["zhao-fig3"]["model"] == {"name": "attribute_chains", "lam": 1.0, "rho": 0.5}
+    assert out["experiments"]["zhao-fig3"]["n"] == 10
+    assert validation.with_model_blocks_replaced(merged, [base]) == merged  # no file names a model: unchanged
