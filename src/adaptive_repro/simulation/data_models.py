@@ -174,6 +174,13 @@ def lag_sum(n: int, lam: float) -> float:
     return float(lam * (n * (1.0 - lam) - one_minus_power) / (1.0 - lam) ** 2)
 
 
+def null_loading_spread(b: float) -> float:
+    """E[(Phi(beta) - 1/2)^2] for beta ~ N(0, b^2) = arcsin(b^2 / (1 + b^2)) / (2 pi) (P[Z_1 < beta, Z_2 < beta] for
+    standard normals Z_1, Z_2 is the bivariate normal orthant probability 1/4 + arcsin(rho)/(2 pi),
+    rho = b^2/(1 + b^2)): the expected squared half-difference a^2 at a null attribute."""
+    return float(np.arcsin(b * b / (1.0 + b * b)) / (2.0 * np.pi))
+
+
 def sign_query_inflation(p: np.ndarray, spread: np.ndarray, n: int, lam: float) -> np.ndarray:
     """V = n Var(q_j) / (p_j (1 - p_j)) of a sign query whose record indicators have mean p_j and, across records
     k apart, covariance spread_j lam^k (``spread`` = the variance over the latent state of P[u_ij > 0 | state]):
@@ -301,6 +308,12 @@ class DataModel(abc.ABC):
         return f"{type(self).__module__}.{type(self).__qualname__}.bdp_level_for_dp"
 
     @abc.abstractmethod
+    def expected_inflation(self, n: int) -> float:
+        """The sign query's V at a null attribute (mu_j = 0) for n records, in expectation over the population's
+        random loadings: what a mechanism that knows the data model can take as known (the effective sample size is
+        n / V)."""
+
+    @abc.abstractmethod
     def variance_inflation(self, pop: Population) -> np.ndarray:
         """V_j = n Var(q_j) / (p_j (1 - p_j)) of every attribute's sign query on one data set of ``pop`` (closed
         form): how much record correlation inflates the sampling variance over independent records (V = 1)."""
@@ -382,6 +395,10 @@ class BatchChain(DataModel):
     def describe(self) -> str:
         ps = (f"p_s = p_y = {self.p_s:g}" if self.p_s == self.p_y else f"p_s = {self.p_s:g}, p_y = {self.p_y:g}")
         return f"batch chain: {ps}, batch SD {self.b:g}"
+
+    def expected_inflation(self, n: int) -> float:
+        theta = (2.0 * self.p_s - 1.0) * (2.0 * self.p_y - 1.0)
+        return float(sign_query_inflation(0.5, null_loading_spread(self.b), n, theta))
 
     def variance_inflation(self, pop: Population) -> np.ndarray:
         """Given r (a symmetric chain with lag-k correlation theta^k, theta = (2p_s - 1)(2p_y - 1)), the indicators

@@ -13,6 +13,7 @@ from adaptive_repro.simulation.data_models import BatchChain, DataModel
 from adaptive_repro.simulation.engines import DirectEngine, Engine, FastEngine
 from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
 from adaptive_repro.simulation.mechanisms.base import Arm
+from adaptive_repro.simulation.mechanisms.effective_n import ThresholdoutEffectiveNArm
 from adaptive_repro.simulation.mechanisms.standard import StandardArm
 from adaptive_repro.simulation.mechanisms.thresholdout import ThresholdoutArm
 from adaptive_repro.simulation.models.attribute_chains import AttributeChains, AttributeChainsEngine
@@ -24,6 +25,7 @@ from adaptive_repro.simulation.zhao_calibration import (
                                                         BayesianDPCalibration,
                                                         Calibration,
                                                         DPCalibration,
+                                                        EffectiveNCalibration,
                                                         Theorem2Calibration,
 )
 
@@ -32,12 +34,14 @@ CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, [
     DPCalibration(),
     BayesianDPCalibration(),
     Theorem2Calibration(),
+    EffectiveNCalibration(),
 ])
 
 #: Holdout mechanism arms, by the name an experiment's ``mechanisms`` list uses.
 ARMS: Registry[Arm] = Registry("mechanism", Arm, [
     StandardArm(),
     ThresholdoutArm(),
+    ThresholdoutEffectiveNArm(),
     *(Algorithm1Arm.for_calibration(calibration) for calibration in CALIBRATIONS),
 ])
 

@@ -156,6 +156,26 @@ class Theorem2Calibration(Calibration):
                                note="Theorem 2: sigma = (1-c) tau / (12 ln(4m/beta))")
 
 
+@dataclasses.dataclass(frozen=True)
+class EffectiveNCalibration(Calibration):
+    """The DP calibration's sigma (eps-DP as if independent) with the threshold set for the effective sample size:
+    T = threshold_units sqrt(V) / (2 sqrt(n)), V the data model's expected variance inflation (known to the
+    mechanism; docs/METHODS.md §4b). This project's remedy arm, not the paper's."""
+
+    name: str = "dp_effective_n"
+    display_name: str = "DP calibration, threshold for n/V"
+    purpose: str = "V known to the mechanism"
+    color: str = "#000000"  # Okabe-Ito black
+
+    def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
+        eps = settings.session_epsilon
+        inflation = model.expected_inflation(n)
+        return Alg1Calibration(arm=self.arm_name, feasible=True, sigma=sigma_for_dp(settings.budget, n, eps),
+                               threshold=noise_unit_threshold(settings.threshold_units, n) * float(np.sqrt(inflation)),
+                               budget=settings.budget, eps_target=eps, eps_dp_used=eps,
+                               note=f"sigma = 9B/(4 n eps); T for n/V, V = {inflation:.3g} (known)")
+
+
 def noise_unit_threshold(threshold_units: float, n: int) -> float:
     """T = threshold_units / (2 sqrt(n)): the threshold in units of a sign query's sampling SD 1/(2 sqrt(n)) under
     independence (docs/METHODS.md §4a; threshold_units = 6 gives T = 3/sqrt(n))."""

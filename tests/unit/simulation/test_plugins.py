@@ -40,7 +40,7 @@ class NoisyHoldoutArm(Arm):
     name: str = "noisy_holdout"
     display_name: str = "Gaussian-noise holdout"
     detail: str = "(noise 1/√n)"
-    color: str = "#56B4E9"
+    color: str = "#117733"
     analyst: Analyst = DWORK_ANALYST
 
     def create(self, rng, spec, setting):

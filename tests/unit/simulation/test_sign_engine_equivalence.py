@@ -129,7 +129,7 @@ class UnconditionedColumns(sign_engine.ExactSignDataset):
 def test_comparison_catches_a_broken_engine(direct, broken, monkeypatch):
     make = exact_engine
     if broken == "r iid":
-        monkeypatch.setattr(sign_engine, "chain_product_stay", lambda p_s, p_y: 0.5)
+        monkeypatch.setattr(data_models, "chain_product_stay", lambda p_s, p_y: 0.5)
     else:
         make = PositivesFirst if broken == "positives first" else UnconditionedColumns
     results = pvalues(direct["chain"], run(make, "chain", 3))

@@ -122,6 +122,9 @@ class AttributeChains(DataModel):
         mean = 0.5 * (clipped_normal_mean(pop.mu + pop.lam, clip) + clipped_normal_mean(pop.mu - pop.lam, clip))
         return 0.5 + mean / (2.0 * clip)
 
+    def expected_inflation(self, n: int) -> float:
+        return float(sign_query_inflation(0.5, (special.ndtr(self.lam) - 0.5) ** 2, n, self.rho))
+
     def variance_inflation(self, pop):
         """P[u_ij > 0 | a_ij] = p_j + a_j' a_ij with a_j' = [Phi(mu_j + lam) - Phi(mu_j - lam)]/2 and a_ij a chain with
         lag-k correlation rho^k."""

@@ -24,6 +24,7 @@ from adaptive_repro.simulation.data_models import (
     DataModel,
     Population,
     clipped_query_population,
+    null_loading_spread,
     population_accuracies,
     sign_query_population,
     signal_loadings,
@@ -93,6 +94,10 @@ class Households(DataModel):
 
     def clipped_query_population(self, pop, clip):
         return clipped_query_population(pop, clip)
+
+    def expected_inflation(self, n: int) -> float:
+        sizes = household_sizes(n, self.size)
+        return 1.0 + 4.0 * null_loading_spread(self.b) * float(np.sum(sizes * (sizes - 1))) / n
 
     def variance_inflation(self, pop):
         """Indicators of housemates have covariance a_j^2 (a_j = [Phi(mu + beta) - Phi(mu - beta)]/2), others 0:

@@ -24,6 +24,7 @@ from adaptive_repro.simulation.data_models import (
     DataModel,
     Population,
     clipped_normal_mean,
+    null_loading_spread,
     sign_query_inflation,
     signal_loadings,
 )
@@ -125,6 +126,11 @@ class Regimes(DataModel):
     def lag_correlation(self) -> float:
         """lam = (K stay - 1)/(K - 1), the chain's non-unit eigenvalue."""
         return (self.states * self.stay - 1.0) / (self.states - 1.0)
+
+    def expected_inflation(self, n: int) -> float:
+        """E over loadings of the variance over K regimes (ddof 0) of Phi(L): (1 - 1/K) Var Phi(L)."""
+        spread = (1.0 - 1.0 / self.states) * null_loading_spread(self.b)
+        return float(sign_query_inflation(0.5, spread, n, self.lag_correlation))
 
     def variance_inflation(self, pop):
         f = special.ndtr(pop.mu[None, :] + pop.loadings)  # P[u_ij > 0 | regime], (K, d)

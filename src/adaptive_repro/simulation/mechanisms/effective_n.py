@@ -1,0 +1,38 @@
+"""The remedy a practitioner would try first on correlated records: keep the mechanism, but set its threshold (and
+noise) for the effective sample size n / V, where V is the sign query's variance inflation under the data model
+(docs/METHODS.md §4b). V is *known* to the mechanism here: it is the data model's expected V at a null attribute
+(``DataModel.expected_inflation``), an oracle no analyst has; an estimate from the training set could only do worse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
+from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting
+from adaptive_repro.simulation.mechanisms.thresholdout import DworkCodeThresholdout
+
+
+@dataclasses.dataclass(frozen=True)
+class ThresholdoutEffectiveNArm(Arm):
+    """Thresholdout (the Dwork et al. script's) with T = threshold_scale sqrt(V/n) and noise SD noise_scale sqrt(V/n):
+    the i.i.d. constants at the effective sample size n / V."""
+
+    name: str = "thresholdout_effective_n"
+    display_name: str = "Thresholdout for n/V"
+    detail: str = "(threshold and noise at the effective n, V known)"
+    color: str = "#56B4E9"  # Okabe-Ito sky blue
+    analyst: Analyst = DWORK_ANALYST
+
+    def scale(self, spec) -> float:
+        """sqrt(V / n) with V = the data model's expected V at n records."""
+        return float(np.sqrt(spec.model.expected_inflation(spec.n) / spec.n))
+
+    def create(self, rng, spec, setting: ArmSetting) -> DworkCodeThresholdout:
+        return DworkCodeThresholdout(rng, threshold=spec.threshold_scale * self.scale(spec),
+                                     noise_sd=spec.noise_scale * self.scale(spec))
+
+    def tolerance(self, spec, setting: ArmSetting) -> float:
+        return spec.threshold_scale * self.scale(spec)
