@@ -37,14 +37,15 @@ def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str]) -> Repli
     engines = set(arm_engines.values())
     k_len, k_max = len(k_grid), max(k_grid, default=0)
     seconds, mem = 0.05, 150.0
-    if "direct" in engines or engines - {"fast", "exact"}:
+    exact_engines = {"exact", "exact_chains"}  # O(d) attribute phase, O(n) per selected column
+    if "direct" in engines or engines - {"fast"} - exact_engines:
         seconds += 1.2e-7 * n * d * max(1, sum(e == "direct" for e in arm_engines.values())) / 2
         mem += 40.0 * n * d / 1e6
     if "fast" in engines:
         seconds += 1.5e-7 * (d + n * k_len) * sum(e == "fast" for e in arm_engines.values())
         mem += 32.0 * n * k_len / 1e6 + 24.0 * d / 1e6
-    if "exact" in engines:
-        arms = sum(e == "exact" for e in arm_engines.values())
+    if engines & exact_engines:
+        arms = sum(e in exact_engines for e in arm_engines.values())
         seconds += 2e-7 * d * arms + 3e-8 * n * min(k_max, d) * arms * 2
         mem += 48.0 * n / 1e6 + 64.0 * d / 1e6
     return ReplicateCost(seconds, mem)
@@ -59,8 +60,12 @@ def frontier_cost(d: int, points: int) -> ReplicateCost:
 def spec_cost(spec) -> ReplicateCost:
     """Cost of one replicate of an experiment spec: the frontier (a grid of attribute-query phases) or a classifier
     experiment (by its arms' engines)."""
+    from adaptive_repro.simulation.correlation import CorrelationSpec
     from adaptive_repro.simulation.frontier import FrontierSpec
 
+    if isinstance(spec, CorrelationSpec):  # every point in every replicate
+        costs = [spec_cost(point) for point in spec.points]
+        return ReplicateCost(sum(c.seconds for c in costs), max(c.mem_mb for c in costs))
     if isinstance(spec, FrontierSpec):
         points = len(spec.n_grid) * len(spec.p_grid) * len(spec.eps_grid) * len(spec.calibrations)
         return frontier_cost(spec.d, points)

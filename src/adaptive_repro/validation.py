@@ -252,7 +252,7 @@ def validated(config: dict) -> dict:
     check_finite(config)
     check_schema(config)
     check_model_keys(config)
-    resolved = fill_model_defaults(fill_schema_defaults(config, config_schema()))
+    resolved = fill_model_defaults(copy.deepcopy(fill_schema_defaults(config, config_schema())))
     check_relations(resolved)
     check_specs(resolved)
     return resolved
@@ -280,6 +280,10 @@ def _model_blocks(config: dict):
     for name, block in (config.get("experiments") or {}).items():
         if isinstance(block, dict) and isinstance(block.get("model"), dict):
             yield f"experiments.{name}.model", block["model"]
+        if isinstance(block, dict) and isinstance(block.get("structures"), list):
+            for i, model in enumerate(block["structures"]):
+                if isinstance(model, dict):
+                    yield f"experiments.{name}.structures[{i}]", model
 
 
 def check_model_keys(config: dict) -> None:
@@ -300,7 +304,9 @@ def fill_model_defaults(config: dict) -> dict:
     """Every ``model`` block with its data model's defaults (``PARAMETERS``) filled in."""
     from adaptive_repro.simulation.registries import DATA_MODELS
 
+    default_name = load_schema("config")["$defs"]["model"]["properties"]["name"]["default"]
     for _, block in _model_blocks(config):
+        block.setdefault("name", default_name)  # list items (structures) are not reached by the schema's defaults
         model = DATA_MODELS.get(block["name"])
         for key, prop in model.PARAMETERS.items():
             block.setdefault(key, copy.deepcopy(prop["default"]))
@@ -357,11 +363,16 @@ def experiment_spec(name: str, block: dict, engine: str = "auto"):
     from adaptive_repro.simulation import specs
 
     schema = config_schema()
-    kind = "frontier" if "eps_grid" in block else "experiment"  # the frontier's block has its own schema
+    kind = ("frontier" if "eps_grid" in block else "correlation" if "structures" in block
+            else "experiment")  # the frontier's and the correlation grid's blocks have their own schemas
     check_model_keys({"experiments": {name: block}})
     resolved = fill_schema_defaults(dict(block), schema["$defs"][kind], root=schema)
     resolved = fill_model_defaults({"experiments": {name: resolved}})["experiments"][name]
-    return specs.frontier_spec(name, resolved) if kind == "frontier" else specs.experiment_spec(name, resolved, engine)
+    if kind == "frontier":
+        return specs.frontier_spec(name, resolved)
+    if kind == "correlation":
+        return specs.correlation_spec(name, resolved, engine)
+    return specs.experiment_spec(name, resolved, engine)
 
 
 if __name__ == "__main__":

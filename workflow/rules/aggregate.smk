@@ -13,8 +13,10 @@ rule aggregate_records:
     wildcard_constraints:
         output="|".join(catalogue.EXPERIMENT_OUTPUTS),
     params:
-        expected_digests=lambda w: {name: spec_digest(name) for name in experiments_of(w.output)},
-        expected_replicates=lambda w: {name: EXPERIMENT_SPECS[name].replicates for name in experiments_of(w.output)},
+        expected_digests=lambda w: {row: spec_digest(name) for name in experiments_of(w.output)
+                                    for row in EXPERIMENT_SPECS[name].record_experiments()},
+        expected_replicates=lambda w: {row: EXPERIMENT_SPECS[name].replicates for name in experiments_of(w.output)
+                                       for row in EXPERIMENT_SPECS[name].record_experiments()},
     resources:
         mem_mb=2000,
         runtime=10,

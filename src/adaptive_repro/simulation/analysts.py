@@ -106,8 +106,12 @@ class BudgetAwareAnalyst(Analyst):
         for i, pos in enumerate(first):
             answers[i] = clamp_unit(mech.answer_accuracy(acc["train"][pos], acc["holdout"][pos]))
             spent[i] = mech.over_events
-        acc["holdout"] = np.where(index >= 0, answers[np.maximum(index, 0)], analyst.EMPTY_CLASSIFIER_ACCURACY)
-        budget_used = np.where(index >= 0, spent[np.maximum(index, 0)], attr_over)
+        if len(distinct):
+            acc["holdout"] = np.where(index >= 0, answers[np.maximum(index, 0)], analyst.EMPTY_CLASSIFIER_ACCURACY)
+            budget_used = np.where(index >= 0, spent[np.maximum(index, 0)], attr_over)
+        else:  # no attribute kept: every classifier is empty and nothing is asked
+            acc["holdout"] = np.full(len(sizes), analyst.EMPTY_CLASSIFIER_ACCURACY)
+            budget_used = np.full(len(sizes), float(attr_over))
         alg1 = spec.alg1
         diag = theorem2_diagnostics(
             np.concatenate([q_answers, answers]),

@@ -87,6 +87,10 @@ class ExperimentSpec:
         """Selection cut 1/sqrt(n) (docs/METHODS.md §3 step 2; the script's 0.01 at n = 10,000)."""
         return self.cut_scale / np.sqrt(self.n)
 
+    def record_experiments(self) -> tuple[str, ...]:
+        """The values of the records' ``experiment`` column this spec writes."""
+        return (self.name,)
+
     def plugin_modules(self) -> tuple[str, ...]:
         """The modules of every plug-in this experiment uses (its simulation's code, with the runner's)."""
         objects = [*self.arms, *self.arm_engine_objects, self.model, self.query,

@@ -74,6 +74,9 @@ class FrontierSpec:
     def alg1_calibrations(self) -> dict:
         return {}
 
+    def record_experiments(self) -> tuple[str, ...]:
+        return (self.name,)
+
     def plugin_modules(self) -> tuple[str, ...]:
         return tuple(sorted({type(c).__module__ for c in self.calibrations}))
 

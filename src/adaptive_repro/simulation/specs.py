@@ -9,6 +9,7 @@ import dataclasses
 import itertools
 
 from adaptive_repro.simulation import frontier
+from adaptive_repro.simulation.correlation import CorrelationSpec
 from adaptive_repro.simulation.experiments import ExperimentSpec
 from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS, ENGINES, QUERIES
 from adaptive_repro.simulation.zhao_calibration import Alg1Settings
@@ -73,6 +74,24 @@ def frontier_spec(name: str, block: dict) -> frontier.FrontierSpec:
     return frontier.FrontierSpec(name=name, **values)
 
 
+def correlation_point_name(output_id: str, model: dict) -> str:
+    """Name (and random-stream key) of one correlation point, e.g. ``zhao-correlation@households:b=3,size=10``."""
+    params = ",".join(f"{k}={model[k]:g}" for k in sorted(model) if k != "name")
+    return f"{output_id}{SWEEP_SEPARATOR}{model['name']}:{params}"
+
+
+def correlation_spec(name: str, block: dict, engine: str) -> CorrelationSpec:
+    """The resolved ``experiments.zhao-correlation`` block: one experiment spec per entry of ``structures`` (a model
+    block each), the other settings shared."""
+    base = {k: v for k, v in block.items() if k != "structures"}
+    points = tuple(experiment_spec(correlation_point_name(name, model), base | {"model": model}, engine)
+                   for model in block["structures"])
+    names = [p.name for p in points]
+    if len(set(names)) != len(names):
+        raise ValueError(f"config key 'experiments.{name}.structures': the same model block twice ({names})")
+    return CorrelationSpec(name=name, replicates=block["replicates"], points=points)
+
+
 def sweep_point_name(output_id: str, **point) -> str:
     """Name (and random-stream key) of one sweep point, e.g. ``zhao-sweep@p=0.75,b=0.1``."""
     return output_id + SWEEP_SEPARATOR + ",".join(f"{k}={v:g}" for k, v in point.items())
@@ -105,6 +124,8 @@ def expand_experiments(config: dict) -> dict:
     for name, block in config.get("experiments", {}).items():
         if "eps_grid" in block:
             specs[name] = frontier_spec(name, block)
+        elif "structures" in block:
+            specs[name] = correlation_spec(name, block, engine)
         elif "p_grid" in block or "b_grid" in block:
             specs |= _sweep_points(name, block, engine)
         else:

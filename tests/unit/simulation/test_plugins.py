@@ -133,6 +133,7 @@ def test_every_schema_key_reaches_a_spec_field():
     assert _schema_keys("frontier") == {f.name for f in dataclasses.fields(FrontierSpec)} - {"name"}
     sweep_only = set(specs.SWEEP_GRIDS)
     assert _schema_keys("sweep") - sweep_only <= _schema_keys("experiment")
+    assert _schema_keys("correlation") - {"structures"} <= _schema_keys("experiment")
 
 
 def test_every_experiment_key_changes_the_spec():

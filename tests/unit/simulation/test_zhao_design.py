@@ -141,3 +141,15 @@ def test_frontier_answers_everything_at_huge_n_and_little_with_heavy_noise():
     # sigma and T as calibrated (Zhao §3; docs/METHODS.md §4a), recomputed here
     r = small.iloc[0]
     assert r["sigma"] == pytest.approx(9 * 1 / (4 * 1000 * 0.1)) and r["threshold"] == pytest.approx(3 / np.sqrt(1000))
+
+
+def test_an_algorithm1_arm_that_keeps_no_attribute_asks_no_accuracy_query():
+    """Every candidate answered bottom or disagreeing: no classifier, no accuracy query, accuracy 0.5 recorded."""
+    spec = _spec(n=400, d=5, k_grid=[0, 2, 4], signal_attributes=0, alg1={"budget": 1, "epsilon": 0.001})
+    records, diag = experiments.run_replicates(spec, 3, range(6), with_diagnostics=True)
+    empty = diag[diag["accuracy_queries"] == 0]
+    assert len(empty) > 0  # the setting does produce the case
+    for r in empty.itertuples():
+        hold = records[(records["replicate"] == r.replicate) & (records["mechanism"] == r.mechanism)
+                       & (records["dataset"] == "holdout")]
+        assert (hold["accuracy"] == 0.5).all() and (hold["n_selected"] == 0).all()

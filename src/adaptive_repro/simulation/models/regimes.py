@@ -3,8 +3,10 @@
 Records i = 1..n carry a regime c_i in {0, ..., K-1}: c_1 is uniform, then c_{i+1} = c_i with probability ``stay``,
 else a uniform draw among the other K - 1 regimes. Labels y_i are i.i.d. fair signs and
 x_ij = y_i (L_{c_i j} + mu_j) + z_ij, with loadings L_{cj} ~ N(0, b^2) drawn once per population (shared by train,
-holdout and fresh). K = 2 gives a two-state chain like the batch chain's r; large K makes regimes rarer and each
-attribute's loading in a regime nearly independent of the others.
+holdout and fresh) for half the regimes and mirrored for the other half (L_{c + K/2, j} = -L_{cj}, K even), so every
+attribute is null in the population (P[u_ij > 0] = 1/2 at mu_j = 0, as in the batch chain) and any gap between data
+sets is overfitting. K = 2 is the batch chain's shared +-beta_j factor with i.i.d. labels; large K gives many
+regimes, each with its own loadings.
 
 The transition matrix P = stay I + (1 - stay)/(K - 1) (J - I) has the non-unit eigenvalue
 lam = (K stay - 1)/(K - 1), so P^k = lam^k I + (1 - lam^k) J/K and the regime-dependent part of any function of c_i
@@ -76,8 +78,8 @@ class Regimes(DataModel):
     stay: float = 0.5
     b: float = 0.0
     PARAMETERS: ClassVar[dict[str, dict]] = {
-        "states": {"type": "integer", "minimum": 2, "maximum": 1000, "default": 2,
-                   "description": "number of regimes K (regimes)"},
+        "states": {"type": "integer", "minimum": 2, "maximum": 1000, "multipleOf": 2, "default": 2,
+                   "description": "number of regimes K, even: half of them mirror the other half (regimes)"},
         "stay": {"type": "number", "minimum": 0, "exclusiveMaximum": 1, "default": 0.5,
                  "description": "probability that the next record stays in the current regime (regimes)"},
         "b": {"type": "number", "minimum": 0, "default": 0.0,
@@ -85,7 +87,8 @@ class Regimes(DataModel):
     }
 
     def population(self, rng, n, d, signal_attributes, signal_scale) -> RegimesPopulation:
-        loadings = self.b * rng.standard_normal((self.states, d)) if self.b > 0 else np.zeros((self.states, d))
+        half = self.b * rng.standard_normal((self.states // 2, d)) if self.b > 0 else np.zeros((self.states // 2, d))
+        loadings = np.vstack((half, -half))  # mirrored regimes: a null population
         return RegimesPopulation(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale),
                                  beta=np.zeros(d), loadings=loadings, stay=self.stay)
 
@@ -128,9 +131,8 @@ class Regimes(DataModel):
         return (self.states * self.stay - 1.0) / (self.states - 1.0)
 
     def expected_inflation(self, n: int) -> float:
-        """E over loadings of the variance over K regimes (ddof 0) of Phi(L): (1 - 1/K) Var Phi(L)."""
-        spread = (1.0 - 1.0 / self.states) * null_loading_spread(self.b)
-        return float(sign_query_inflation(0.5, spread, n, self.lag_correlation))
+        """The mirrored regimes average Phi(L) to 1/2 exactly, so the spread is E[(Phi(L) - 1/2)^2]."""
+        return float(sign_query_inflation(0.5, null_loading_spread(self.b), n, self.lag_correlation))
 
     def variance_inflation(self, pop):
         f = special.ndtr(pop.mu[None, :] + pop.loadings)  # P[u_ij > 0 | regime], (K, d)
