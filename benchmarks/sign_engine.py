@@ -32,7 +32,7 @@ from adaptive_repro.simulation.registries import ENGINES
 engine, n, d, k_max, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 phases = dict(data=0.0, sign_queries=0.0, acc_train=0.0, acc_holdout=0.0, acc_fresh=0.0)
 for rep in range(reps) if engine != "baseline" else ():
-    pop = data_models.chain_population(seeds.rng(1, "bench", rep, "population"), n, d, 0.8, 0.8, 0.5, 20)
+    pop = data_models.chain_population(seeds.rng(1, "bench", rep, "population"), n, d, 0.8, 0.8, 0.5, 20, 6.0)
     t = time.process_time()
     make = (lambda rng, pop, observed: sign_engine.ExactSignDataset(rng, pop, observed, fresh_accuracy="columns")
             if engine == "exact-fresh-columns"

@@ -246,6 +246,14 @@ GAP_LABEL = f"holdout − fresh: mean, 95% band (±{Z95:.2f} SE)"
 GAP_YLABEL = "holdout − fresh\n(mean, 95% band)"
 
 
+def threshold_label(names_with_threshold) -> str:
+    """The legend entry of the gap rows' dashed threshold lines: the arm's name when one arm has a threshold, else a
+    phrase true of every arm (each dashed line is its own arm's T)."""
+    if len(names_with_threshold) == 1:
+        return f"threshold T of {names_with_threshold[0]} (its claim's tolerance)"
+    return "threshold T of each arm (its own; the tolerance its claim uses)"
+
+
 def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_label: str = ""):
     """Reported holdout minus fresh accuracy of one arm (``gaps``: k, mean, se, from stats.paired_gap_table: what the
     experiments' claims test) as the mean with its 95% band (± stats.Z95 SE), a zero line and the claim's tolerance."""

@@ -259,7 +259,7 @@ def validated(config: dict) -> dict:
 
 
 def _config_schema() -> dict:
-    from adaptive_repro.simulation.registries import ARMS, DATA_MODELS, ENGINES, QUERIES
+    from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS, ENGINES, QUERIES
 
     schema = load_schema("config")
     schema["properties"]["outputs"]["items"]["enum"] = list(catalogue.OUTPUT_IDS)
@@ -267,6 +267,7 @@ def _config_schema() -> dict:
     defs = schema["$defs"]
     defs["mechanisms"]["items"]["enum"] = list(ARMS.names())
     defs["query"]["enum"] = list(QUERIES.names())
+    defs["frontier"]["properties"]["calibrations"]["items"]["enum"] = list(CALIBRATIONS.names())
     model = defs["model"]
     model["properties"]["name"]["enum"] = list(DATA_MODELS.names())
     for data_model in DATA_MODELS:  # every model's keys, typed (defaults: per model, by fill_model_defaults)
@@ -292,7 +293,7 @@ def check_model_keys(config: dict) -> None:
     from adaptive_repro.simulation.registries import DATA_MODELS
 
     for key, block in _model_blocks(config):
-        model = DATA_MODELS.get(block.get("name", "batch_chain"), f"{key}.name")
+        model = DATA_MODELS.get(block.get("name", _default_model_name()), f"{key}.name")
         allowed = sorted({"name", *model.PARAMETERS})
         unknown = sorted(set(block) - set(allowed))
         if unknown:
@@ -300,13 +301,17 @@ def check_model_keys(config: dict) -> None:
                               f"{model.name!r}); allowed: {allowed}")
 
 
+def _default_model_name() -> str:
+    """The schema's default ``model.name`` (the one place it is written)."""
+    return load_schema("config")["$defs"]["model"]["properties"]["name"]["default"]
+
+
 def fill_model_defaults(config: dict) -> dict:
     """Every ``model`` block with its data model's defaults (``PARAMETERS``) filled in."""
     from adaptive_repro.simulation.registries import DATA_MODELS
 
-    default_name = load_schema("config")["$defs"]["model"]["properties"]["name"]["default"]
     for _, block in _model_blocks(config):
-        block.setdefault("name", default_name)  # list items (structures) are not reached by the schema's defaults
+        block.setdefault("name", _default_model_name())  # structures' items: the schema's defaults skip list items
         model = DATA_MODELS.get(block["name"])
         for key, prop in model.PARAMETERS.items():
             block.setdefault(key, copy.deepcopy(prop["default"]))
@@ -355,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def experiment_spec(name: str, block: dict, engine: str = "auto"):
+def experiment_spec(name: str, block: dict, engine: str | None = None):
     """The spec of one experiment block given with only the keys that differ from the schema's defaults (for tests,
     notebooks and the claims CLI): the schema fills the rest, as for a run, then
     :func:`adaptive_repro.simulation.specs.experiment_spec` builds it (the output ID is the part of ``name`` before
@@ -363,6 +368,7 @@ def experiment_spec(name: str, block: dict, engine: str = "auto"):
     from adaptive_repro.simulation import specs
 
     schema = config_schema()
+    engine = schema["properties"]["engine"]["default"] if engine is None else engine
     kind = ("frontier" if "eps_grid" in block else "correlation" if "structures" in block
             else "experiment")  # the frontier's and the correlation grid's blocks have their own schemas
     check_model_keys({"experiments": {name: block}})

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from adaptive_repro.outputs.experiment_claims import QUOTE_REUSABLE, SOURCE_FIG, Z, fmt_gap, standard_overfits_claim
+from adaptive_repro.outputs.experiment_claims import (
+    PAPER_ARMS,
+    QUOTE_REUSABLE,
+    SOURCE_FIG,
+    Z,
+    fmt_gap,
+    standard_overfits_claim,
+    tracks_fresh_claim,
+)
 from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import mean_and_se, paired_gap, paired_gap_table
 
@@ -64,6 +72,11 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             measured="largest deviation: " + ("none" if worst is None else
                                                      f"{worst[0]} k = {worst[1]}: {fmt_gap(worst[2], worst[3])}"),
                             status=verdict(ok), kind="project", code=code_name(mean_and_se)))
+    settings = spec.arm_settings()
+    for arm in spec.arms:  # arms this project adds: their own threshold, their own words
+        tolerance = arm.tolerance(spec, settings[arm.name])
+        if arm.name not in PAPER_ARMS and arm.name in mechanisms and tolerance is not None:
+            claims.append(tracks_fresh_claim(output_id, records, arm, tolerance, source))
     return claims
 
 
@@ -84,7 +97,7 @@ def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
 def build(output_id: str, params: dict, inputs: dict):
     """(table, figure, claims) of dwork-null / dwork-signal from the aggregated replicate records (the contract of
     catalogue.py): means, SDs and SEs per mechanism, k and data set; one panel per mechanism; the claims above."""
-    from adaptive_repro.plotting import OUTPUT_TITLES, accuracy_panels
+    from adaptive_repro.plotting import OUTPUT_TITLES, accuracy_panels, threshold_label
     from adaptive_repro.stats import summarize
 
     records = inputs["records"]
@@ -96,11 +109,11 @@ def build(output_id: str, params: dict, inputs: dict):
     gaps = paired_gap_table(records)  # what the claims test, drawn below the paper's panels
     arms = [arm for arm in spec.arms if arm.name in set(table["mechanism"])]
     settings = spec.arm_settings()
+    tolerances = {arm.name: arm.tolerance(spec, settings[arm.name]) for arm in arms}
     fig = accuracy_panels(table, arms, OUTPUT_TITLES[output_id],
                           f"n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates, "
                           f"{spec.signal_attributes} signal attributes", gaps=gaps,
-                          tolerances={arm.name: arm.tolerance(spec, settings[arm.name]) for arm in arms},
-                          tolerance_label=f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n "
-                          "(claim's tolerance)")
+                          tolerances=tolerances, tolerance_label=threshold_label(
+                              [arm.display_name for arm in arms if tolerances[arm.name] is not None]))
     note_overlaps(fig, table, arms)
     return table, fig, dwork_claims(output_id, records, spec, gaps)

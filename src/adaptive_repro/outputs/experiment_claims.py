@@ -7,10 +7,11 @@ A difference counts as present when its mean exceeds three standard errors (a on
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from adaptive_repro.registry import Claim, code_name, verdict
-from adaptive_repro.stats import paired_gap
+from adaptive_repro.stats import paired_gap, paired_gap_table
 
 Z = 3.0  # standard errors for "significantly different"
 
@@ -22,6 +23,9 @@ QUOTE_OVERFITS = ("often in practice, the holdout dataset is reused and the esti
 QUOTE_REUSABLE = ("Dwork et al. in NIPS, STOC, and Science 2015 show that the holdout dataset from i.i.d. data samples "
                   "can be reused in adaptive statistical learning, if the estimates are perturbed and coordinated "
                   "using techniques developed for differential privacy")
+#: Arms whose claims the paper makes elsewhere (Thresholdout: the Dwork figures' rows), so that builders do not add a
+#: generic row for them.
+PAPER_ARMS = ("standard", "dwork_code")
 SOURCE_FIG = {"dwork-null": "Dwork et al. 2015, Fig. 1 (as Zhao 2017 restates it, §1)",
               "dwork-signal": "Dwork et al. 2015, Fig. 2 (as Zhao 2017 restates it, §1)"}
 
@@ -39,3 +43,26 @@ def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, 
                  expected="holdout − fresh > 0 at the largest k",
                  measured=f"holdout − fresh at k = {k_max}: {fmt_gap(gap, se)}, {reps} replicates",
                  status=verdict(bool(gap > Z * se)), kind="paper", quote=quote, code=code_name(paired_gap))
+
+
+def tracks_fresh_claim(output_id: str, records: pd.DataFrame, arm, tolerance: float, source: str) -> Claim:
+    """This project's question for an arm without a claim of its own in the paper (e.g. a plug-in mechanism): at
+    every k > 0, at least 90% of the accuracy queries answered and holdout − fresh not above the arm's own threshold
+    T by more than Z standard errors (the reading of zhao-fig3's rows)."""
+    table = paired_gap_table(records[records["mechanism"] == arm.name])
+    table = table[table["k"] > 0]
+    hold = records[(records["mechanism"] == arm.name) & (records["dataset"] == "holdout") & (records["k"] > 0)]
+    answered = hold.groupby("k")["accuracy"].apply(lambda a: float(a.notna().mean()))
+    bad = [f"k = {r.k}: {r.mean:+.4f} ± {r.se:.4f}" for r in table.itertuples()
+           if np.isnan(r.mean) or (np.isfinite(r.se) and r.mean - Z * r.se > tolerance)]
+    bad += [f"k = {k}: {a:.0%} answered" for k, a in answered.items() if a < 0.9]
+    worst = table.loc[table["mean"].abs().idxmax()] if table["mean"].notna().any() else None
+    measured = ("every answer ⊥" if worst is None else
+                f"largest |holdout − fresh| at k = {int(worst['k'])}: {fmt_gap(worst['mean'], worst['se'])}; "
+                f"lowest answered fraction {answered.min():.0%}")
+    return Claim(output_id=output_id, claim_id=f"{arm.name}-tracks-fresh", source=source,
+                 claim=f"{arm.claim_name}: the reported holdout accuracy tracks fresh accuracy within the arm's own "
+                       "threshold T at every k (this project's arm: no claim of the paper is about it).",
+                 expected=f"≥ 90% answered and holdout − fresh − {Z:g} SE ≤ T = {tolerance:.4f} at every k > 0",
+                 measured=measured, status=verdict(not bad, "statement"), counterexample="; ".join(bad[:2]),
+                 kind="project", code=code_name(tracks_fresh_claim))

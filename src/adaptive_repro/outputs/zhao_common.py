@@ -21,12 +21,13 @@ from adaptive_repro.plotting import (
     panel_width,
     pyplot,
     suptitle,
+    threshold_label,
 )
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
 from adaptive_repro.stats import summarize
 
-MODEL_NOTE = "data model 'chain' (this project's design, docs/METHODS.md §4)"
+MODEL_NOTE = "batch-chain data model (this project's design)"
 #: The arms the Zhao claims are about, by their registered calibrations (the names are the calibrations' own).
 DP_ARM, BDP_ARM, THEOREM2_ARM = (c().arm_name for c in (DPCalibration, BayesianDPCalibration, Theorem2Calibration))
 #: Zhao 2017, captions of Figs. 2 and 3 and the experiment section (verbatim).
@@ -162,14 +163,10 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
 
 
 def _threshold_label(arms, spec) -> str:
-    """One legend entry for the gap row's dashed threshold lines (Thresholdout's and Algorithm 1's look alike)."""
-    names = {arm.name for arm in arms}
-    thresholdout = f"Thresholdout: {spec.threshold_scale:g}/√n" if "dwork_code" in names else ""
-    alg1 = "Algorithm 1: the claim's tolerance" if any(arm.calibration is not None for arm in arms) else ""
-    if thresholdout and alg1:
-        return f"threshold T ({thresholdout}; {alg1})"
-    return (f"Thresholdout's threshold T = {spec.threshold_scale:g}/√n" if thresholdout else
-            "threshold T of Algorithm 1 (claim's tolerance)")
+    """One legend entry for the gap row's dashed threshold lines, in the arms' own words (:func:`threshold_label`)."""
+    settings = spec.arm_settings()
+    return threshold_label([arm.display_name for arm in arms
+                            if arm.tolerance(spec, settings[arm.name]) is not None])
 
 
 def _share_ylim(row):

@@ -134,15 +134,19 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
     n_fine = np.logspace(np.log10(table["n"].min()), np.log10(table["n"].max()), 200)
     boxes = []
     dp_colour = next((c.color for c in spec.calibrations if c.name == "dp"), COLORS["reference"])
+    by_name = {c.name: c for c in spec.calibrations}
+    styles = {name: ("o", "-") if i == 0 else ("s", "-.") for i, name in  # calibrations drawn per p: marker, line
+              enumerate(c.name for c in spec.calibrations if c.name != "dp")}
     for ax, eps in zip(axes[0], eps_grid):
         for (cal, p), grp in table[table["eps"] == eps].groupby(["calibration", "p"]):
             if cal == "dp" and p != max(colours):  # dp's sigma does not depend on p: one curve (at the largest p)
                 continue
             grp = grp.sort_values("n")
             colour = dp_colour if cal == "dp" else colours[p]
-            label = dp_label(table) if cal == "dp" else f"Bayesian-DP calibration, p = {p:g} (measured)"
+            label = dp_label(table) if cal == "dp" else f"{by_name[cal].display_name}, p = {p:g} (measured)"
+            marker, line = ("o", "-") if cal == "dp" else styles[cal]
             ax.errorbar(grp["n"], grp["answered_fraction"], yerr=grp["answered_fraction_se"], color=colour,
-                        marker="o", ms=4, capsize=2, label=label)
+                        marker=marker, ls=line, ms=4, capsize=2, label=label)
             r = req[(req["calibration"] == cal) & (req["p"] == p) & (req["eps"] == eps)].iloc[0]
             ax.plot(n_fine, analytic_fraction(n_fine, r["eps_dp"], spec.budget, r["candidates"], r["gap_units"],
                                               spec.threshold_units), "--", color=colour, lw=1.2)
@@ -170,7 +174,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
                f"{TARGET:.0%} answered (the frontier's target)"]
     suptitle(fig, f"How large must n be for Algorithm 1 to answer? d = {spec.d:,}, B = {spec.budget}, "
                   f"T = {spec.threshold_units:g}/(2√n), batch SD b = {spec.b:g},\n"
-                  f"{int(table['replicates'].max())} replicates; data model 'chain' (docs/METHODS.md §4)")
+                  f"{int(table['replicates'].max())} replicates; batch-chain data model (this project's design)")
     legend_below(fig, handles=handles, labels=labels, ncol=1)
     for ax, text in boxes if len({text for _, text in boxes}) > 1 else []:  # differ by ε: on each panel
         note_in_empty(ax, text)

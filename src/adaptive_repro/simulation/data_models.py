@@ -41,13 +41,13 @@ def signal_loadings(n: int, d: int, signal_attributes: int, signal_scale: float)
     return mu
 
 
-def iid_population(n: int, d: int, signal_attributes: int = 0, signal_scale: float = 6.0) -> Population:
+def iid_population(n: int, d: int, signal_attributes: int, signal_scale: float) -> Population:
     """The Dwork2015 model: no batch effect, independent records."""
     return Population(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale), beta=np.zeros(d))
 
 
 def chain_population(rng: np.random.Generator, n: int, d: int, p_s: float, p_y: float, b: float,
-                     signal_attributes: int = 0, signal_scale: float = 6.0) -> Population:
+                     signal_attributes: int, signal_scale: float) -> Population:
     """The chain model of docs/METHODS.md §4: draws beta_j ~ N(0, b^2) once for the population."""
     beta = b * rng.standard_normal(d) if b > 0 else np.zeros(d)
     return Population(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale), beta=beta,
@@ -326,9 +326,6 @@ class BatchChain(DataModel):
     beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 and b = 0 is Dwork et al.'s i.i.d. model."""
 
     name: str = "batch_chain"
-    p_s: float = 0.5
-    p_y: float = 0.5
-    b: float = 0.0
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "p_s": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
                 "description": "stay probability of the batch-state chain s"},
@@ -337,6 +334,9 @@ class BatchChain(DataModel):
         "b": {"type": "number", "minimum": 0, "default": 0.0,
               "description": "SD of the batch loadings beta_j ~ N(0, b^2)"},
     }
+    p_s: float = PARAMETERS["p_s"]["default"]
+    p_y: float = PARAMETERS["p_y"]["default"]
+    b: float = PARAMETERS["b"]["default"]
 
     def population(self, rng, n, d, signal_attributes, signal_scale) -> Population:
         return chain_population(rng, n, d, self.p_s, self.p_y, self.b, signal_attributes, signal_scale)

@@ -99,6 +99,13 @@ def sweep_point_name(output_id: str, **point) -> str:
 
 def _sweep_points(name: str, block: dict, engine: str) -> dict[str, ExperimentSpec]:
     """One experiment per point of the product of the block's grids (p -> p_s = p_y = p, b -> model b, n)."""
+    model_class = DATA_MODELS.get(block["model"]["name"], f"experiments.{name}.model.name")
+    needs = {"p_grid": {"p_s", "p_y"}, "b_grid": {"b"}}
+    for grid, keys in needs.items():
+        if grid in block and not keys <= set(model_class.PARAMETERS):
+            with_keys = [m.name for m in DATA_MODELS if keys <= set(m.PARAMETERS)]
+            raise ValueError(f"config key 'experiments.{name}.model.name': value {model_class.name!r} is not allowed "
+                             f"with {grid} (it sets {sorted(keys)}); allowed: {', '.join(with_keys)}")
     grids = [(key, block[grid]) for grid, key in SWEEP_GRIDS.items() if grid in block]
     base = {k: v for k, v in block.items() if k not in SWEEP_GRIDS}
     specs = {}

@@ -205,19 +205,21 @@ def theory_alongside(cal: Alg1Calibration, settings: Alg1Settings, n: int, d: in
     m = number_of_queries(d, k_grid)
     base = {"arm": cal.arm, "feasible": cal.feasible, "threshold": cal.threshold, "budget": budget, "c": c,
             "eps_target": cal.eps_target, "calibration_note": cal.note}
-    theory = run_theory(n, model, d, tau, beta, budget, m, sigma=cal.sigma if cal.feasible else None, c_theorem2=c)
+    theory = run_theory(n, model, d, tau, beta, budget, m, c, sigma=cal.sigma if cal.feasible else None)
     base |= {key: (np.nan if value is None else value) for key, value in theory.items() if key not in base}
     if not cal.feasible:
         base.update(sigma=np.nan, eps_star=np.nan, bdp_achieved_lemma2=np.nan, n_star=np.nan, n_sharp=np.nan)
     chain = model.privacy_chain(d)
-    base["theorem2_n_required"] = (zb.theorem2_required_n(tau, n, chain, budget, m, beta, c) if chain is not None
+    # Theorem 2's columns always convert by Lemma 2 (exact quilts), whatever alg1.bdp_method calibrates with
+    base["theorem2_n_required"] = (zb.theorem2_required_n(tau, n, chain, budget, m, beta, c, method="lemma2")
+                                   if chain is not None
                                    else np.nan)
     base["smallest_guaranteed_tau"] = base.pop("theorem2_smallest_tau")
     return base
 
 
-def run_theory(n: int, model, d: int, tau: float, beta: float, B: float, m: int, sigma: float | None = None,
-               c_theorem2: float = 0.5) -> dict:
+def run_theory(n: int, model, d: int, tau: float, beta: float, B: float, m: int, c_theorem2: float,
+               sigma: float | None = None) -> dict:
     """The theory docs/METHODS.md §4 asks to report beside every Zhao experiment, on the data model's dependence
     (``model.privacy_chain(d)``; the batch chain's is the 4-state chain P_s (x) P_y).
 
@@ -242,6 +244,6 @@ def run_theory(n: int, model, d: int, tau: float, beta: float, B: float, m: int,
                n_star=(float(zb.theorem1_n_star(B, sigma, tau, beta, lemma3_blanket_influence(n, chain)))
                        if chain is not None else None),
                n_sharp=float(zb.theorem1_n_sharp(B, sigma, tau, beta, out["eps_dp_lemma2"])),
-               theorem2_smallest_tau=(zb.theorem2_smallest_tau(n, chain, B, m, beta, c_theorem2)
+               theorem2_smallest_tau=(zb.theorem2_smallest_tau(n, chain, B, m, beta, c_theorem2, method="lemma2")
                                       if chain is not None else None))
     return out

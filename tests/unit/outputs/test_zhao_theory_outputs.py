@@ -88,7 +88,8 @@ def test_theorem2_smallest_tau():
 
 
 def test_zhao_run_theory():
-    t = zhao_calibration.run_theory(10_000, BatchChain(p_s=0.75, p_y=0.75), 1000, tau=0.05, beta=0.05, B=10, m=1000)
+    t = zhao_calibration.run_theory(10_000, BatchChain(p_s=0.75, p_y=0.75), 1000, tau=0.05, beta=0.05, B=10, m=1000,
+                                    c_theorem2=0.5)
     assert t["eps_dp_lemma3"] is None and t["sigma_bdp_lemma3"] is None
     assert t["eps_dp_lemma4"] < t["eps_dp_lemma2"] < t["eps_bdp_target"]
     assert t["eps_star"] == pytest.approx(t["eps_dp_lemma2"])

@@ -184,6 +184,11 @@ def test_a_new_mechanism_and_calibration_run_and_are_labelled_by_their_own_words
             and "DP calibration (as" not in own.claim)
     assert own.kind == "project"
     assert f"{half.name}-certified-bdp" in by_id
+    mine = by_id["noisy_holdout-tracks-fresh"]  # a plug-in arm gets a claim of its own, in its own words
+    assert mine.claim.startswith("Gaussian-noise holdout") and f"T = {2 / np.sqrt(2000):.4f}" in mine.expected
+    legend = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert "threshold T of each arm (its own; the tolerance its claim uses)" in legend
+    assert not any("Algorithm 1: the claim" in t or "Thresholdout's threshold" in t for t in legend)
     assert by_id[f"{half.name}-certified-bdp"].claim.startswith("Algorithm 1, half-noise calibration:")
     # the gap row draws each arm's own threshold: the new arm's 2/sqrt(n), the new calibration's T
     gap_axes = fig.axes[len(spec.arms):2 * len(spec.arms)]  # the second row

@@ -118,7 +118,7 @@ def test_sampled_subsets_are_uniform_distinct_hits(need):
 
 @pytest.fixture(scope="module")
 def dataset():
-    pop = data_models.chain_population(np.random.default_rng(1), 3000, 40, 0.8, 0.9, 1.5, 5)
+    pop = data_models.chain_population(np.random.default_rng(1), 3000, 40, 0.8, 0.9, 1.5, 5, 6.0)
     return sign_engine.ExactSignDataset(np.random.default_rng(2), pop)
 
 
@@ -152,7 +152,7 @@ def test_nested_accuracies_match_the_columns(dataset):
 
 
 def test_fresh_binomial_accuracies_average_to_population_accuracy():
-    pop = data_models.chain_population(np.random.default_rng(4), 400, 30, 0.9, 0.9, 0.8, 6)
+    pop = data_models.chain_population(np.random.default_rng(4), 400, 30, 0.9, 0.9, 0.8, 6, 6.0)
     ranked, weights, sizes = np.arange(10), np.ones(10), np.array([0, 1, 3, 10])
     acc = np.array([sign_engine.ExactSignDataset(np.random.default_rng(i), pop, observed=False)
                     .accuracies(ranked, weights, sizes, np.random.default_rng(10**6 + i)) for i in range(3000)])
@@ -163,7 +163,7 @@ def test_fresh_binomial_accuracies_average_to_population_accuracy():
 
 
 def test_direct_sign_queries_and_engine_registration():
-    pop = data_models.chain_population(np.random.default_rng(6), 50, 7, 0.7, 0.7, 1.0)
+    pop = data_models.chain_population(np.random.default_rng(6), 50, 7, 0.7, 0.7, 1.0, 0, 6.0)
     model = data_models.BatchChain(p_s=0.7, p_y=0.7, b=1.0)
     direct = ENGINES.get("direct").dataset(np.random.default_rng(0), model, pop, True)
     brute = [sum(direct.x[i, j] * direct.y[i] > 0 for i in range(50)) / 50 for j in range(7)]
@@ -178,7 +178,7 @@ def test_direct_sign_queries_and_engine_registration():
 
 
 def test_columns_do_not_depend_on_request_order_or_cache():
-    pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3)
+    pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3, 6.0)
     cached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
     uncached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
     arm_a, arm_b = np.array([3, 17, 5, 29]), np.array([29, 5, 11])

@@ -71,14 +71,14 @@ class AttributeChains(DataModel):
     """Per-attribute regime chains (module docstring)."""
 
     name: str = "attribute_chains"
-    lam: float = 0.0
-    rho: float = 0.0
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "lam": {"type": "number", "minimum": 0, "default": 0.0,
                 "description": "loading lam of each attribute's regime state (attribute_chains)"},
         "rho": {"type": "number", "minimum": 0, "exclusiveMaximum": 1, "default": 0.0,
                 "description": "lag-one correlation of each attribute's regime chain (attribute_chains)"},
     }
+    lam: float = PARAMETERS["lam"]["default"]
+    rho: float = PARAMETERS["rho"]["default"]
 
     def population(self, rng, n, d, signal_attributes, signal_scale) -> AttributeChainsPopulation:
         return AttributeChainsPopulation(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale),

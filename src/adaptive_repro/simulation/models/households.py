@@ -49,13 +49,13 @@ class Households(DataModel):
     """Households sharing a latent state (module docstring)."""
 
     name: str = "households"
-    size: int = 1
-    b: float = 0.0
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "size": {"type": "integer", "minimum": 1, "default": 1, "description": "household size m (households)"},
         "b": {"type": "number", "minimum": 0, "default": 0.0,
               "description": "SD of the loadings L_cj ~ N(0, b^2) (regimes, households: beta_j ~ N(0, b^2))"},
     }
+    size: int = PARAMETERS["size"]["default"]
+    b: float = PARAMETERS["b"]["default"]
 
     def population(self, rng, n, d, signal_attributes, signal_scale) -> HouseholdsPopulation:
         beta = self.b * rng.standard_normal(d) if self.b > 0 else np.zeros(d)

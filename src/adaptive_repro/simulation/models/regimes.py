@@ -74,9 +74,6 @@ class Regimes(DataModel):
     """Shared latent regimes (module docstring)."""
 
     name: str = "regimes"
-    states: int = 2
-    stay: float = 0.5
-    b: float = 0.0
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "states": {"type": "integer", "minimum": 2, "maximum": 1000, "multipleOf": 2, "default": 2,
                    "description": "number of regimes K, even: half of them mirror the other half (regimes)"},
@@ -85,6 +82,9 @@ class Regimes(DataModel):
         "b": {"type": "number", "minimum": 0, "default": 0.0,
               "description": "SD of the loadings L_cj ~ N(0, b^2) (regimes, households: beta_j ~ N(0, b^2))"},
     }
+    states: int = PARAMETERS["states"]["default"]
+    stay: float = PARAMETERS["stay"]["default"]
+    b: float = PARAMETERS["b"]["default"]
 
     def population(self, rng, n, d, signal_attributes, signal_scale) -> RegimesPopulation:
         half = self.b * rng.standard_normal((self.states // 2, d)) if self.b > 0 else np.zeros((self.states // 2, d))
