@@ -184,3 +184,18 @@ def test_fig3_labels_name_this_runs_setting(output_id):
     assert arm_rows and all("n = 12,345" in c.claim and "p_s = 0.7" in c.claim for c in arm_rows)
     text = " ".join([fig._suptitle.get_text()] + [c.claim for c in claims])
     assert "paper's scale" not in text and "n = 12,345" in fig._suptitle.get_text()
+
+
+@pytest.mark.parametrize("dp_gap, separated", [(0.0, False), (0.08, True)])
+def test_fig3_large_n_says_whether_the_experiment_separates_the_calibrations(dp_gap, separated):
+    """Both calibrations passing means the experiment cannot tell them apart (the row says so); T = 0.03 here."""
+    s = spec("zhao-fig3-large-n", mechanisms=("standard", "zhao_alg1_dp", "zhao_alg1_bdp"), p=0.6)
+    recs = records("zhao-fig3-large-n", {"standard": (0.05, True), "zhao_alg1_dp": (dp_gap, True),
+                                         "zhao_alg1_bdp": (0.0, True)})
+    _, _, claims = catalogue.build("zhao-fig3-large-n", {"seed": 1}, {"records": recs, "diagnostics": None,
+                                                                     "specs": {"zhao-fig3-large-n": s}})
+    row = claims_by_id(claims)["calibrations-separated"]
+    assert row.kind == "project" and row.status == ("holds" if separated else "does not hold")
+    assert separated or "does not separate the calibrations" in row.measured
+    applies = claims_by_id(claims)["theorem2-applies"]
+    assert "this project's choices" in applies.claim and "Theorem 2's own prescription" in applies.measured
