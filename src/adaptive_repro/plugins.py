@@ -14,6 +14,15 @@ from typing import Generic, Iterable, Iterator, TypeVar
 T = TypeVar("T")
 
 
+def check_keys(block: dict, fields: set[str], key: str, context: str = "") -> None:
+    """Refuse a resolved config block whose keys are not exactly ``fields`` (the spec's or plug-in's fields), naming
+    the config ``key`` and the unknown and missing keys: no value may vanish between the schema and a spec."""
+    unknown, missing = set(block) - set(fields), set(fields) - set(block)
+    if unknown or missing:
+        raise ValueError(f"config key '{key}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)}"
+                         + (f" {context}" if context else ""))
+
+
 class Registry(Generic[T]):
     """The registered plug-ins of one kind, by name (a name is registered once; lookups name what is allowed)."""
 

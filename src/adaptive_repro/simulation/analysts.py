@@ -66,13 +66,10 @@ class DworkAnalyst(Analyst):
     name: str = "dwork"
 
     def run(self, ctx: ArmContext) -> ArmOutcome:
-        spec, mech, query, clip = ctx.spec, ctx.mechanism, ctx.spec.query, ctx.spec.alg1.clip
+        mech, query, clip = ctx.mechanism, ctx.spec.query, ctx.spec.alg1.clip
         w_train = query.statistics(ctx.sets["train"], clip)
         reported = mech.answer_statistics(w_train, query.statistics(ctx.sets["holdout"], clip))
-        ranked = analyst.select_attributes(w_train, reported, spec.cut)
-        weights = analyst.classifier_signs(w_train, ranked)
-        sizes = analyst.selected_sizes(len(ranked), np.asarray(spec.k_grid))
-        acc = ctx.accuracies(ranked, weights, sizes)
+        ranked, sizes, acc = _classifiers(ctx, w_train, reported)
         acc["holdout"] = np.array([
             analyst.EMPTY_CLASSIFIER_ACCURACY if size == 0 else mech.answer_accuracy(a_tr, a_ho)
             for size, a_tr, a_ho in zip(sizes, acc["train"], acc["holdout"])])
@@ -95,10 +92,7 @@ class BudgetAwareAnalyst(Analyst):
         attr_over = mech.over_events
         reported = np.full(spec.d, np.nan)
         reported[asked] = query.to_statistic(q_answers, clip)
-        ranked = analyst.select_attributes(w_train, reported, spec.cut)  # NaN ("bottom") is never kept
-        weights = analyst.classifier_signs(w_train, ranked)
-        sizes = analyst.selected_sizes(len(ranked), np.asarray(spec.k_grid))
-        acc = ctx.accuracies(ranked, weights, sizes)
+        ranked, sizes, acc = _classifiers(ctx, w_train, reported)
         # one accuracy query per distinct classifier, in increasing k; answers clamped to [0, 1]
         distinct, index = analyst.distinct_classifiers(sizes)
         first = np.searchsorted(sizes, distinct)  # grid position of each distinct classifier's first k
@@ -123,6 +117,15 @@ class BudgetAwareAnalyst(Analyst):
                        "accuracy_queries": len(distinct), "accuracy_answered": int(np.sum(~np.isnan(answers))),
                        **diag}
         return ArmOutcome(sizes, acc, budget_used, len(ranked), diagnostics)
+
+
+def _classifiers(ctx: ArmContext, w_train: np.ndarray, reported: np.ndarray):
+    """The selection rule on (training, reported) statistics (NaN, "bottom", is never kept) and the nested top-k
+    classifiers' sizes and accuracies on every data set: (ranked attributes, sizes, accuracies)."""
+    ranked = analyst.select_attributes(w_train, reported, ctx.spec.cut)
+    weights = analyst.classifier_signs(w_train, ranked)
+    sizes = analyst.selected_sizes(len(ranked), np.asarray(ctx.spec.k_grid))
+    return ranked, sizes, ctx.accuracies(ranked, weights, sizes)
 
 
 def theorem2_diagnostics(answers, q_train, q_pop, tau: float, c: float, budget: int) -> dict:

@@ -18,6 +18,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import stats
 
+from adaptive_repro.plugins import check_keys
 from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
 from adaptive_repro.privacy.lemmas import ConversionResult
 
@@ -39,11 +40,6 @@ def signal_loadings(n: int, d: int, signal_attributes: int, signal_scale: float)
     mu = np.zeros(d)
     mu[:signal_attributes] = signal_scale / np.sqrt(n)
     return mu
-
-
-def iid_population(n: int, d: int, signal_attributes: int, signal_scale: float) -> Population:
-    """The Dwork2015 model: no batch effect, independent records."""
-    return Population(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale), beta=np.zeros(d))
 
 
 def chain_population(rng: np.random.Generator, n: int, d: int, p_s: float, p_y: float, b: float,
@@ -207,6 +203,12 @@ def statistic_from_sign_query(q: np.ndarray) -> np.ndarray:
     return 2.0 * (np.asarray(q, dtype=float) - 0.5)
 
 
+#: The config key ``b`` every model with random loadings shares (one schema for the key in the config's union).
+LOADING_SD = {"type": "number", "minimum": 0, "default": 0.0,
+              "description": "SD of the model's random loadings: beta_j ~ N(0, b^2) (batch_chain, households), "
+                             "L_cj ~ N(0, b^2) (regimes)"}
+
+
 @dataclasses.dataclass(frozen=True)
 class DataModel(abc.ABC):
     """How the records of one replicate's train, holdout and fresh sets are drawn, and their exact population values.
@@ -234,11 +236,7 @@ class DataModel(abc.ABC):
     @classmethod
     def from_block(cls, block: dict, key: str = "model") -> "DataModel":
         """The model of a resolved ``model`` config block; an unknown or missing key is an error naming it."""
-        fields = {f.name for f in dataclasses.fields(cls)}
-        unknown, missing = set(block) - fields, fields - set(block)
-        if unknown or missing:
-            raise ValueError(f"config key '{key}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)} "
-                             f"for data model {block.get('name')!r}")
+        check_keys(block, {f.name for f in dataclasses.fields(cls)}, key, f"for data model {block.get('name')!r}")
         return cls(**block)
 
     @abc.abstractmethod
@@ -331,8 +329,7 @@ class BatchChain(DataModel):
                 "description": "stay probability of the batch-state chain s"},
         "p_y": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
                 "description": "stay probability of the label chain y"},
-        "b": {"type": "number", "minimum": 0, "default": 0.0,
-              "description": "SD of the batch loadings beta_j ~ N(0, b^2)"},
+        "b": LOADING_SD,
     }
     p_s: float = PARAMETERS["p_s"]["default"]
     p_y: float = PARAMETERS["p_y"]["default"]

@@ -11,6 +11,7 @@ replicates are chunked into jobs. Specs are built from the validated config by :
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Callable, Iterable
 
 import numpy as np
@@ -69,12 +70,17 @@ class ExperimentSpec:
         return {arm.name: engine.name for arm, engine in zip(self.arms, self.arm_engine_objects)}
 
     def arm_settings(self) -> dict[str, ArmSetting]:
-        """Every arm's set-up for this experiment (deterministic, computed per call)."""
+        """Every arm's set-up for this experiment (deterministic; computed once per spec object: a calibration may
+        convert BDP to DP by Lemma 2, and builders ask for the settings several times)."""
+        return dict(self._settings)
+
+    @functools.cached_property
+    def _settings(self) -> dict[str, ArmSetting]:
         return {arm.name: arm.setting(self) for arm in self.arms}
 
     def alg1_calibrations(self) -> dict[str, Alg1Calibration]:
         """Algorithm 1's calibrated parameters for every arm that has a calibration."""
-        return {arm.name: arm.setting(self) for arm in self.arms if arm.calibration is not None}
+        return {arm.name: self._settings[arm.name] for arm in self.arms if arm.calibration is not None}
 
     @property
     def thresholdout_threshold(self) -> float:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+from adaptive_repro.plugins import check_keys
 from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.correlation import CorrelationSpec
 from adaptive_repro.simulation.experiments import ExperimentSpec
@@ -30,10 +31,7 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
     arms = tuple(ARMS.get(m, f"{where}.mechanisms") for m in block["mechanisms"])
     plain = {f.name for f in dataclasses.fields(ExperimentSpec)} - {"name", "arms", "arm_engine_objects", "model",
                                                                       "query", "alg1", "engine"}
-    unknown = set(block) - plain - _RESOLVED
-    missing = plain - set(block)
-    if unknown or missing:
-        raise ValueError(f"config key '{where}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)}")
+    check_keys(block, plain | _RESOLVED, where)
     values = {key: block[key] for key in plain}
     values["k_grid"] = tuple(block["k_grid"])
     return ExperimentSpec(name=name, arms=arms, arm_engine_objects=arm_engines(arms, model, query, engine, where),
@@ -65,10 +63,7 @@ def arm_engines(arms, model, query, requested: str, where: str) -> tuple:
 def frontier_spec(name: str, block: dict) -> frontier.FrontierSpec:
     """The spec of the resolved ``experiments.zhao-frontier`` block (calibration names resolved to objects)."""
     where = f"experiments.{name}"
-    fields = {f.name for f in dataclasses.fields(frontier.FrontierSpec)} - {"name"}
-    unknown, missing = set(block) - fields, fields - set(block)
-    if unknown or missing:
-        raise ValueError(f"config key '{where}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)}")
+    check_keys(block, {f.name for f in dataclasses.fields(frontier.FrontierSpec)} - {"name"}, where)
     values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in block.items()}
     values["calibrations"] = tuple(CALIBRATIONS.get(c, f"{where}.calibrations") for c in block["calibrations"])
     return frontier.FrontierSpec(name=name, **values)

@@ -19,6 +19,7 @@ import dataclasses
 import numpy as np
 
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.plugins import check_keys
 from adaptive_repro.privacy import lemma3_blanket_influence
 from adaptive_repro.simulation.mechanisms.base import ArmSetting
 
@@ -40,11 +41,8 @@ class Alg1Settings:
     @classmethod
     def from_block(cls, block: dict, key: str = "alg1") -> "Alg1Settings":
         """The settings of a resolved ``alg1`` block; a missing or unknown key is an error naming it."""
-        fields = {f.name for f in dataclasses.fields(cls)}
-        unknown, missing = set(block) - fields, fields - set(block)
-        if unknown or missing:
-            raise ValueError(f"config key '{key}': unknown keys {sorted(unknown)}, missing keys {sorted(missing)} "
-                             "(the workflow fills every schema default before building specs)")
+        check_keys(block, {f.name for f in dataclasses.fields(cls)}, key,
+                   "(the workflow fills every schema default before building specs)")
         return cls(**block)
 
     @property
@@ -157,7 +155,7 @@ class Theorem2Calibration(Calibration):
 
 
 @dataclasses.dataclass(frozen=True)
-class EffectiveNCalibration(Calibration):
+class EffectiveNCalibration(DPCalibration):
     """The DP calibration's sigma (eps-DP as if independent) with the threshold set for the effective sample size:
     T = threshold_units sqrt(V) / (2 sqrt(n)), V the data model's expected variance inflation (known to the
     mechanism; docs/METHODS.md §4b). This project's remedy arm, not the paper's."""
@@ -168,12 +166,11 @@ class EffectiveNCalibration(Calibration):
     color: str = "#000000"  # Okabe-Ito black
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
-        eps = settings.session_epsilon
+        """The DP calibration, its threshold multiplied by sqrt(V)."""
         inflation = model.expected_inflation(n)
-        return Alg1Calibration(arm=self.arm_name, feasible=True, sigma=sigma_for_dp(settings.budget, n, eps),
-                               threshold=noise_unit_threshold(settings.threshold_units, n) * float(np.sqrt(inflation)),
-                               budget=settings.budget, eps_target=eps, eps_dp_used=eps,
-                               note=f"sigma = 9B/(4 n eps); T for n/V, V = {inflation:.3g} (known)")
+        dp = super().calibrate(settings, n, d, k_grid, model)
+        return dataclasses.replace(dp, threshold=dp.threshold * float(np.sqrt(inflation)),
+                                   note=f"sigma = 9B/(4 n eps); T for n/V, V = {inflation:.3g} (known)")
 
 
 def noise_unit_threshold(threshold_units: float, n: int) -> float:

@@ -12,7 +12,7 @@ from adaptive_repro import catalogue, validation
 from adaptive_repro.plugins import Registry
 from adaptive_repro.simulation import experiments, specs
 from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
-from adaptive_repro.simulation.data_models import BatchChain, DataModel, Population
+from adaptive_repro.simulation.data_models import BatchChain, DataModel
 from adaptive_repro.simulation.frontier import FrontierSpec
 from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
 from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting, HoldoutMechanism
@@ -227,4 +227,3 @@ def test_plugin_contracts_are_abstract():
     with pytest.raises(TypeError):
         DataModel(name="x")
     assert isinstance(ARMS.get("standard").setting(None), ArmSetting)
-    assert Population  # the population record the models share

@@ -21,6 +21,7 @@ from scipy import special
 
 from adaptive_repro.privacy.lemmas import ConversionResult
 from adaptive_repro.simulation.data_models import (
+    LOADING_SD,
     DataModel,
     Population,
     clipped_query_population,
@@ -51,8 +52,7 @@ class Households(DataModel):
     name: str = "households"
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "size": {"type": "integer", "minimum": 1, "default": 1, "description": "household size m (households)"},
-        "b": {"type": "number", "minimum": 0, "default": 0.0,
-              "description": "SD of the loadings L_cj ~ N(0, b^2) (regimes, households: beta_j ~ N(0, b^2))"},
+        "b": LOADING_SD,
     }
     size: int = PARAMETERS["size"]["default"]
     b: float = PARAMETERS["b"]["default"]

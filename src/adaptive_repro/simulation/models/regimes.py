@@ -23,6 +23,7 @@ from scipy import special
 
 from adaptive_repro.privacy.lemmas import ConversionResult, convert_chain, lemma2_eps_bdp, lemma3_eps_bdp
 from adaptive_repro.simulation.data_models import (
+    LOADING_SD,
     DataModel,
     Population,
     clipped_normal_mean,
@@ -79,8 +80,7 @@ class Regimes(DataModel):
                    "description": "number of regimes K, even: half of them mirror the other half (regimes)"},
         "stay": {"type": "number", "minimum": 0, "exclusiveMaximum": 1, "default": 0.5,
                  "description": "probability that the next record stays in the current regime (regimes)"},
-        "b": {"type": "number", "minimum": 0, "default": 0.0,
-              "description": "SD of the loadings L_cj ~ N(0, b^2) (regimes, households: beta_j ~ N(0, b^2))"},
+        "b": LOADING_SD,
     }
     states: int = PARAMETERS["states"]["default"]
     stay: float = PARAMETERS["stay"]["default"]
