@@ -183,7 +183,8 @@ def _message(err: jsonschema.ValidationError) -> str:
                 f"{bounds[err.validator]} {err.validator_value}")
     allowed = {"type": lambda: f"type {err.validator_value}" + (" (a whole number without a decimal point)"
                                                                  if err.validator_value == "integer" else ""),
-               "minItems": lambda: f"at least {err.validator_value} item(s)"}.get(err.validator,
+               "minItems": lambda: f"at least {err.validator_value} item(s)",
+               "multipleOf": lambda: f"a multiple of {err.validator_value}"}.get(err.validator,
                                                                                   lambda: err.message)()
     return f"config key '{key}': value {err.instance!r} is not allowed ({err.message}); allowed: {allowed}"
 
