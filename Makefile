@@ -61,7 +61,7 @@ snakemake-report: $(STAMP)
 	$(BIN)/snakemake --report results/snakemake-report.html $(PROFILE) --cores $(CORES) $(SMK_ARGS) --configfile results/run-config.yaml
 
 # The README's figure gallery (docs/gallery/): compressed copies of key figures of the last run.
-GALLERY := dwork-null dwork-signal zhao-fig2 zhao-fig3 zhao-frontier zhao-correlation he-composition-eps he-generalization lecture-monitor
+GALLERY := dwork-null dwork-signal zhao-fig2 zhao-fig3 zhao-frontier zhao-correlation zhao-correlation-frontier he-composition-eps he-generalization lecture-monitor
 gallery: $(STAMP)
 	$(BIN)/python -m adaptive_repro.report_html results/figures docs/gallery $(GALLERY)
 

@@ -61,6 +61,7 @@ CATALOGUE: tuple[Output, ...] = (
     _experiment("zhao-frontier", "zhao", "zhao_frontier"),
     _experiment("zhao-sweep", "zhao", "zhao_sweep"),
     _experiment("zhao-correlation", "zhao", "zhao_correlation"),
+    _experiment("zhao-correlation-frontier", "zhao", "zhao_correlation_frontier"),
     _experiment("zhao-thm2-check", "zhao", "zhao_experiments"),
     _theory("zhao-fig1", "zhao", "zhao_quilts", ("theory", "zhao", "fig1")),
     _theory("zhao-bdp-conversion", "zhao", "zhao_quilts", ("theory", "zhao", "bdp_conversion")),

@@ -24,7 +24,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogFormatterMathtext, LogLocator, NullFormatter
 
 from adaptive_repro.stats import Z95
 
@@ -173,6 +173,15 @@ def plain_log_axis(ax, which: str = "both", subs=None):
         axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=9))
         axis.set_major_formatter(FuncFormatter(_plain))
         axis.set_minor_formatter(NullFormatter())
+
+
+def power_of_ten_axis(ax, which: str = "x"):
+    """Log scale on ``which`` ("x" or "y") labelled 10^k at every power of ten (for axes spanning many decades)."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    axis.set_major_locator(LogLocator(base=10, numticks=12))
+    axis.set_major_formatter(LogFormatterMathtext())
+    axis.set_minor_formatter(NullFormatter())
 
 
 def plain_symlog_yaxis(ax, linthresh: float, linscale: float = 1.0):

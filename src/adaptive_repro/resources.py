@@ -60,12 +60,14 @@ def frontier_cost(d: int, points: int) -> ReplicateCost:
 def spec_cost(spec) -> ReplicateCost:
     """Cost of one replicate of an experiment spec: the frontier (a grid of attribute-query phases) or a classifier
     experiment (by its arms' engines)."""
-    from adaptive_repro.simulation.correlation import CorrelationSpec
+    from adaptive_repro.simulation.correlation import CorrelationFrontierSpec, CorrelationSpec
     from adaptive_repro.simulation.frontier import FrontierSpec
 
     if isinstance(spec, CorrelationSpec):  # every point in every replicate
         costs = [spec_cost(point) for point in spec.points]
         return ReplicateCost(sum(c.seconds for c in costs), max(c.mem_mb for c in costs))
+    if isinstance(spec, CorrelationFrontierSpec):
+        return frontier_cost(spec.d, len(spec.points) * len(spec.n_grid) * len(spec.calibrations))
     if isinstance(spec, FrontierSpec):
         points = len(spec.n_grid) * len(spec.p_grid) * len(spec.eps_grid) * len(spec.calibrations)
         return frontier_cost(spec.d, points)

@@ -268,7 +268,8 @@ def _config_schema() -> dict:
     defs = schema["$defs"]
     defs["mechanisms"]["items"]["enum"] = list(ARMS.names())
     defs["query"]["enum"] = list(QUERIES.names())
-    defs["frontier"]["properties"]["calibrations"]["items"]["enum"] = list(CALIBRATIONS.names())
+    for kind in ("frontier", "correlation_frontier"):
+        defs[kind]["properties"]["calibrations"]["items"]["enum"] = list(CALIBRATIONS.names())
     model = defs["model"]
     model["properties"]["name"]["enum"] = list(DATA_MODELS.names())
     for data_model in DATA_MODELS:  # every model's keys, typed (defaults: per model, by fill_model_defaults)
@@ -370,16 +371,11 @@ def experiment_spec(name: str, block: dict, engine: str | None = None):
 
     schema = config_schema()
     engine = schema["properties"]["engine"]["default"] if engine is None else engine
-    kind = ("frontier" if "eps_grid" in block else "correlation" if "structures" in block
-            else "experiment")  # the frontier's and the correlation grid's blocks have their own schemas
+    kind = specs.block_kind(block)  # each kind of block has its own schema
     check_model_keys({"experiments": {name: block}})
     resolved = fill_schema_defaults(dict(block), schema["$defs"][kind], root=schema)
     resolved = fill_model_defaults({"experiments": {name: resolved}})["experiments"][name]
-    if kind == "frontier":
-        return specs.frontier_spec(name, resolved)
-    if kind == "correlation":
-        return specs.correlation_spec(name, resolved, engine)
-    return specs.experiment_spec(name, resolved, engine)
+    return specs.spec_of_kind(kind, name, resolved, engine)
 
 
 if __name__ == "__main__":

@@ -1,18 +1,27 @@
-"""zhao-correlation: one classifier experiment per correlation structure and strength (docs/METHODS.md §4b), run as
-one spec so that a replicate runs every point (a few jobs for the whole grid, not one per point).
+"""The correlation specs. zhao-correlation (:class:`CorrelationSpec`): one classifier experiment per correlation
+structure and strength (docs/METHODS.md §4b), run as one spec so that a replicate runs every point (a few jobs for
+the whole grid, not one per point). zhao-correlation-frontier (:class:`CorrelationFrontierSpec`): the attribute phase
+of Algorithm 1 per structure, strength and n.
 
-Each point is an :class:`ExperimentSpec` named ``zhao-correlation@<model>:<key>=<value>,...``; its records carry
-that name in ``experiment`` and have random streams of their own, so adding a point never changes another's numbers.
+Each point is named ``<output>@<model>:<key>=<value>,...``; its records carry that name in ``experiment`` and have
+random streams of their own, so adding a point never changes another's numbers.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Callable
 
+import numpy as np
 import pandas as pd
 
+from adaptive_repro import seeds
+from adaptive_repro.simulation import frontier
+from adaptive_repro.simulation.data_models import DataModel
+from adaptive_repro.simulation.engines import Engine
 from adaptive_repro.simulation.experiments import ExperimentSpec, run_replicate
+from adaptive_repro.simulation.zhao_calibration import Alg1Settings, Calibration
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,3 +76,87 @@ class CorrelationSpec:
                 progress(i, len(replicates))
         records = pd.concat(frames, ignore_index=True)
         return (records, pd.concat(diags, ignore_index=True)) if with_diagnostics else records
+
+
+FRONTIER_RECORD_COLUMNS = ("experiment", "replicate", "structure", "calibration", "n", "d", "V", "budget", "sigma",
+                           "threshold", "eps_dp", "candidates", "answered", "answered_fraction", "over_events",
+                           "gap_units")
+
+
+@dataclasses.dataclass(frozen=True)
+class CorrelationFrontierSpec:
+    """The resolved ``experiments.zhao-correlation-frontier`` block: for each correlation structure and strength, the
+    fraction of candidate attribute queries Algorithm 1 answers as n grows (attribute phase only, as zhao-frontier:
+    exact O(d) sign queries from the data model's own exact engine, null labels). Every (point, n) has random streams
+    of its own, and the same data sets serve every calibration."""
+
+    name: str
+    replicates: int
+    n_grid: tuple[int, ...]
+    d: int
+    cut_scale: float
+    calibrations: tuple[Calibration, ...]
+    alg1: Alg1Settings
+    points: tuple[tuple[str, DataModel, Engine], ...]  # (point name, data model, its exact sign-query engine)
+
+    # the attributes the workflow reads from every experiment spec
+    @property
+    def n(self) -> int:
+        return int(max(self.n_grid))
+
+    @property
+    def k_grid(self) -> tuple[int, ...]:
+        return ()
+
+    @property
+    def mechanisms(self) -> tuple[str, ...]:
+        return tuple(c.arm_name for c in self.calibrations)
+
+    def arm_engines(self) -> dict[str, str]:
+        return {f"{name}/{c.arm_name}": engine.name for name, _, engine in self.points for c in self.calibrations}
+
+    def alg1_calibrations(self) -> dict:
+        return {}
+
+    def record_experiments(self) -> tuple[str, ...]:
+        return tuple(name for name, _, _ in self.points)
+
+    def plugin_modules(self) -> tuple[str, ...]:
+        objects = [*self.calibrations, *(m for _, m, _ in self.points), *(e for _, _, e in self.points)]
+        return tuple(sorted({type(o).__module__ for o in objects}))
+
+    @functools.cached_property
+    def calibrated(self) -> dict:
+        """Algorithm 1's calibration per (point, n, calibration), computed once (Lemma 2 conversions)."""
+        return {(name, n, c.name): c.calibrate(self.alg1, n, self.d, self.k_grid, model)
+                for name, model, _ in self.points for n in self.n_grid for c in self.calibrations}
+
+    def run_replicate(self, seed: int, replicate: int) -> pd.DataFrame:
+        rows = []
+        for name, model, engine in self.points:
+            for n in self.n_grid:
+                key = (name, replicate, f"n={n}")
+                pop = model.population(seeds.rng(seed, *key, "population"), n, self.d, 0, 0.0)
+                q_train, q_holdout = (engine.dataset(seeds.rng(seed, *key, "data", part), model, pop, True)
+                                      .sign_queries() for part in ("train", "holdout"))
+                asked, gap_units = frontier.candidate_queries(q_train, q_holdout, n, self.cut_scale)
+                inflation = model.expected_inflation(n)
+                for calibration in self.calibrations:
+                    cal = self.calibrated[(name, n, calibration.name)]
+                    answered, over = frontier.answer_with_algorithm1(
+                        seeds.rng(seed, *key, "mechanism", calibration.name), cal, q_train[asked], q_holdout[asked])
+                    rows.append((name, replicate, model.name, calibration.name, n, self.d, inflation, cal.budget,
+                                 cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
+                                 answered / len(asked) if len(asked) else np.nan, over, gap_units))
+        return pd.DataFrame(rows, columns=list(FRONTIER_RECORD_COLUMNS))
+
+    def run_replicates(self, seed: int, replicates, progress: Callable[[int, int], None] | None = None,
+                       with_diagnostics: bool = False):
+        replicates = list(replicates)
+        frames = []
+        for i, rep in enumerate(replicates, start=1):
+            frames.append(self.run_replicate(seed, rep))
+            if progress is not None:
+                progress(i, len(replicates))
+        records = pd.concat(frames, ignore_index=True)
+        return (records, pd.DataFrame(columns=["experiment", "replicate"])) if with_diagnostics else records

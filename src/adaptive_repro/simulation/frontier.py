@@ -32,6 +32,27 @@ def exact_sign_queries(rng: np.random.Generator, pop: Population) -> np.ndarray:
     return sign_engine.ExactSignDataset(rng, pop).sign_queries()
 
 
+def candidate_queries(q_train: np.ndarray, q_holdout: np.ndarray, n: int, cut_scale: float) -> tuple[np.ndarray, float]:
+    """The attribute queries the analyst asks (those whose training sign query passes the cut cut_scale/sqrt(n), most
+    promising first; :func:`analyst.candidate_attributes`) and their mean |holdout - train| in units of 1/(2 sqrt(n))
+    (nan if none)."""
+    w_train = statistic_from_sign_query(q_train)
+    asked = analyst.candidate_attributes(w_train, cut_scale / np.sqrt(n))
+    gap_units = float(np.mean(np.abs(q_holdout[asked] - q_train[asked])) * 2 * np.sqrt(n)) if len(asked) else np.nan
+    return asked, gap_units
+
+
+def answer_with_algorithm1(rng: np.random.Generator, cal, q_train: np.ndarray,
+                           q_holdout: np.ndarray) -> tuple[int, int]:
+    """(answered, over-threshold events) of Algorithm 1 at calibration ``cal`` on the asked queries in order; an
+    infeasible calibration (sigma nan) answers nothing."""
+    if np.isnan(cal.sigma):
+        return 0, 0
+    mech = ZhaoAlgorithm1(rng, cal.sigma, cal.threshold, cal.budget)
+    answers = mech.answer_queries(q_train, q_holdout)
+    return int(np.sum(~np.isnan(answers))), mech.over_events
+
+
 @dataclasses.dataclass(frozen=True)
 class FrontierSpec:
     """The resolved ``experiments.zhao-frontier`` config block (built by
@@ -99,21 +120,13 @@ class FrontierSpec:
                                        self.signal_scale)
                 q_train = exact_sign_queries(seeds.rng(seed, *point, "data", "train"), pop)
                 q_holdout = exact_sign_queries(seeds.rng(seed, *point, "data", "holdout"), pop)
-                w_train = statistic_from_sign_query(q_train)
-                asked = analyst.candidate_attributes(w_train, self.cut_scale / np.sqrt(n))
-                gap_units = float(np.mean(np.abs(q_holdout[asked] - q_train[asked])) * 2 * np.sqrt(n)) \
-                    if len(asked) else np.nan
+                asked, gap_units = candidate_queries(q_train, q_holdout, n, self.cut_scale)
                 for calibration in self.calibrations:
                     for eps in self.eps_grid:
                         cal = calibration.calibrate(self.settings(eps), n, self.d, self.k_grid, model)
-                        if np.isnan(cal.sigma):
-                            answered, over = 0, 0
-                        else:
-                            mech = ZhaoAlgorithm1(
-                                seeds.rng(seed, *point, "mechanism", calibration.name, f"eps={eps:g}"), cal.sigma,
-                                cal.threshold, self.budget)
-                            answers = mech.answer_queries(q_train[asked], q_holdout[asked])
-                            answered, over = int(np.sum(~np.isnan(answers))), mech.over_events
+                        answered, over = answer_with_algorithm1(
+                            seeds.rng(seed, *point, "mechanism", calibration.name, f"eps={eps:g}"), cal,
+                            q_train[asked], q_holdout[asked])
                         rows.append((self.name, replicate, calibration.name, p, eps, n, self.d, self.budget,
                                      cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
                                      answered / len(asked) if len(asked) else np.nan, over, gap_units))

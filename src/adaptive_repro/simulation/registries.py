@@ -23,6 +23,7 @@ from adaptive_repro.simulation.queries import MeanQuery, Query, SignQuery
 from adaptive_repro.simulation.sign_engine import ExactSignEngine
 from adaptive_repro.simulation.zhao_calibration import (
                                                         BayesianDPCalibration,
+                                                        BayesianDPEffectiveNCalibration,
                                                         Calibration,
                                                         DPCalibration,
                                                         EffectiveNCalibration,
@@ -35,6 +36,7 @@ CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, [
     BayesianDPCalibration(),
     Theorem2Calibration(),
     EffectiveNCalibration(),
+    BayesianDPEffectiveNCalibration(),
 ])
 
 #: Holdout mechanism arms, by the name an experiment's ``mechanisms`` list uses.

@@ -10,7 +10,7 @@ import itertools
 
 from adaptive_repro.plugins import check_keys
 from adaptive_repro.simulation import frontier
-from adaptive_repro.simulation.correlation import CorrelationSpec
+from adaptive_repro.simulation.correlation import CorrelationFrontierSpec, CorrelationSpec
 from adaptive_repro.simulation.experiments import ExperimentSpec
 from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS, ENGINES, QUERIES
 from adaptive_repro.simulation.zhao_calibration import Alg1Settings
@@ -87,6 +87,40 @@ def correlation_spec(name: str, block: dict, engine: str) -> CorrelationSpec:
     return CorrelationSpec(name=name, replicates=block["replicates"], points=points)
 
 
+def correlation_frontier_spec(name: str, block: dict) -> CorrelationFrontierSpec:
+    """The resolved ``experiments.zhao-correlation-frontier`` block: one point per entry of ``structures``, each with
+    its data model's exact sign-query engine."""
+    where = f"experiments.{name}"
+    check_keys(block, {"replicates", "n_grid", "d", "cut_scale", "calibrations", "alg1", "structures"}, where)
+    points = []
+    for i, block_model in enumerate(block["structures"]):
+        model = DATA_MODELS.get(block_model["name"], f"{where}.structures[{i}].name").from_block(
+            dict(block_model), f"{where}.structures[{i}]")
+        engine = ENGINES.get(model.engines("sign", True)[0], "engine")
+        points.append((correlation_point_name(name, block_model), model, engine))
+    names = [p[0] for p in points]
+    if len(set(names)) != len(names):
+        raise ValueError(f"config key '{where}.structures': the same model block twice ({names})")
+    return CorrelationFrontierSpec(
+        name=name, replicates=block["replicates"], n_grid=tuple(block["n_grid"]), d=block["d"],
+        cut_scale=block["cut_scale"],
+        calibrations=tuple(CALIBRATIONS.get(c, f"{where}.calibrations") for c in block["calibrations"]),
+        alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"), points=tuple(points))
+
+
+def block_kind(block: dict) -> str:
+    """Which spec an experiment block becomes (its schema ``$defs`` entry): the frontier (``eps_grid``), the
+    correlation frontier (``structures`` and ``n_grid``), the correlation grid (``structures``), a sweep (``p_grid``
+    / ``b_grid``) or one experiment."""
+    if "eps_grid" in block:
+        return "frontier"
+    if "structures" in block:
+        return "correlation_frontier" if "n_grid" in block else "correlation"
+    if "p_grid" in block or "b_grid" in block:
+        return "sweep"
+    return "experiment"
+
+
 def sweep_point_name(output_id: str, **point) -> str:
     """Name (and random-stream key) of one sweep point, e.g. ``zhao-sweep@p=0.75,b=0.1``."""
     return output_id + SWEEP_SEPARATOR + ",".join(f"{k}={v:g}" for k, v in point.items())
@@ -124,15 +158,23 @@ def expand_experiments(config: dict) -> dict:
     specs = {}
     engine = config["engine"]
     for name, block in config.get("experiments", {}).items():
-        if "eps_grid" in block:
-            specs[name] = frontier_spec(name, block)
-        elif "structures" in block:
-            specs[name] = correlation_spec(name, block, engine)
-        elif "p_grid" in block or "b_grid" in block:
+        kind = block_kind(block)
+        if kind == "sweep":
             specs |= _sweep_points(name, block, engine)
         else:
-            specs[name] = experiment_spec(name, block, engine)
+            specs[name] = spec_of_kind(kind, name, block, engine)
     return specs
+
+
+def spec_of_kind(kind: str, name: str, block: dict, engine: str):
+    """The spec of one resolved block of a given :func:`block_kind` (not a sweep: that is several specs)."""
+    if kind == "frontier":
+        return frontier_spec(name, block)
+    if kind == "correlation_frontier":
+        return correlation_frontier_spec(name, block)
+    if kind == "correlation":
+        return correlation_spec(name, block, engine)
+    return experiment_spec(name, block, engine)
 
 
 def output_of(experiment_name: str) -> str:

@@ -75,12 +75,12 @@ class Households(DataModel):
         return ("direct",)
 
     def group_sizes(self, rng, pop) -> np.ndarray:
-        """Records with h = +1, then h = -1: each household is +1 with probability 1/2 (full ones as one binomial)."""
-        sizes = household_sizes(pop.n, pop.size)
-        full = int(np.sum(sizes == pop.size))
+        """Records with h = +1, then h = -1: each household is +1 with probability 1/2 (full ones as one binomial;
+        O(1) in n)."""
+        full, rest = divmod(pop.n, pop.size)
         plus = pop.size * int(rng.binomial(full, 0.5))
-        if len(sizes) > full:  # the smaller last household
-            plus += int(sizes[-1]) * int(rng.random() < 0.5)
+        if rest:  # the smaller last household
+            plus += rest * int(rng.random() < 0.5)
         return np.array([plus, pop.n - plus])
 
     def group_means(self, pop) -> np.ndarray:
@@ -96,8 +96,9 @@ class Households(DataModel):
         return clipped_query_population(pop, clip)
 
     def expected_inflation(self, n: int) -> float:
-        sizes = household_sizes(n, self.size)
-        return 1.0 + 4.0 * null_loading_spread(self.b) * float(np.sum(sizes * (sizes - 1))) / n
+        full, rest = divmod(n, self.size)
+        pairs = full * self.size * (self.size - 1) + rest * (rest - 1)  # sum over households of m_g (m_g - 1)
+        return 1.0 + 4.0 * null_loading_spread(self.b) * float(pairs) / n
 
     def variance_inflation(self, pop):
         """Indicators of housemates have covariance a_j^2 (a_j = [Phi(mu + beta) - Phi(mu - beta)]/2), others 0:

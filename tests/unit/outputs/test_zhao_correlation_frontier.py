@@ -1,0 +1,97 @@
+"""zhao-correlation-frontier: the spec runs each structure on its own exact engine, the same data serve every
+calibration, the calibrations differ exactly as documented (sigma = 9B/(4 n eps'), T times sqrt(V)), the mechanism the
+rows state is what a simulation shows, and the verdicts follow the measured fractions (including "undecided")."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from adaptive_repro import catalogue
+from adaptive_repro.validation import experiment_spec
+
+STRUCTURES = [{"name": "attribute_chains", "lam": 3.0, "rho": 0.9061},  # V about 20
+              {"name": "households", "size": 22, "b": 1.0}]  # V about 8
+N_GRID = [1000, 100_000, 10_000_000]
+
+
+@pytest.fixture(scope="module")
+def built():
+    spec = experiment_spec("zhao-correlation-frontier", dict(replicates=8, d=300, n_grid=N_GRID,
+                                                             alg1={"budget": 20, "epsilon": 3.0},
+                                                             structures=STRUCTURES))
+    records = spec.run_replicates(11, range(8))
+    return spec, records, catalogue.build("zhao-correlation-frontier", {"seed": 11},
+                                          {"records": records, "specs": {"zhao-correlation-frontier": spec}})
+
+
+def test_each_structure_runs_on_its_own_exact_engine_with_its_own_streams(built):
+    spec, records, _ = built
+    names = [name for name, _, _ in spec.points]
+    assert names[0] == "zhao-correlation-frontier@attribute_chains:lam=3,rho=0.9061"
+    assert [engine.name for _, _, engine in spec.points] == ["exact_chains", "exact"]
+    assert set(records["experiment"]) == set(names)
+    assert len(records) == 8 * len(STRUCTURES) * len(N_GRID) * len(spec.calibrations)
+
+
+def test_every_calibration_sees_the_same_data(built):
+    _, records, _ = built
+    per_data = records.groupby(["experiment", "replicate", "n"])[["candidates", "gap_units"]].nunique()
+    assert (per_data == 1).all().all()
+
+
+def test_calibrations_differ_as_documented(built):
+    spec, records, _ = built
+    one = records[records["replicate"] == 0].set_index(["experiment", "n", "calibration"])
+    for name, model, _ in spec.points:
+        for n in N_GRID:
+            r = one.loc[(name, n)]
+            budget, eps = spec.alg1.budget, spec.alg1.epsilon
+            assert r.loc["dp", "sigma"] == pytest.approx(9 * budget / (4 * n * eps))  # Zhao 2017 §3
+            eps_prime = model.dp_level_for_bdp(eps, n, spec.d, "lemma2").eps_dp
+            assert r.loc["bdp", "sigma"] == pytest.approx(9 * budget / (4 * n * eps_prime))
+            assert r.loc["bdp_effective_n", "sigma"] == pytest.approx(r.loc["bdp", "sigma"])
+            assert r.loc["dp", "threshold"] == pytest.approx(3.0 / np.sqrt(n))  # 6 units of 1/(2 sqrt(n))
+            for cal in ("dp_effective_n", "bdp_effective_n"):
+                assert r.loc[cal, "threshold"] == pytest.approx(3.0 / np.sqrt(n) * np.sqrt(r.loc[cal, "V"]))
+
+
+def test_without_the_threshold_for_n_over_v_more_records_do_not_help(built):
+    """The rows' mechanism: at V about 20 the DP calibration (sigma negligible against T at n = 1e7) still spends its
+    budget, while the same sigma with T for n/V answers everything."""
+    _, records, _ = built
+    strong = records[(records["experiment"].str.contains("attribute_chains")) & (records["n"] == 10_000_000)]
+    by_cal = strong.groupby("calibration")["answered_fraction"].mean()
+    assert (strong.loc[strong["calibration"] == "dp", "sigma"] / strong["threshold"].min() < 0.01).all()
+    assert by_cal["dp"] < 0.5 and by_cal["dp_effective_n"] >= 0.95
+
+
+def test_claims_and_figure(built):
+    spec, _, (table, fig, claims) = built
+    ids = {c.claim_id: c for c in claims}
+    tag = "attribute_chains-v20"
+    assert ids[f"{tag}-bdp-answers-at-some-n"].status == "does not hold"
+    assert "The DP calibration, whose σ is smaller" in ids[f"{tag}-bdp-answers-at-some-n"].measured
+    assert all(c.kind == "project" for c in claims)
+    assert "Bayesian-DP calibration" in fig._suptitle.get_text()
+    first = table.drop_duplicates(["experiment", "calibration"]).set_index(["experiment", "calibration"])
+    assert np.isfinite(first.loc[(spec.points[0][0], "dp_effective_n"), "first_n_answering_90"])
+
+
+def _records(fractions: dict[int, list[float]], calibration: str = "bdp") -> pd.DataFrame:
+    rows = [("p", rep, "households", calibration, n, 100, 8.0, 20, 1e-3, 0.01, 0.1, 100, int(100 * f), f, 20, 2.0)
+            for n, fs in fractions.items() for rep, f in enumerate(fs)]
+    return pd.DataFrame(rows, columns=["experiment", "replicate", "structure", "calibration", "n", "d", "V", "budget",
+                                       "sigma", "threshold", "eps_dp", "candidates", "answered",
+                                       "answered_fraction", "over_events", "gap_units"])
+
+
+@pytest.mark.parametrize("last, status", [([1.0, 1.0, 0.9, 1.0], "holds"),
+                                          ([0.1, 0.2, 0.15, 0.1], "does not hold"),
+                                          ([1.0, 0.4, 1.0, 1.0], "not checked")])  # mean 0.85, SE 0.15
+def test_bdp_row_status_follows_the_measured_fractions(last, status):
+    from adaptive_repro.outputs import zhao_correlation_frontier as zcf
+
+    table = zcf.frontier_table(_records({1000: [0.1, 0.1, 0.2, 0.1], 10_000: last}))
+    (row,) = [c for c in zcf.claims(table, spec=None) if c.claim_id.endswith("bdp-answers-at-some-n")]
+    assert row.status == status
+    first = table["first_n_answering_90"].iloc[0]
+    assert first == 10_000 if status == "holds" else np.isnan(first)
