@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z
+from adaptive_repro.outputs.zhao_correlation import three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
 from adaptive_repro.plotting import COLORS, legend_below, power_of_ten_axis, pyplot, suptitle
 from adaptive_repro.registry import Claim, code_name, verdict
@@ -116,23 +117,25 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
             ok = bool(np.isfinite(first["bdp"]))
             last = at_max.loc["bdp"]
             below = bool(last.answered_fraction + Z * np.nan_to_num(last.answered_fraction_se) < TARGET)
-            status = verdict(ok, "statement") if ok or below else "not checked"
-            why = "" if ok or below else (f" Undecided: at n = {n_max:,} the answered fraction is within {Z:g} SE of "
-                                          f"{TARGET:.0%} (more replicates would decide).")
+            status, why = three_way(ok, refuted=below, between=f"at n = {n_max:,} the answered fraction is within "
+                                                               f"{Z:g} SE of {TARGET:.0%}")
             if not ok and below and "dp" in first:
-                why = (f" The DP calibration, whose σ is smaller at every n, answers {fraction('dp')} at n = "
-                       f"{n_max:,}: the over-threshold events come from |train − holdout| itself (its SD is √V times "
-                       "the i.i.d. SE ½/√n and T is 6 i.i.d. SE, both shrinking like 1/√n), so more records do not "
-                       "help.")
+                dp = at_max.loc["dp"]
+                units = dp.threshold * 2 * np.sqrt(n_max)
+                why = (f"The DP calibration, whose σ is smaller at every n ({dp.sigma / dp.threshold:.2g} × T at "
+                       f"n = {n_max:,}), answers {fraction('dp')} there: the over-threshold events come from "
+                       f"|train − holdout| itself (its SD is √(2V) times the i.i.d. SE ½/√n and T is {units:g} i.i.d. "
+                       "SE, both shrinking like 1/√n), so more records do not help.")
             out.append(Claim(**base, claim_id=f"{tag}-bdp-answers-at-some-n",
                              claim=f"{where}, Algorithm 1 with the Bayesian-DP calibration (T in i.i.d. units) answers "
                                    f"≥ {TARGET:.0%} of the candidate attribute queries from some n of the grid on.",
                              expected=f"a grid n ≤ {n_max:,} from which the mean answered fraction stays ≥ "
                                       f"{TARGET:.0%}",
                              measured=f"Bayesian-DP calibration (ε' = {eps_dp['bdp']:.3g}): {_first_text(first['bdp'])}"
-                                      f"; answered at n = {n_max:,}: {fraction('bdp')}." + why,
+                                      f"; answered at n = {n_max:,}: {fraction('bdp')}." + (f" {why}" if why else ""),
                              status=status,
-                             counterexample="" if ok else f"{fraction('bdp')} answered at n = {n_max:,}",
+                             counterexample=f"{fraction('bdp')} answered at n = {n_max:,}"
+                             if status == "does not hold" else "",
                              code=code_name(frontier_table)))
         if {"bdp_effective_n", "dp_effective_n"} <= set(first):
             b, d = first["bdp_effective_n"], first["dp_effective_n"]

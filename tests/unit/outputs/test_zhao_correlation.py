@@ -1,5 +1,7 @@
 """zhao-correlation on a small grid simulated for real: one spec runs every structure, the table has a row per
 (point, arm), the figure names each arm by its own words, and the claims answer the questions per structure."""
+import types
+
 import numpy as np
 import pytest
 
@@ -55,3 +57,20 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
     assert "Algorithm 1, DP calibration" in ids["attribute_chains-zhao_alg1_dp-valid"].claim
     titles = [t.get_text() for t in fig.legends[0].get_texts()] if fig.legends else []
     assert "Thresholdout for n/V" in titles and "Algorithm 1, Bayesian-DP calibration" in titles
+
+
+@pytest.mark.parametrize("gaps, status", [([0.02, 0.04, 0.06, 0.08], "holds"),  # slope far above 3 SE
+                                          ([0.05, 0.04, 0.03, 0.02], "does not hold"),  # decreasing
+                                          ([0.020, 0.021, 0.026, 0.024], "not checked")])  # 1-3 SE: undecided
+def test_worsens_row_is_three_way(gaps, status):
+    import pandas as pd
+
+    from adaptive_repro.outputs import zhao_correlation as zc
+
+    v = np.array([1.0, 3.0, 8.0, 20.0])
+    table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
+                          "gap_se": 0.002, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0})
+    no_arms = types.SimpleNamespace(points=[types.SimpleNamespace(arms=())])  # only the standard rows are read
+    (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("worsens-naive-reuse")]
+    assert row.status == status
+    assert ("Undecided" in row.measured) == (status == "not checked")
