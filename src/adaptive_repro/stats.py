@@ -63,23 +63,26 @@ def mean_and_se(records: pd.DataFrame, mechanism: str, k: int, dataset: str):
     return float(acc.mean()) if len(acc) else np.nan, se, len(acc)
 
 
-def concat_checked_chunks(paths, expected_digests: dict[str, str], expected_replicates: dict[str, int] | None = None):
-    """Concatenate record chunks (in the given order) after checking that every row was simulated from the spec the
-    config asks for now (column ``spec_digest``) and, for records, that every replicate of every experiment is there
-    exactly once. The digest column is dropped. A mismatch raises ValueError saying what to rerun."""
-    frames = [pd.read_csv(p, dtype={"spec_digest": str}) for p in paths]  # a hex digest may look like 5e3587
+def concat_checked_chunks(paths, frames, expected_digests: dict[str, str],
+                          expected_replicates: dict[str, int] | None = None):
+    """Concatenate record chunks (``frames``, read from ``paths``, in order) after checking that every row was
+    simulated from the spec the config asks for now (column ``spec_digest``) and, for records, that every replicate of
+    every experiment is there exactly once. The digest column is dropped. A mismatch raises ValueError saying what to
+    rerun."""
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["experiment", "spec_digest"])
     for path, chunk in zip(paths, frames):
         got = set(chunk["spec_digest"].astype(str)) if "spec_digest" in chunk else {"(none)"}
-        names = set(chunk["experiment"]) if "experiment" in chunk else set()
-        wanted = {expected_digests.get(name) for name in names}
+        names = set(chunk["experiment"].astype(str)) if "experiment" in chunk else set()
+        wanted = {str(expected_digests.get(name)) for name in names}
         if len(chunk) and got != wanted:
             raise ValueError(f"{path} was simulated from spec digest {sorted(got)}, but the config now asks for "
-                             f"{sorted(map(str, wanted))}: delete it (or run with --forcerun simulate_chunk) and rerun")
+                             f"{sorted(wanted)}: delete it (or run with --forcerun simulate_chunk) and rerun")
     if expected_replicates is not None:
         for name, replicates in expected_replicates.items():
-            got = frame.loc[frame["experiment"] == name, "replicate"].drop_duplicates().sort_values().tolist()
-            if got != list(range(replicates)):
+            values = pd.to_numeric(frame.loc[frame["experiment"] == name, "replicate"], errors="coerce")
+            whole = values.dropna()
+            got = sorted({int(v) for v in whole if float(v).is_integer()})
+            if got != list(range(replicates)) or len(whole) != len(values) or not (whole % 1 == 0).all():
                 raise ValueError(f"records of {name}: replicates {got[:5]}... ({len(got)}) but the config asks for "
                                  f"0..{replicates - 1}: rerun its simulate_chunk jobs")
     return frame.drop(columns=["spec_digest"], errors="ignore")

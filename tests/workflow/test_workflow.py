@@ -125,3 +125,34 @@ def test_zhao_experiments_end_to_end(tmp_path):
         yaml.safe_load((workdir / "tests/configs/tiny-zhao.yaml").read_text())["outputs"])
     assert set(claims["kind"]) <= {"paper", "project"} and claims["code"].notna().all()
     assert claims.loc[claims["kind"] == "paper", "quote"].notna().all()
+
+
+def test_a_corrupted_chunk_or_aggregate_stops_the_run_with_one_line(reference_run, tmp_path):
+    """Truncate a chunk (or edit the aggregate) after a run: the next run refuses it with one line in the job's log
+    naming the file and what to do, no traceback; after deleting the file and its sidecar the rerun restores the
+    same tables."""
+    workdir = tmp_path / "copy"
+    import shutil
+
+    shutil.copytree(reference_run, workdir, symlinks=True)
+    before = result_tables(workdir)
+    (chunk,) = (workdir / "results" / "records" / "dwork-null").glob("*/replicates-3-5.records.csv")
+    data = chunk.read_bytes()
+    chunk.write_bytes(data[: len(data) // 2])
+    proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml", "--config", "replicates_per_job=3")
+    assert proc.returncode != 0
+    log = (workdir / "results" / "logs" / "aggregate" / "dwork-null.log").read_text()
+    assert f"{chunk.relative_to(workdir)}: content does not match the digest written with it" in log
+    assert "Traceback" not in log
+    chunk.unlink()
+    (chunk.parent / f"{chunk.name}.meta.json").unlink()
+    proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml", "--config", "replicates_per_job=3")
+    assert proc.returncode == 0, proc.stderr
+    assert result_tables(workdir) == before
+
+    aggregate = workdir / "results" / "records" / "dwork-signal.records.csv"
+    aggregate.write_text(aggregate.read_text().replace("0.5", "0.9", 1))
+    proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml", "--config", "replicates_per_job=3")
+    assert proc.returncode != 0
+    log = (workdir / "results" / "logs" / "dwork-signal.log").read_text()
+    assert "results/records/dwork-signal.records.csv: content does not match" in log and "Traceback" not in log

@@ -1,22 +1,25 @@
 # 2. aggregate: every chunk of one experiment output -> one records file (and one diagnostics file), after checking
-# that each chunk was simulated from this config (its recorded spec digest).
+# each chunk against its digest sidecar (content, rows, experiment, spec digest, replicate range) and that every
+# replicate is there exactly once; the aggregate gets a sidecar of its own, which the builder verifies.
 
 rule aggregate_records:
     input:
         records=output_chunks("records"),
         diagnostics=output_chunks("diagnostics"),
+        metas=output_chunk_metas,
     output:
         records=f"{RESULTS}/records/{{output}}.records.csv",
         diagnostics=f"{RESULTS}/records/{{output}}.diagnostics.csv",
+        records_meta=f"{RESULTS}/records/{{output}}.records.csv.meta.json",
+        diagnostics_meta=f"{RESULTS}/records/{{output}}.diagnostics.csv.meta.json",
     log:
         log_file("aggregate/{output}"),
     wildcard_constraints:
         output="|".join(catalogue.EXPERIMENT_OUTPUTS),
     params:
-        expected_digests=lambda w: {row: spec_digest(name) for name in experiments_of(w.output)
-                                    for row in EXPERIMENT_SPECS[name].record_experiments()},
-        expected_replicates=lambda w: {row: EXPERIMENT_SPECS[name].replicates for name in experiments_of(w.output)
-                                       for row in EXPERIMENT_SPECS[name].record_experiments()},
+        output_id=lambda w: w.output,
+        expected=lambda w: records_expectation(w.output),
+        chunk_expected=lambda w: chunk_expectations(w.output),
     resources:
         mem_mb=2000,
         runtime=10,

@@ -7,6 +7,7 @@ import re
 from adaptive_repro import catalogue, resources
 from adaptive_repro.simulation.specs import expand_experiments, output_of
 from adaptive_repro.config import digest, output_params
+from adaptive_repro.io import META_SUFFIX
 from adaptive_repro.sources import module_sources, package_root
 
 RESULTS = "results"
@@ -147,6 +148,26 @@ def output_chunks(kind):
     return lambda w: [chunk_path(name, r, kind) for name in experiments_of(w.output) for r in chunks(name)]
 
 
+def output_chunk_metas(wildcards):
+    """Input function: the digest sidecars of every chunk of one output."""
+    return [f"{path}{META_SUFFIX}" for kind in ("records", "diagnostics") for path in output_chunks(kind)(wildcards)]
+
+
+def chunk_expectations(output_id):
+    """What each chunk's sidecar must say: its experiment, spec digest and replicate range (from its path's plan)."""
+    return {chunk_path(name, r, kind): {"experiment": name, "spec_digest": spec_digest(name),
+                                        "replicates": [r[0], r[-1]]}
+            for name in experiments_of(output_id) for r in chunks(name) for kind in ("records", "diagnostics")}
+
+
+def records_expectation(output_id):
+    """What an output's aggregated records must hold: per ``experiment`` value of the rows, its spec digest and the
+    number of replicates (0..replicates - 1, each exactly once)."""
+    rows = [(row, name) for name in experiments_of(output_id) for row in EXPERIMENT_SPECS[name].record_experiments()]
+    return {"spec_digests": {row: spec_digest(name) for row, name in rows},
+            "replicates": {row: EXPERIMENT_SPECS[name].replicates for row, name in rows}}
+
+
 # ----------------------------------------------------------------------------------------- outputs (outputs.smk)
 def output_digest(output_id):
     """What an output's numbers depend on besides code and inputs: a theory output's config block (the builder reads it
@@ -163,6 +184,7 @@ def build_inputs(wildcards):
     files = {"code": code_files(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
                                 "adaptive_repro.catalogue", *sorted(plugins))}
     if catalogue.get(wildcards.output).kind == "experiment":
-        files["records"] = f"{RESULTS}/records/{wildcards.output}.records.csv"
-        files["diagnostics"] = f"{RESULTS}/records/{wildcards.output}.diagnostics.csv"
+        for kind in ("records", "diagnostics"):
+            files[kind] = f"{RESULTS}/records/{wildcards.output}.{kind}.csv"
+            files[f"{kind}_meta"] = f"{files[kind]}{META_SUFFIX}"
     return files

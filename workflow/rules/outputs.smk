@@ -17,6 +17,7 @@ rule build_output:
         output_id=lambda w: w.output,
         params_digest=lambda w: output_digest(w.output),
         specs=lambda w: {name: EXPERIMENT_SPECS[name] for name in experiments_of(w.output)},
+        records_expected=lambda w: records_expectation(w.output) if w.output in catalogue.EXPERIMENT_OUTPUTS else {},
     resources:
         mem_mb=2000,
         runtime=20,

@@ -1,7 +1,8 @@
 # 1. simulate: chunks of replicates of each classifier experiment (or sweep point) -> tidy records.
 # A chunk's path holds the digest of everything its numbers depend on (the experiment's resolved spec and the seed),
 # and its replicate range; so a changed n, d, k grid, mechanism, model, Algorithm 1 setting, engine or seed writes new
-# chunks (old ones are never mixed in), and raising `replicates` only adds chunks. Random streams are keyed by
+# chunks (old ones are never mixed in), and raising `replicates` only adds chunks. Each file gets a digest sidecar
+# (.meta.json: SHA-256, rows, experiment, spec digest, replicate range) that the aggregation verifies. Random streams are keyed by
 # (experiment, replicate): numbers do not depend on the chunking, the job order or the number of cores.
 
 rule simulate_chunk:
@@ -10,6 +11,9 @@ rule simulate_chunk:
     output:
         records=f"{RESULTS}/records/{{experiment}}/{{digest}}/replicates-{{first}}-{{last}}.records.csv",
         diagnostics=f"{RESULTS}/records/{{experiment}}/{{digest}}/replicates-{{first}}-{{last}}.diagnostics.csv",
+        records_meta=f"{RESULTS}/records/{{experiment}}/{{digest}}/replicates-{{first}}-{{last}}.records.csv.meta.json",
+        diagnostics_meta=(f"{RESULTS}/records/{{experiment}}/{{digest}}/replicates-{{first}}-{{last}}"
+                          ".diagnostics.csv.meta.json"),
     log:
         f"{RESULTS}/logs/simulate/{{experiment}}/{{digest}}/replicates-{{first}}-{{last}}.log",
     benchmark:

@@ -1,11 +1,10 @@
 """Build one catalogue output (table, figure as PDF and PNG, claims) by its builder: catalogue.build(...)."""
+import sys
 import time
-
-import pandas as pd
 
 from adaptive_repro import catalogue
 from adaptive_repro.config import digest, output_params
-from adaptive_repro.io import save_figure, write_csv
+from adaptive_repro.io import IntegrityError, read_verified_csv, save_figure, write_csv
 from adaptive_repro.joblog import job_logger
 from adaptive_repro.plotting import pyplot  # the one plotting set-up (Agg backend, style)
 from adaptive_repro.registry import write_claims
@@ -15,8 +14,15 @@ output_id = snakemake.params.output_id
 start = time.perf_counter()
 inputs = {}
 if catalogue.get(output_id).kind == "experiment":  # parameters: the specs the records were simulated from
-    inputs = {"records": pd.read_csv(snakemake.input.records), "diagnostics": pd.read_csv(snakemake.input.diagnostics),
-              "specs": snakemake.params.specs}
+    expected = snakemake.params.records_expected | {"output": output_id}
+    try:  # the aggregates as written (digest sidecar) and for these specs (replicates and spec digests)
+        inputs = {kind: read_verified_csv(snakemake.input[kind], expect=expected,
+                                          rerun=f"rerun snakemake (it re-aggregates {output_id})")
+                  for kind in ("records", "diagnostics")}
+    except IntegrityError as err:
+        log.error("%s", err)
+        sys.exit(f"build {output_id}: {err}")
+    inputs["specs"] = snakemake.params.specs
     params = {"seed": snakemake.config["seed"]}
     log.info("%s from specs %s (digest %s)", output_id, list(inputs["specs"]), snakemake.params.params_digest)
 else:  # parameters: the output's own config block (defaults filled in by the Snakefile) and the seed

@@ -1,6 +1,7 @@
 """Simulate one chunk of replicates of a classifier experiment; write its tidy records and diagnostics, each row
-tagged with the digest of the spec it was simulated from (the aggregation refuses any other)."""
-from adaptive_repro.io import write_csv
+tagged with the digest of the spec it was simulated from, and each file with a digest sidecar (content SHA-256, rows,
+experiment, spec digest, replicate range) that the aggregation verifies."""
+from adaptive_repro.io import write_verified_csv
 from adaptive_repro.joblog import Progress, job_logger
 
 log = job_logger(snakemake.log[0], "simulate")
@@ -16,8 +17,10 @@ for arm, cal in spec.alg1_calibrations().items():
 progress = Progress(log)
 records, diagnostics = spec.run_replicates(snakemake.params.seed, replicates, progress=progress,
                                            with_diagnostics=True)
+meta = {"experiment": spec.name, "spec_digest": snakemake.params.spec_digest,
+        "replicates": [replicates[0], replicates[-1]]}
 for frame in (records, diagnostics):
     frame["spec_digest"] = snakemake.params.spec_digest
-write_csv(diagnostics, snakemake.output.diagnostics)
-write_csv(records, snakemake.output.records)
+write_verified_csv(diagnostics, snakemake.output.diagnostics, meta)
+write_verified_csv(records, snakemake.output.records, meta)
 log.info("done: %d records, %d diagnostic rows", len(records), len(diagnostics))
