@@ -54,7 +54,14 @@ def load_config_file(path: str | os.PathLike) -> dict:
         raise ConfigError(f"config file '{path}' does not exist; allowed: a path to a YAML file")
     if path.is_dir():
         raise ConfigError(f"config file '{path}' is a directory; allowed: a path to a YAML file")
-    text = path.read_text()
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"config file '{path}' is not UTF-8 text (byte {err.start}: {err.reason}); allowed: a "
+                          "YAML file") from None
+    except OSError as err:
+        raise ConfigError(f"config file '{path}' cannot be read ({err.strerror}); allowed: a readable YAML "
+                          "file") from None
     try:
         loader = _StrictLoader(text)
         loader.name = str(path)
@@ -66,10 +73,12 @@ def load_config_file(path: str | os.PathLike) -> dict:
         mark = err.problem_mark or err.context_mark
         where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise ConfigError(f"config file '{path}'{where}: YAML error: {err.problem or err}") from None
-    if data is not None and not isinstance(data, dict):
+    if data is None:  # Snakemake refuses an empty config file with a message that does not name it
+        raise ConfigError(f"config file '{path}' is empty; allowed: a YAML mapping of config keys (e.g. 'seed: 2')")
+    if not isinstance(data, dict):
         raise ConfigError(f"config file '{path}': the top level is a {type(data).__name__}; allowed: a mapping of "
                           "config keys")
-    return data or {}
+    return data
 
 
 def check_config_files(paths: Iterable[str | os.PathLike]) -> None:
@@ -345,12 +354,22 @@ def merged(base: dict, update: dict) -> dict:
     return out
 
 
+def default_config_path() -> str:
+    """The run's base config: ./config.yaml where there is one (a workflow folder), else this checkout's."""
+    if Path("config.yaml").is_file():
+        return "config.yaml"
+    from adaptive_repro.sources import package_root
+
+    checkout = Path(package_root()).parent.parent / "config.yaml"
+    return str(checkout) if checkout.is_file() else "config.yaml"
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m adaptive_repro.validation [CONFIGFILE ...]``: check config.yaml with the given config files on top,
     as Snakemake would read them; print one line and exit 1 on the first error (the Makefile runs this first)."""
     import sys
 
-    paths = ["config.yaml", *(sys.argv[1:] if argv is None else argv)]
+    paths = [default_config_path(), *(sys.argv[1:] if argv is None else argv)]
     try:
         config: dict = {}
         for path in paths:

@@ -71,8 +71,9 @@ CASES = [  # (id, mutation, fragments the message must contain: key, value, what
     ("no-outputs", set_key(["outputs"], []), ["outputs", "[]", "at least 1"]),
     ("unknown-engine", set_key(["engine"], "quick"), ["engine", "'quick'", "auto"]),
     ("negative-seed", set_key(["seed"], -1), ["seed", "-1", "at least 0"]),
-    ("probability-above-1", with_zhao(model={"p_s": 1.5}), ["experiments.zhao-fig2.model.p_s", "1.5", "at most 1"]),
-    ("probability-below-0", with_zhao(model={"p_y": -0.1}), ["experiments.zhao-fig2.model.p_y", "-0.1", "at least 0"]),
+    ("probability-above-1", with_zhao(model={"p_s": 1.5}), ["experiments.zhao-fig2.model.p_s", "1.5", "less than 1"]),
+    ("probability-below-0", with_zhao(model={"p_y": -0.1}),
+     ["experiments.zhao-fig2.model.p_y", "-0.1", "greater than 0"]),
     ("odd-number-of-regimes", with_zhao(model={"name": "regimes", "states": 3}),
      ["experiments.zhao-fig2.model.states", "3", "a multiple of 2"]),
     ("key-of-another-model", with_zhao(model={"name": "households", "rho": 0.5}),
@@ -126,6 +127,9 @@ FILE_CASES = [  # (id, file text or None for a directory, fragments)
     ("not-a-mapping", "- seed\n", ["top level", "mapping"]),
     ("missing", "MISSING", ["does not exist"]),
     ("directory", None, ["is a directory"]),
+    ("empty", "", ["is empty", "mapping"]),
+    ("only-comments", "# nothing here\n", ["is empty"]),
+    ("binary", b"\x89PNG\r\n\x1a\n\x00\xca\xfe", ["not UTF-8 text", "byte"]),
 ]
 
 
@@ -134,6 +138,8 @@ def test_bad_config_file_is_rejected_naming_file_and_line(tmp_path, text, fragme
     path = tmp_path / "my.yaml"
     if text is None:
         path.mkdir()
+    elif isinstance(text, bytes):
+        path.write_bytes(text)
     elif text != "MISSING":
         path.write_text(text)
     with pytest.raises(ConfigError) as err:
@@ -192,6 +198,19 @@ def test_missing_or_directory_configfile_is_named_without_traceback(workflow_cop
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert name in proc.stderr and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+
+
+def test_validation_cli_works_from_any_directory(tmp_path):
+    """``python -m adaptive_repro.validation FILE`` outside the checkout checks FILE on top of the checkout's
+    config.yaml (a run folder's own config.yaml wins where there is one)."""
+    (tmp_path / "mine.yaml").write_text("experiments: {zhao-fig2: {model: {p_s: 1.0}}}\n")
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", "mine.yaml"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "experiments.zhao-fig2.model.p_s': value 1.0" in proc.stderr, proc.stderr
+    (tmp_path / "mine.yaml").write_text("seed: 5\n")
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", "mine.yaml"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
 
 
 @pytest.mark.slow

@@ -227,11 +227,14 @@ class DataModel(abc.ABC):
       population values (so that "population" rows are exact, not estimated);
     * :meth:`dp_level_for_bdp` and :meth:`bdp_level_for_dp` convert between DP and Bayesian DP on the model's
       dependence (Zhao 2017 Lemmas 2-4), for the Bayesian-DP calibration and the certified levels;
-    * :meth:`describe` names the model and its parameters in words (figures name the data model).
+    * :meth:`describe` names the model and its parameters in words (figures name the data model);
+    * ``SHARED_STATE``: True if one latent state per record drives every attribute (so a data set's sampling error
+      is one shared shift of all attributes), False if each attribute has its own (claims word their mechanism by it).
     """
 
     name: str
     PARAMETERS: ClassVar[dict[str, dict]] = {}
+    SHARED_STATE: ClassVar[bool] = True
 
     @classmethod
     def from_block(cls, block: dict, key: str = "model") -> "DataModel":
@@ -325,9 +328,9 @@ class BatchChain(DataModel):
 
     name: str = "batch_chain"
     PARAMETERS: ClassVar[dict[str, dict]] = {
-        "p_s": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
+        "p_s": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "default": 0.5,
                 "description": "stay probability of the batch-state chain s"},
-        "p_y": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
+        "p_y": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "default": 0.5,
                 "description": "stay probability of the label chain y"},
         "b": LOADING_SD,
     }

@@ -71,6 +71,7 @@ class AttributeChains(DataModel):
     """Per-attribute regime chains (module docstring)."""
 
     name: str = "attribute_chains"
+    SHARED_STATE: ClassVar[bool] = False  # one latent chain per attribute
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "lam": {"type": "number", "minimum": 0, "default": 0.0,
                 "description": "loading lam of each attribute's regime state (attribute_chains)"},

@@ -76,9 +76,11 @@ class Regimes(DataModel):
 
     name: str = "regimes"
     PARAMETERS: ClassVar[dict[str, dict]] = {
-        "states": {"type": "integer", "minimum": 2, "maximum": 1000, "multipleOf": 2, "default": 2,
-                   "description": "number of regimes K, even: half of them mirror the other half (regimes)"},
-        "stay": {"type": "number", "minimum": 0, "exclusiveMaximum": 1, "default": 0.5,
+        "states": {"type": "integer", "minimum": 2, "maximum": 200, "multipleOf": 2, "default": 2,
+                   "description": "number of regimes K, even: half of them mirror the other half (regimes); at "
+                                  "most 200, where Lemma 2's quilt search on the K-state chain takes ~2 CPU-s "
+                                  "(it grows like K^3)"},
+        "stay": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "default": 0.5,
                  "description": "probability that the next record stays in the current regime (regimes)"},
         "b": LOADING_SD,
     }
