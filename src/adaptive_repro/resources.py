@@ -13,6 +13,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
 
 #: Job length the automatic chunking aims at (seconds): long enough that start-up costs do not dominate,
 #: short enough that a lost job costs little and many cores stay busy.
@@ -84,6 +87,42 @@ def replicates_per_job(setting: int | str, replicates: int, cost: ReplicateCost)
     at_most = max(1, math.floor(MAX_JOB_SECONDS / cost.seconds))
     even = math.ceil(replicates / MIN_CHUNKS)
     return max(1, min(max(even, at_least), at_most, replicates))
+
+
+def plan_chunks(replicates: int, per_job: int, existing: Iterable[tuple[int, int]] = ()) -> list[range]:
+    """Replicate ranges of the jobs of one experiment: complete chunks already on disk (``existing``: (first, last)
+    of each) are kept where they fit, the rest is cut at multiples of ``per_job``. So raising ``replicates`` (or a
+    changed ``auto`` size) only adds chunks and never re-simulates a replicate that a complete chunk holds; numbers
+    do not depend on the plan (every replicate has its own random streams)."""
+    ends: dict[int, int] = {}
+    for first, last in existing:
+        if 0 <= first <= last < replicates:
+            ends[first] = max(ends.get(first, last), last)
+    plan, cursor = [], 0
+    while cursor < replicates:
+        if cursor in ends:
+            end = ends[cursor] + 1
+        else:
+            end = min((cursor // per_job + 1) * per_job, replicates,
+                      min((a for a in ends if a > cursor), default=replicates))
+        plan.append(range(cursor, end))
+        cursor = end
+    return plan
+
+
+def existing_chunks(folder: str | os.PathLike) -> list[tuple[int, int]]:
+    """(first, last) of every complete chunk in one experiment's records folder: records, diagnostics and both digest
+    sidecars present (an interrupted job leaves none of them: they are written atomically, the sidecars last)."""
+    folder = Path(folder)
+    found = []
+    for path in folder.glob("replicates-*-*.records.csv"):
+        match = re.fullmatch(r"replicates-(\d+)-(\d+)\.records\.csv", path.name)
+        stem = path.name[: -len(".records.csv")]
+        parts = [folder / f"{stem}.{kind}" for kind in ("records.csv.meta.json", "diagnostics.csv",
+                                                         "diagnostics.csv.meta.json")]
+        if match and all(p.is_file() for p in parts):
+            found.append((int(match.group(1)), int(match.group(2))))
+    return sorted(found)
 
 
 def job_resources(cost: ReplicateCost, replicates_in_job: int) -> dict[str, int]:

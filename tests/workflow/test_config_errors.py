@@ -230,3 +230,30 @@ def test_the_frontier_costs_its_grid_of_attribute_query_phases():
     assert resources.spec_cost(large_n) == resources.spec_cost(small)
     base = 0.05  # fixed start-up part
     assert (resources.spec_cost(twice).seconds - base) == pytest.approx(2 * (resources.spec_cost(small).seconds - base))
+
+
+def test_raising_replicates_never_re_simulates_a_replicate():
+    """The plan keeps every complete chunk on disk that fits, whatever the job size was: growth only adds chunks."""
+    rng = __import__("numpy").random.default_rng(5)
+    for _ in range(200):
+        small, big = sorted(int(x) for x in rng.integers(1, 400, size=2))
+        cost = resources.ReplicateCost(float(rng.choice([0.05, 1.0, 5.0, 40.0])), 100)
+        first = resources.plan_chunks(small, resources.replicates_per_job("auto", small, cost))
+        grown = resources.plan_chunks(big, resources.replicates_per_job("auto", big, cost),
+                                      [(r[0], r[-1]) for r in first])
+        assert [r for r in grown if r[-1] < small] == first or big == small
+        assert set(first) <= set(grown)
+        covered = [i for r in grown for i in r]
+        assert covered == list(range(big))  # every replicate exactly once, in order
+    # a chunk that no longer fits (replicates lowered) is not used; the rest is cut at multiples of the job size
+    assert resources.plan_chunks(10, 4, [(0, 3), (4, 11)]) == [range(0, 4), range(4, 8), range(8, 10)]
+    assert resources.plan_chunks(10, 4, [(0, 6)]) == [range(0, 7), range(7, 8), range(8, 10)]
+
+
+def test_existing_chunks_are_the_complete_ones(tmp_path):
+    for first, last, parts in ((0, 9, "all"), (10, 19, "no-meta"), (20, 29, "all")):
+        stem = tmp_path / f"replicates-{first}-{last}"
+        names = [".records.csv", ".diagnostics.csv", ".records.csv.meta.json", ".diagnostics.csv.meta.json"]
+        for suffix in names[:2] if parts == "no-meta" else names:
+            (tmp_path / f"{stem.name}{suffix}").write_text("x")
+    assert resources.existing_chunks(tmp_path) == [(0, 9), (20, 29)]

@@ -1,5 +1,6 @@
 """End-to-end runs of the workflow on a tiny config in a temporary folder."""
 import os
+import re
 import signal
 import subprocess
 import time
@@ -156,3 +157,26 @@ def test_a_corrupted_chunk_or_aggregate_stops_the_run_with_one_line(reference_ru
     assert proc.returncode != 0
     log = (workdir / "results" / "logs" / "dwork-signal.log").read_text()
     assert "results/records/dwork-signal.records.csv: content does not match" in log and "Traceback" not in log
+
+
+def test_raising_replicates_only_adds_chunks(tmp_path):
+    """10 -> 15 replicates with automatic job sizes: the second run simulates only replicates 10..14, and its tables
+    equal a clean run's with 15."""
+    workdir = copy_workflow(tmp_path / "grow")
+    cfg = tiny_config() | {"replicates_per_job": "auto", "outputs": ["dwork-null"]}
+    (workdir / "a.yaml").write_text(yaml.safe_dump(cfg))
+    assert snakemake(workdir, "--configfile", "a.yaml").returncode == 0
+    records = workdir / "results" / "records" / "dwork-null"
+    before = {p.name: p.stat().st_mtime_ns for p in records.rglob("replicates-*.records.csv")}
+    cfg["experiments"]["dwork-null"]["replicates"] = 15
+    (workdir / "a.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(workdir, "--configfile", "a.yaml")
+    assert proc.returncode == 0, proc.stderr
+    after = {p.name: p.stat().st_mtime_ns for p in records.rglob("replicates-*.records.csv")}
+    assert {k: v for k, v in after.items() if k in before} == before  # no chunk rewritten
+    new = sorted(set(after) - set(before))
+    assert new and all(int(re.match(r"replicates-(\d+)-", n).group(1)) >= 10 for n in new), new
+    clean = copy_workflow(tmp_path / "clean")
+    (clean / "a.yaml").write_text(yaml.safe_dump(cfg))
+    assert snakemake(clean, "--configfile", "a.yaml").returncode == 0
+    assert result_tables(workdir) == result_tables(clean)

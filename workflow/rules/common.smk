@@ -123,11 +123,19 @@ def replicate_cost(name):
     return resources.spec_cost(EXPERIMENT_SPECS[name])
 
 
+_CHUNK_PLANS = {}
+
+
 def chunks(name):
-    """Replicate ranges of the jobs of one experiment."""
-    spec = EXPERIMENT_SPECS[name]
-    per_job = resources.replicates_per_job(config["replicates_per_job"], spec.replicates, replicate_cost(name))
-    return [range(a, min(a + per_job, spec.replicates)) for a in range(0, spec.replicates, per_job)]
+    """Replicate ranges of the jobs of one experiment, planned once per run: complete chunks already on disk for this
+    spec are kept, the rest cut at multiples of the job size (resources.plan_chunks): raising `replicates` only adds
+    chunks."""
+    if name not in _CHUNK_PLANS:
+        spec = EXPERIMENT_SPECS[name]
+        per_job = resources.replicates_per_job(config["replicates_per_job"], spec.replicates, replicate_cost(name))
+        on_disk = resources.existing_chunks(f"{RESULTS}/records/{name}/{spec_digest(name)}")
+        _CHUNK_PLANS[name] = resources.plan_chunks(spec.replicates, per_job, on_disk)
+    return _CHUNK_PLANS[name]
 
 
 def chunk_path(name, replicates, kind):
