@@ -48,17 +48,15 @@ if workflow.is_main_process:  # jobs re-read this file: check and print once, in
 
             _memory_cap = resources.available_memory_mb()  # on a cluster each node has its own: no cap here
             workflow.global_resources["mem_mb"] = Resource("mem_mb", _memory_cap)
-        _estimates = resources.check_and_estimate(EXPERIMENT_SPECS, chunks, replicate_cost, output_of, _memory_cap)
+        _theory_costs = {oid: theory_cost(oid) for oid in OUTPUTS if catalogue.get(oid).kind == "theory"}
+        _estimates = resources.check_and_estimate(EXPERIMENT_SPECS, chunks, replicate_cost, output_of, _memory_cap,
+                                                  _theory_costs, config["max_cpu_hours"])
     except ConfigError as err:
         validation.refuse(err)
-    _theory = [oid for oid in OUTPUTS if catalogue.get(oid).kind == "theory"]
-    if _estimates or _theory:
+    if _estimates:
         print("Estimated cost per output (before any job):", file=sys.stderr)
         for _line in _estimates:
             print(f"  {_line}", file=sys.stderr)
-        if _theory:
-            print(f"  theory outputs ({len(_theory)}): one job each, seconds to about a minute of CPU "
-                  "(the He composition outputs and lecture-monitor are the longest)", file=sys.stderr)
 
 rule all:
     input:

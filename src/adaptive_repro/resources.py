@@ -39,17 +39,17 @@ def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str]) -> Repli
     """CPU seconds and memory of one replicate, by the engines its arms run on (module docstring)."""
     engines = set(arm_engines.values())
     k_len, k_max = len(k_grid), max(k_grid, default=0)
-    seconds, mem = 0.05, 150.0
+    seconds, mem = 0.005, 150.0
     exact_engines = {"exact", "exact_chains"}  # O(d) attribute phase, O(n) per selected column
     if "direct" in engines or engines - {"fast"} - exact_engines:
         seconds += 1.2e-7 * n * d * max(1, sum(e == "direct" for e in arm_engines.values())) / 2
         mem += 40.0 * n * d / 1e6
     if "fast" in engines:
-        seconds += 1.5e-7 * (d + n * k_len) * sum(e == "fast" for e in arm_engines.values())
+        seconds += 1.5e-8 * (d + n * k_len) * sum(e == "fast" for e in arm_engines.values())
         mem += 32.0 * n * k_len / 1e6 + 24.0 * d / 1e6
     if engines & exact_engines:
         arms = sum(e in exact_engines for e in arm_engines.values())
-        seconds += 2e-7 * d * arms + 3e-8 * n * min(k_max, d) * arms * 2
+        seconds += 2e-7 * d * arms + 1.5e-8 * n * min(k_max, d) * arms * 2 + 3e-3 * arms  # + Python per arm
         mem += 48.0 * n / 1e6 + 64.0 * d / 1e6
     return ReplicateCost(seconds, mem)
 
@@ -58,6 +58,51 @@ def frontier_cost(d: int, points: int) -> ReplicateCost:
     """One replicate of zhao-frontier: exact sign queries of d attributes (O(d) draws) at every grid point
     (about 3e-7 CPU-s per attribute and point: 0.75 CPU-s per replicate measured for 276 points at d = 10,000)."""
     return ReplicateCost(0.05 + 3e-7 * d * points, 150.0 + 64.0 * d / 1e6)
+
+
+#: Theory outputs: the config keys whose size (a list's length, a count's value) multiplies the work of the job.
+THEORY_WORK_KEYS: dict[str, tuple[str, ...]] = {
+    "zhao-fig1": ("n_nodes",),
+    "zhao-bdp-conversion": ("figure_p", "tau", "binary_p"),
+    "zhao-sample-complexity": ("tau_points", "p"),
+    "zhao-maxinfo": ("n_grid", "eps_points"),
+    "zhao-lemma1": ("p_grid", "n_grid", "taus", "replicates"),
+    "he-kl": ("points",),
+    "he-composition-eps": ("eps", "delta", "T_curve", "delta_tilde_sweep"),
+    "he-composition-delta": ("eps", "delta", "T_curve", "delta_tilde_sweep"),
+    "he-generalization": ("eps", "delta", "k", "N"),
+    "he-sgld": ("N", "T", "sigma", "delta_tilde"),
+    "he-federated": ("N", "T", "sigma", "delta_tilde"),
+    "lecture-transfer": ("m_grid", "epsilons", "replicates"),
+    "lecture-monitor": ("T_grid", "betas", "epsilon_primes", "replicates"),
+}
+#: Each theory job at its default parameters, measured (job benchmarks of a default run on a 2-core machine,
+#: 2026-11-24): CPU seconds and peak memory (MB). The estimate scales what exceeds a job's start-up by the work ratio.
+THEORY_MEASURED: dict[str, tuple[float, float]] = {
+    "zhao-fig1": (1.9, 193), "zhao-bdp-conversion": (4.3, 204), "zhao-sample-complexity": (3.4, 210),
+    "zhao-maxinfo": (2.4, 209), "zhao-lemma1": (4.0, 224), "he-kl": (2.3, 196), "he-composition-eps": (13.1, 509),
+    "he-composition-delta": (6.5, 239), "he-generalization": (2.8, 196), "he-sgld": (3.3, 218),
+    "he-federated": (3.4, 219), "lecture-transfer": (2.4, 195), "lecture-monitor": (15.0, 248),
+}
+JOB_STARTUP_SECONDS, JOB_BASE_MB = 1.5, 180.0  # a builder job's imports and interpreter
+
+
+def _size(value) -> float:
+    if isinstance(value, (list, tuple)):
+        return float(len(value))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 1.0
+    return max(float(value), 1.0)
+
+
+def theory_cost(output_id: str, params: dict, defaults: dict) -> ReplicateCost:
+    """Estimated CPU seconds and peak memory of a theory output's job: its measured default cost with what exceeds
+    start-up scaled by the work ratio, the product over :data:`THEORY_WORK_KEYS` of size(params) / size(defaults)
+    (linear in each; exact at the defaults, conservative where a key has a fixed part)."""
+    cpu, rss = THEORY_MEASURED[output_id]
+    ratio = math.prod(_size(params.get(key)) / _size(defaults.get(key)) for key in THEORY_WORK_KEYS[output_id])
+    return ReplicateCost(JOB_STARTUP_SECONDS + (cpu - JOB_STARTUP_SECONDS) * ratio,
+                         JOB_BASE_MB + max(rss - JOB_BASE_MB, 16.0) * ratio)
 
 
 def spec_cost(spec) -> ReplicateCost:
@@ -69,11 +114,12 @@ def spec_cost(spec) -> ReplicateCost:
     if isinstance(spec, CorrelationSpec):  # every point in every replicate
         costs = [spec_cost(point) for point in spec.points]
         return ReplicateCost(sum(c.seconds for c in costs), max(c.mem_mb for c in costs))
-    if isinstance(spec, CorrelationFrontierSpec):
-        return frontier_cost(spec.d, len(spec.points) * len(spec.n_grid) * len(spec.calibrations))
     if isinstance(spec, FrontierSpec):
         points = len(spec.n_grid) * len(spec.p_grid) * len(spec.eps_grid) * len(spec.calibrations)
         return frontier_cost(spec.d, points)
+    if isinstance(spec, CorrelationFrontierSpec):  # Python overhead per (point, n, calibration) dominates at small d
+        runs = len(spec.points) * len(spec.n_grid) * len(spec.calibrations)
+        return ReplicateCost(0.05 + 8e-4 * runs + 3e-7 * spec.d * runs, 150.0 + 64.0 * spec.d / 1e6)
     return replicate_cost(spec.n, spec.d, spec.k_grid, spec.arm_engines())
 
 
@@ -151,10 +197,23 @@ def format_seconds(s: float) -> str:
     return f"{s / 3600:.1f} h" if s >= 3600 else (f"{s / 60:.1f} min" if s >= 60 else f"{s:.1f} s")
 
 
-def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: float | None) -> list[str]:
-    """Refuse (ConfigError naming the experiment's keys) a job that cannot fit in ``memory_cap_mb`` or an experiment
-    split into more than MAX_CHUNKS jobs; return one line per output: jobs, memory per job, CPU time."""
+def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: float | None,
+                       theory: dict[str, ReplicateCost] | None = None, max_cpu_hours: float | None = None) -> list[str]:
+    """Refuse (ConfigError naming the keys) a job that cannot fit in ``memory_cap_mb``, an experiment split into more
+    than MAX_CHUNKS jobs, or a run whose estimated CPU time exceeds ``max_cpu_hours``; return one line per output:
+    jobs, memory per job, CPU time (``theory``: each theory output's estimated job cost)."""
     from adaptive_repro.config import ConfigError
+
+    theory = theory or {}
+    for oid, cost in theory.items():
+        if memory_cap_mb is not None and cost.mem_mb > memory_cap_mb:
+            from adaptive_repro import catalogue
+
+            block = ".".join(catalogue.get(oid).config_block)
+            raise ConfigError(f"config block '{block}' ({oid}): its grids need about {format_mb(cost.mem_mb)} in one "
+                              f"job; allowed: what fits in the {format_mb(memory_cap_mb)} this run may use (smaller "
+                              f"grids: {', '.join(THEORY_WORK_KEYS[oid])}; or --resources mem_mb=... on a larger "
+                              "machine)")
 
     per_output: dict[str, list[float]] = {}
     for name, spec in specs.items():
@@ -172,6 +231,15 @@ def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: f
         acc = per_output.setdefault(output_of(name), [0, 0.0, 0.0])
         acc[0] += len(jobs)
         acc[1] = max(acc[1], cost.mem_mb)
-        acc[2] += cost.seconds * spec.replicates
-    return [f"{oid}: {jobs} jobs, up to {format_mb(mem)} each, about {format_seconds(cpu)} of CPU in all"
-            for oid, (jobs, mem, cpu) in per_output.items()]
+        acc[2] += cost.seconds * spec.replicates + JOB_STARTUP_SECONDS * len(jobs)
+    for oid, cost in theory.items():
+        per_output[oid] = [1, cost.mem_mb, cost.seconds]
+    total = sum(cpu for _, _, cpu in per_output.values())
+    if max_cpu_hours is not None and total > 3600 * max_cpu_hours:
+        dearest = max(per_output, key=lambda o: per_output[o][2])
+        raise ConfigError(f"config key 'max_cpu_hours': value {max_cpu_hours:g} is below this run's estimated "
+                          f"{format_seconds(total)} of CPU (most in {dearest}: "
+                          f"{format_seconds(per_output[dearest][2])}); allowed: raise max_cpu_hours, shrink the run, "
+                          "or send it to a cluster (docs/CLUSTER.md) with a higher max_cpu_hours")
+    return [f"{oid}: {jobs} job{'s' if jobs != 1 else ''}, up to {format_mb(mem)} each, about {format_seconds(cpu)} "
+            "of CPU in all" for oid, (jobs, mem, cpu) in per_output.items()]

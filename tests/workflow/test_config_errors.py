@@ -15,7 +15,8 @@ import yaml
 from conftest import ROOT, snakemake, tiny_config
 
 from adaptive_repro import resources, validation
-from adaptive_repro.config import ConfigError
+from adaptive_repro.config import ConfigError, default_params
+from adaptive_repro.config import output_params as config_params
 
 DEFAULT = yaml.safe_load((ROOT / "config.yaml").read_text())
 
@@ -257,3 +258,28 @@ def test_existing_chunks_are_the_complete_ones(tmp_path):
         for suffix in names[:2] if parts == "no-meta" else names:
             (tmp_path / f"{stem.name}{suffix}").write_text("x")
     assert resources.existing_chunks(tmp_path) == [(0, 9), (20, 29)]
+
+
+def test_theory_outputs_are_estimated_from_their_grids_and_capped():
+    """A theory output's job is estimated from its grid sizes (its measured default cost, scaled): 10^7 KL points
+    (an OOM-kill of 23 GB when it was accepted) is refused before any job, naming the block and the keys to shrink."""
+    default = validation.validated(copy.deepcopy(DEFAULT))
+    base = resources.theory_cost("he-kl", config_params(default, "he-kl"), default_params("he-kl"))
+    assert base.seconds == pytest.approx(resources.THEORY_MEASURED["he-kl"][0])
+    big = copy.deepcopy(DEFAULT)
+    big.setdefault("theory", {}).setdefault("he", {})["kl"] = {"points": 10_000_000}
+    big = validation.validated(big)
+    cost = resources.theory_cost("he-kl", config_params(big, "he-kl"), default_params("he-kl"))
+    assert cost.mem_mb > 23 * 1024 and cost.seconds > base.seconds * 1000
+    with pytest.raises(ConfigError, match=r"config block 'theory.he.kl' \(he-kl\): .*smaller grids: points"):
+        resources.check_and_estimate({}, None, None, None, 8192, {"he-kl": cost})
+
+
+def test_a_run_above_max_cpu_hours_is_refused_with_its_estimate():
+    specs = {"dwork-null": spec(1000, 1000, replicates=100_000)}
+    cost = lambda name: resources.ReplicateCost(0.5, 100)
+    chunks = lambda name: [range(i, i + 1000) for i in range(0, 100_000, 1000)]
+    with pytest.raises(ConfigError, match=r"config key 'max_cpu_hours': value 4 is below this run's estimated "
+                                          r"13\.9 h of CPU \(most in dwork-null"):
+        resources.check_and_estimate(specs, chunks, cost, lambda name: name, None, {}, 4)
+    assert resources.check_and_estimate(specs, chunks, cost, lambda name: name, None, {}, 20)

@@ -6,7 +6,7 @@ import re
 
 from adaptive_repro import catalogue, resources
 from adaptive_repro.simulation.specs import expand_experiments, output_of
-from adaptive_repro.config import digest, output_params
+from adaptive_repro.config import default_params, digest, output_params
 from adaptive_repro.io import META_SUFFIX
 from adaptive_repro.sources import module_sources, package_root
 
@@ -183,6 +183,18 @@ def output_digest(output_id):
     if catalogue.get(output_id).kind == "theory":
         return digest(output_params(config, output_id))
     return digest({name: spec_digest(name) for name in experiments_of(output_id)})
+
+
+def theory_cost(output_id):
+    """Estimated CPU seconds and memory of a theory output's job, from its grid sizes (resources.theory_cost)."""
+    return resources.theory_cost(output_id, output_params(config, output_id), default_params(output_id))
+
+
+def build_resources(wildcards):
+    """A builder job's declared memory and runtime: a theory output's estimate, else the default."""
+    if catalogue.get(wildcards.output).kind == "theory":
+        return resources.job_resources(theory_cost(wildcards.output), 1)
+    return {"mem_mb": 2000, "runtime": 20}
 
 
 def build_inputs(wildcards):

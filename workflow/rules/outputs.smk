@@ -19,8 +19,8 @@ rule build_output:
         specs=lambda w: {name: EXPERIMENT_SPECS[name] for name in experiments_of(w.output)},
         records_expected=lambda w: records_expectation(w.output) if w.output in catalogue.EXPERIMENT_OUTPUTS else {},
     resources:
-        mem_mb=2000,
-        runtime=20,
+        mem_mb=lambda w: build_resources(w)["mem_mb"],
+        runtime=lambda w: build_resources(w)["runtime"],
     conda:
         "../../environment.yml"
     script:
