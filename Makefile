@@ -20,13 +20,21 @@ $(STAMP): requirements.txt pyproject.toml
 
 venv: $(STAMP)
 
+SHELL := /bin/bash
 PROFILE := --workflow-profile workflow/profiles/default
 CONFIG ?=
 CONFIG_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 
+# QUIET: the console shows the cost estimate, one line per finished job ("done <job>: ... (CPU-s)") and any error
+# ("FAILED <job>: ..." plus Snakemake's own); `make reproduce QUIET=` gives Snakemake's full view (every job's rule,
+# inputs and outputs). Snakemake's scheduler chatter ("Select jobs to execute...") is filtered out either way.
+QUIET ?= --quiet rules host reason progress
+CHATTER := ^(Select jobs to execute\.\.\.|Execute [0-9]+ jobs\.\.\.)$$
+
 reproduce: $(STAMP)
 	$(BIN)/python -m adaptive_repro.validation $(CONFIG)
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(SMK_ARGS) $(CONFIG_ARGS)
+	set -o pipefail; $(BIN)/snakemake $(PROFILE) --cores $(CORES) $(QUIET) $(SMK_ARGS) $(CONFIG_ARGS) 2>&1 \
+		| grep --line-buffered -v -E '$(CHATTER)'
 
 paper-scale: $(STAMP)
 	$(MAKE) reproduce CONFIG=config/paper-scale.yaml

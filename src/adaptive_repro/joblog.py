@@ -7,13 +7,44 @@ import logging
 import sys
 import time
 
+_CONSOLE = {"stream": sys.stderr, "label": ""}
 
-def job_logger(log_path: str, name: str) -> logging.Logger:
-    """A logger writing to the job's ``log:`` file (timestamps); warnings and stray stderr output go there too."""
+
+def job_logger(log_path: str, name: str, label: str = "") -> logging.Logger:
+    """A logger writing to the job's ``log:`` file (timestamps); warnings and stray stderr output go there too. The
+    console keeps one line per job, printed by :func:`finished` (``label`` names the job there)."""
+    _CONSOLE.update(stream=sys.stderr, label=label or name)
     logging.basicConfig(filename=log_path, level=logging.INFO, format="%(asctime)s %(message)s", force=True)
     logging.captureWarnings(True)
     sys.stderr = open(log_path, "a")
-    return logging.getLogger(name)
+    logger = logging.getLogger(name)
+
+    def on_error(kind, value, tb):  # the traceback to the log, one line to the console
+        logger.error("failed", exc_info=(kind, value, tb))
+        _console(f"FAILED {_CONSOLE['label']}: {kind.__name__}: {value} (traceback: {log_path})")
+
+    sys.excepthook = on_error
+    return logger
+
+
+def _console(line: str) -> None:
+    print(line, file=_CONSOLE["stream"], flush=True)
+
+
+def fail(log: logging.Logger, message: str) -> None:
+    """Stop the job on an expected failure (a corrupted input, say): the one-line ``message`` to the log and the
+    console, no traceback; exit status 1."""
+    log.error("%s", message)
+    _console(f"FAILED {_CONSOLE['label']}: {message}")
+    raise SystemExit(1)
+
+
+def finished(log: logging.Logger, text: str) -> None:
+    """Log the job's last line and print it once to the console with the job's CPU time, imports included (the quiet
+    default view: one line per finished job)."""
+    cpu = time.process_time()
+    log.info("done: %s (%.1f CPU-s)", text, cpu)
+    _console(f"done {_CONSOLE['label']}: {text} ({cpu:.1f} CPU-s)")
 
 
 class Progress:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
@@ -158,6 +159,20 @@ def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = ()) -> str:
     return "\n\n".join([text, *notes])
 
 
+#: Statuses that say a claim failed where it was checked.
+FAILING_STATUSES = ("does not hold", "differs")
+
+
+def claim_anchor(output_id: str, claim_id: str) -> str:
+    """The HTML id of a claim's row in REPRODUCTION.md and the report."""
+    return "claim-" + re.sub(r"[^A-Za-z0-9_-]+", "-", f"{output_id}-{claim_id}")
+
+
+def _shortened(text: str, limit: int = 170) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
 def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], header: str = "") -> str:
     """Render ``results/REPRODUCTION.md``: a summary per output and one row per claim, the paper's words beside
     the verdict; paper claims and project questions are counted separately.
@@ -172,6 +187,13 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
     lines += [f"Paper claims ({len(paper)}): {_counts(paper['status'])}.", "",
               f"Project questions ({len(project)}; limitations, preconditions at the chosen settings, comparisons "
               f"the papers do not make): {_counts(project['status'])}.", ""]
+    failing = paper[paper["status"].isin(FAILING_STATUSES)]
+    if len(failing):
+        lines += [f"**Paper claims that do not hold or differ ({len(failing)})**, one line each (the row has the "
+                  "paper's words, the reading checked and the counter-example):", ""]
+        lines += [f"- [`{r.output_id}` / `{r.claim_id}`](#{claim_anchor(r.output_id, r.claim_id)}) "
+                  f"**{r.status}**: {_cell(_shortened(r.claim))}" for r in failing.itertuples()]
+        lines.append("")
     lines += ["| output | files | claims | status |", "|---|---|---|---|"]
     for oid in outputs:
         sub = claims[claims["output_id"] == oid]
@@ -190,7 +212,8 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
         for r in sub.itertuples():
             quote = f"“{r.quote}”" if r.quote else ""
             lines.append("| " + " | ".join(_cell(x) for x in (
-                f"`{r.claim_id}`", r.kind, r.source, quote, r.claim, r.expected, r.measured, f"**{r.status}**",
+                f'<a id="{claim_anchor(oid, r.claim_id)}"></a>`{r.claim_id}`',
+                r.kind, r.source, quote, r.claim, r.expected, r.measured, f"**{r.status}**",
                 r.counterexample)) + " |")
         lines.append("")
     return "\n".join(lines)

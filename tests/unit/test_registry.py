@@ -79,3 +79,20 @@ def test_duplicate_claim_ids_rejected(tmp_path):
               kind="project")
     with pytest.raises(ValueError, match="duplicate"):
         write_claims([c, c], tmp_path / "x.csv")
+
+
+def test_reproduction_opens_with_the_failing_paper_claims_linked_to_their_rows():
+    import pandas as pd
+
+    from adaptive_repro.registry import COLUMNS, claim_anchor, render_reproduction
+
+    rows = [dict.fromkeys(COLUMNS, "") | {"output_id": "he-kl", "claim_id": cid, "kind": kind, "status": status,
+                                          "claim": f"claim {cid}"}
+            for cid, kind, status in (("a", "paper", "does not hold"), ("b", "project", "does not hold"),
+                                      ("c", "paper", "holds"), ("d", "paper", "differs"))]
+    md = render_reproduction(pd.DataFrame(rows), {"he-kl": []})
+    head = md[:md.index("| output |")]
+    listed = [line for line in head.splitlines() if line.startswith("- [")]
+    assert [line.split("`")[3] for line in listed] == ["a", "d"]  # paper rows that fail, in order; not b, not c
+    assert f"(#{claim_anchor('he-kl', 'a')})" in listed[0]
+    assert f'<a id="{claim_anchor("he-kl", "a")}"></a>' in md[md.index("## `he-kl`"):]

@@ -1,17 +1,15 @@
 """Build one catalogue output (table, figure as PDF and PNG, claims) by its builder: catalogue.build(...)."""
-import sys
-import time
+import pandas as pd
 
 from adaptive_repro import catalogue
 from adaptive_repro.config import digest, output_params
 from adaptive_repro.io import IntegrityError, read_verified_csv, save_figure, write_csv
-from adaptive_repro.joblog import job_logger
+from adaptive_repro.joblog import fail, finished, job_logger
 from adaptive_repro.plotting import pyplot  # the one plotting set-up (Agg backend, style)
 from adaptive_repro.registry import write_claims
 
-log = job_logger(snakemake.log[0], "build")
+log = job_logger(snakemake.log[0], "build", f"build {snakemake.params.output_id}")
 output_id = snakemake.params.output_id
-start = time.perf_counter()
 inputs = {}
 if catalogue.get(output_id).kind == "experiment":  # parameters: the specs the records were simulated from
     expected = snakemake.params.records_expected | {"output": output_id}
@@ -20,8 +18,7 @@ if catalogue.get(output_id).kind == "experiment":  # parameters: the specs the r
                                           rerun=f"rerun snakemake (it re-aggregates {output_id})")
                   for kind in ("records", "diagnostics")}
     except IntegrityError as err:
-        log.error("%s", err)
-        sys.exit(f"build {output_id}: {err}")
+        fail(log, str(err))
     inputs["specs"] = snakemake.params.specs
     params = {"seed": snakemake.config["seed"]}
     log.info("%s from specs %s (digest %s)", output_id, list(inputs["specs"]), snakemake.params.params_digest)
@@ -37,5 +34,5 @@ pyplot().close(fig)
 write_claims(claims, snakemake.output.claims)
 for c in claims:
     log.info("claim %s: %s (%s) %s", c.claim_id, c.status, c.measured, c.counterexample)
-log.info("done: %s, %d table rows, %d claims in %.1f s", output_id, len(table), len(claims),
-         time.perf_counter() - start)
+counts = pd.Series([c.status for c in claims]).value_counts().to_dict() if claims else {}
+finished(log, f"{len(table)} table rows, {len(claims)} claims ({', '.join(f'{n} {k}' for k, n in counts.items())})")

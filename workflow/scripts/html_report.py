@@ -5,7 +5,7 @@ from pathlib import Path
 
 from adaptive_repro.config import output_params
 from adaptive_repro.io import write_text
-from adaptive_repro.joblog import job_logger
+from adaptive_repro.joblog import finished, job_logger
 from adaptive_repro.report_html import OutputFiles, render_report
 
 log = job_logger(snakemake.log[0], "html_report")
@@ -20,4 +20,4 @@ for caption, (oid, files) in zip(snakemake.input.captions, snakemake.params.outp
 with open(snakemake.input.markdown) as f:
     page = render_report(f.read(), sections, snakemake.config)
 write_text(page, snakemake.output[0])
-log.info("done: %d outputs, %.1f MB", len(sections), len(page.encode()) / 1e6)
+finished(log, f"{len(sections)} outputs, {len(page.encode()) / 1e6:.1f} MB -> {snakemake.output[0]}")

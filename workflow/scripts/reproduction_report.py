@@ -6,7 +6,7 @@ import yaml
 
 from adaptive_repro import catalogue
 from adaptive_repro.io import write_csv, write_text
-from adaptive_repro.joblog import job_logger
+from adaptive_repro.joblog import finished, job_logger
 from adaptive_repro.registry import read_claims, render_reproduction, run_header
 
 #: What the report must say about a run's Zhao experiments (the registry that renders it knows no paper).
@@ -25,4 +25,4 @@ notes = [ZHAO_DATA_MODEL] if any(catalogue.get(oid).paper == "zhao" and catalogu
                                  for oid in outputs) else []
 write_text(render_reproduction(claims, outputs, header=run_header(cfg, list(outputs), notes)),
            snakemake.output.markdown)
-log.info("%d claims from %d outputs", len(claims), len(outputs))
+finished(log, f"{len(claims)} claims from {len(outputs)} outputs -> {snakemake.output.markdown}")

@@ -2,10 +2,10 @@
 import yaml
 
 from adaptive_repro.io import write_text
-from adaptive_repro.joblog import job_logger
+from adaptive_repro.joblog import finished, job_logger
 
 log = job_logger(snakemake.log[0], "run_config")
 header = ("# The resolved config of the run that made these results (defaults filled in). `make report` captions the\n"
           "# HTML report with it; rerun the same results with: snakemake --configfile results/run-config.yaml\n")
 write_text(header + yaml.safe_dump(dict(snakemake.config), sort_keys=False), snakemake.output[0])
-log.info("config digest %s", snakemake.params.config_digest)
+finished(log, f"config digest {snakemake.params.config_digest}")

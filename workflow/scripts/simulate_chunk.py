@@ -2,9 +2,10 @@
 tagged with the digest of the spec it was simulated from, and each file with a digest sidecar (content SHA-256, rows,
 experiment, spec digest, replicate range) that the aggregation verifies."""
 from adaptive_repro.io import write_verified_csv
-from adaptive_repro.joblog import Progress, job_logger
+from adaptive_repro.joblog import Progress, finished, job_logger
 
-log = job_logger(snakemake.log[0], "simulate")
+log = job_logger(snakemake.log[0], "simulate",
+                 f"simulate {snakemake.wildcards.experiment} {snakemake.wildcards.first}-{snakemake.wildcards.last}")
 spec = snakemake.params.spec
 replicates = snakemake.params.replicates
 log.info("experiment %s (spec digest %s), replicates %d..%d, n = %d, d = %d", spec.name, snakemake.params.spec_digest,
@@ -23,4 +24,4 @@ for frame in (records, diagnostics):
     frame["spec_digest"] = snakemake.params.spec_digest
 write_verified_csv(diagnostics, snakemake.output.diagnostics, meta)
 write_verified_csv(records, snakemake.output.records, meta)
-log.info("done: %d records, %d diagnostic rows", len(records), len(diagnostics))
+finished(log, f"{len(records):,} records, {len(diagnostics):,} diagnostic rows")
