@@ -23,6 +23,8 @@ import math
 import numpy as np
 from scipy import optimize, special
 
+from adaptive_repro.domain import check_public_functions
+
 __all__ = [
     "kov_log_delta_g",
     "kov_delta",
@@ -239,3 +241,6 @@ def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, steps_per_e
     composition (:func:`dp_pld`). Cross-check of :func:`kov_delta` with delta > 0."""
     p = dp_pld(eps, delta, steps_per_eps).self_compose(int(T))
     return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+
+
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)

@@ -3,6 +3,7 @@ catalogue outputs, the same list `make gallery` refreshes."""
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from adaptive_repro import catalogue
@@ -32,3 +33,42 @@ def test_gallery_is_what_make_gallery_writes():
     assert shown == make_list
     assert all(oid in catalogue.OUTPUT_IDS for oid in shown)
     assert sorted(p.stem for p in (ROOT / "docs" / "gallery").glob("*.png")) == sorted(shown)
+
+
+def test_api_reference_is_generated_from_the_current_docstrings():
+    from adaptive_repro import apidoc
+
+    assert (ROOT / "docs" / "API.md").read_text() == apidoc.render(), \
+        "docs/API.md is stale: python -m adaptive_repro.apidoc > docs/API.md"
+
+
+def test_readme_library_example_runs_and_prints_what_it_says():
+    import contextlib
+    import io
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    block = text[text.index("## Use as a library"):]
+    code = block[block.index("```python") + len("```python"):block.index("```", block.index("```python") + 9)]
+    *lines, last = code.strip().splitlines()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec("\n".join(lines), {})
+    printed = [float(x) for x in re.findall(r"[-\d.]+(?:e-?\d+)?", out.getvalue())]
+    commented = [float(x) for line in lines if "#" in line and "print" in line
+                 for x in line.split("#")[1].split()]
+    assert np.allclose(printed, commented, rtol=2e-3)
+    with pytest.raises(ValueError, match="drv_eps: argument eps = -1.0 is not allowed"):
+        exec("\n".join(lines[:3] + [last.split("#")[0]]), {})
+
+
+def test_the_library_imports_without_the_workflow_packages():
+    import subprocess
+    import sys
+
+    code = ("import sys; import adaptive_repro.bounds.he, adaptive_repro.bounds.zhao, adaptive_repro.privacy.lemmas, "
+            "adaptive_repro.groundtruth, adaptive_repro.simulation.engines, adaptive_repro.simulation.sign_engine; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'snakemake', 'yaml', 'jsonschema', "
+            "'dp_accounting'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

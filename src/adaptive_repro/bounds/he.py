@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from adaptive_repro.domain import check_public_functions
+
 # ---------------------------------------------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------------------------------------------
@@ -290,3 +292,6 @@ def he_theorem6_delta(eps, delta, T, eps_prime, delta_tilde):
     has m = ceil(eps'/eps) coordinates alpha_i = eps (Corollary 2's proof), so this is :func:`he_corollary2_delta`
     evaluated at Theorem 6's eps'."""
     return he_corollary2_delta(eps, delta, T, eps_prime, delta_tilde)
+
+
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)

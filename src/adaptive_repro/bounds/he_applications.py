@@ -15,6 +15,7 @@ from adaptive_repro.bounds.he import (
     he_corollary3_delta_pp_derived,
     he_corollary3_log_delta_pp,
 )
+from adaptive_repro.domain import POSITIVE, check_public_functions
 
 # ---------------------------------------------------------------------------------------------------------------
 # Applications (He Section 5)
@@ -108,3 +109,6 @@ def wang_sgld_min_T(eps, delta, N, tau):
 def wang_sgld_condition(T, eps, delta, N, tau):
     """Wang et al.'s condition as quoted by He: T > eps^2 N / (32 tau log(2/delta)) (boolean array)."""
     return np.asarray(_f(T) > _f(wang_sgld_min_T(eps, delta, N, tau)))
+
+
+check_public_functions(globals(), __name__, tau=POSITIVE)  # domains (adaptive_repro.domain); tau: He's own

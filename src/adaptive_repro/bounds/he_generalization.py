@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from adaptive_repro.bounds.he import _f, _ret
+from adaptive_repro.domain import check_public_functions
 
 # ---------------------------------------------------------------------------------------------------------------
 # Generalization (He Section 4.1)
@@ -118,3 +119,6 @@ def corollary1_bound(eps, delta, k):
 def nissim_stemmer_on_average(eps, delta, k):
     """Nissim & Stemmer [53] on-average multi-database bound as quoted in He Section 4.1.2: k delta + 2 eps."""
     return _ret(_f(k) * _f(delta) + 2.0 * _f(eps))
+
+
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)

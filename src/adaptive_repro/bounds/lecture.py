@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from adaptive_repro.domain import check_public_functions
+
 
 def _f(x):
     return np.asarray(x, dtype=float)
@@ -97,3 +99,6 @@ def monitor_lower_bound(alpha, p_alpha, T, epsilon_prime, m):
     by Claim 0.3 and :func:`exponential_mechanism_expected_loss` with |Y| = 2T and Delta = 1/m."""
     alpha, p_alpha, T, epsilon_prime, m = map(_f, (alpha, p_alpha, T, epsilon_prime, m))
     return claim03_lower_bound(alpha, p_alpha, T) - exponential_mechanism_expected_loss(1.0 / m, epsilon_prime, 2.0 * T)
+
+
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from adaptive_repro.domain import check_public_functions
 from adaptive_repro.privacy import convert_chain
 
 
@@ -203,3 +204,6 @@ def theorem2_o_expression(B, tau, m, beta, eps_prime):
         return np.where(ep > 0,
                         np.asarray(B, float) * np.log(np.asarray(m, float) / beta) / (np.asarray(tau, float) * ep),
                         np.inf)
+
+
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)

@@ -32,6 +32,7 @@ import math
 
 import numpy as np
 
+from adaptive_repro.domain import check_public_functions
 from adaptive_repro.privacy.influence import ChainInfluence, data_model_matrix, spectral_gap, symmetric_chain_matrix
 from adaptive_repro.privacy.quilts import ChainQuilt, chain_quilts
 
@@ -406,3 +407,6 @@ __all__ = ["ConversionResult", "METHODS", "binary_chain", "data_model_chain", "c
            "bdp_level_for_dp", "lemma2_eps_dp", "lemma2_eps_bdp", "lemma3_eps_dp", "lemma3_eps_bdp",
            "lemma3_blanket_influence", "lemma4_h", "lemma4_eps_dp", "lemma4_eps_bdp", "lemma2_general",
            "Lemma4Terms", "chain_quilts"]
+
+
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)

@@ -1,0 +1,110 @@
+"""Argument domains of the library's public functions (bounds, accounting, ground truth), checked by name.
+
+One table says what each conventional parameter name may hold (``eps`` a finite number >= 0, ``delta_tilde`` in
+(0, 1], ``T`` a positive integer, ...); :func:`checked` wraps a function so that every argument whose name is in the
+table is checked before the function runs, scalars and arrays alike, and a value outside its domain raises
+``ValueError`` naming the function, the argument, the value and what is allowed (never a silent nan, inf or a
+number from outside the theorem's hypotheses). Arguments with other names are the function's own business.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Domain(NamedTuple):
+    low: float
+    high: float
+    low_open: bool = False
+    high_open: bool = False
+    integer: bool = False
+
+    def describe(self) -> str:
+        kind = "an integer" if self.integer else "a number"
+        if np.isinf(self.high):
+            return f"{kind} {'>' if self.low_open else '>='} {self.low:g}"
+        left, right = "(" if self.low_open else "[", ")" if self.high_open else "]"
+        return f"{kind} in {left}{self.low:g}, {self.high:g}{right}"
+
+    def holds(self, values: np.ndarray) -> np.ndarray:
+        ok = np.isfinite(values) | (np.isinf(values) & (values > 0) & np.isinf(self.high) & ~self.high_open)
+        ok &= (values > self.low) if self.low_open else (values >= self.low)
+        if np.isfinite(self.high):
+            ok &= (values < self.high) if self.high_open else (values <= self.high)
+        if self.integer:
+            finite = np.where(np.isfinite(values), values, 0.5)
+            ok &= np.isfinite(values) & (np.mod(finite, 1) == 0)
+        return ok
+
+
+INF = float("inf")
+NONNEGATIVE = Domain(0.0, INF, high_open=True)
+POSITIVE = Domain(0.0, INF, low_open=True, high_open=True)
+COUNT = Domain(1.0, INF, high_open=True, integer=True)
+PROBABILITY = Domain(0.0, 1.0)
+OPEN_PROBABILITY = Domain(0.0, 1.0, low_open=True, high_open=True)
+FAILURE_PROBABILITY = Domain(0.0, 1.0, low_open=True)
+
+#: The domain of each conventional parameter name (privacy levels, failure probabilities, counts).
+DOMAINS: dict[str, Domain] = {
+    **dict.fromkeys(("eps", "eps_prime", "eps_dp", "eps_bdp", "eps_tilde", "epsilon", "epsilon_prime"),
+                    NONNEGATIVE),
+    "delta": PROBABILITY, "delta_prime": PROBABILITY,
+    "delta_tilde": FAILURE_PROBABILITY, "beta": OPEN_PROBABILITY,
+    **dict.fromkeys(("T", "N", "n", "m", "B", "budget"), POSITIVE),  # counts; bounds are also solved for them as reals
+    "k": COUNT,
+    "tau": Domain(0.0, 1.0, low_open=True),
+    "sigma": POSITIVE, "sensitivity": POSITIVE,
+    "p_stay": OPEN_PROBABILITY, "p_s": OPEN_PROBABILITY, "p_y": OPEN_PROBABILITY,
+    "c": OPEN_PROBABILITY,
+}
+
+
+def check(function: str, name: str, value, domain: Domain) -> None:
+    """Raise ValueError naming ``function`` and argument ``name`` unless every element of ``value`` is in ``domain``."""
+    try:
+        values = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{function}: argument {name} = {value!r} is not a number; allowed: "
+                         f"{domain.describe()}") from None
+    ok = domain.holds(values)
+    if not np.all(ok):
+        bad = values[~ok].flat[0] if values.ndim else float(values)
+        where = "" if values.ndim == 0 else f" (an element of {name})"
+        raise ValueError(f"{function}: argument {name} = {bad!r}{where} is not allowed; allowed: {domain.describe()}")
+
+
+def checked(func: Callable, domains: dict[str, Domain] | None = None) -> Callable:
+    """Wrap ``func`` so that every argument named in ``domains`` (default :data:`DOMAINS`) is checked on each call
+    (module docstring)."""
+    domains = DOMAINS if domains is None else domains
+    signature = inspect.signature(func)
+    names = [p for p in signature.parameters if p in domains]
+    if not names:
+        return func
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        for name in names:
+            if name in bound.arguments and bound.arguments[name] is not None:
+                check(func.__qualname__, name, bound.arguments[name], domains[name])
+        return func(*args, **kwargs)
+
+    wrapper.__wrapped_domains__ = {name: domains[name] for name in names}
+    return wrapper
+
+
+def check_public_functions(namespace: dict, module: str, **overrides: Domain | None) -> None:
+    """Wrap every public function defined in ``module`` (its ``globals()``) with :func:`checked`, in place: the one
+    line at the end of each library module that makes its domains checked. ``overrides`` give a name another domain
+    in this module (a paper's own meaning of ``tau``, say), or None to leave it unchecked."""
+    domains = {k: v for k, v in (DOMAINS | overrides).items() if v is not None}
+    for name, value in list(namespace.items()):
+        if inspect.isfunction(value) and value.__module__ == module and not name.startswith("_"):
+            namespace[name] = checked(value, domains)
