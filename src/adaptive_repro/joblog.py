@@ -3,8 +3,11 @@ with an estimate of the remaining time."""
 
 from __future__ import annotations
 
+import _thread
 import logging
+import os
 import sys
+import threading
 import time
 
 _CONSOLE = {"stream": sys.stderr, "label": ""}
@@ -24,7 +27,49 @@ def job_logger(log_path: str, name: str, label: str = "") -> logging.Logger:
         _console(f"FAILED {_CONSOLE['label']}: {kind.__name__}: {value} (traceback: {log_path})")
 
     sys.excepthook = on_error
+    watch_workflow(logger)
     return logger
+
+
+def _snakemake_ancestor() -> int | None:
+    """PID of the nearest ancestor process running Snakemake (Linux /proc), None if there is none."""
+    pid = os.getppid()
+    for _ in range(6):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")[:3]
+            if any(os.path.basename(a) == b"snakemake" for a in argv) or argv[1:3] == [b"-m", b"snakemake"]:
+                return pid
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+        if pid <= 1:
+            return None
+    return None
+
+
+def watch_workflow(log: logging.Logger, interval: float = 0.5) -> None:
+    """If the Snakemake process that started this job dies (SIGKILL leaves its jobs running), stop the job within
+    ``interval`` seconds: KeyboardInterrupt in the main thread, so atomic writes clean up their temporary files and
+    nothing half-written is left (Snakemake's rerun-incomplete then redoes the job)."""
+    ancestor = _snakemake_ancestor()
+    if ancestor is None:
+        return
+
+    def watch():
+        while True:
+            time.sleep(interval)
+            try:
+                os.kill(ancestor, 0)
+            except ProcessLookupError:
+                log.error("the Snakemake process %d is gone: stopping this job", ancestor)
+                _thread.interrupt_main()
+                return
+            except PermissionError:
+                return
+
+    threading.Thread(target=watch, daemon=True, name="watch-snakemake").start()
 
 
 def _console(line: str) -> None:

@@ -180,3 +180,35 @@ def test_raising_replicates_only_adds_chunks(tmp_path):
     (clean / "a.yaml").write_text(yaml.safe_dump(cfg))
     assert snakemake(clean, "--configfile", "a.yaml").returncode == 0
     assert result_tables(workdir) == result_tables(clean)
+
+
+def test_killing_snakemake_stops_its_jobs_and_leaves_nothing_half_written(tmp_path):
+    """SIGKILL of the Snakemake process (no chance to clean up): its running jobs notice within a second, stop, and
+    leave no temporary or partial file; a rerun completes."""
+    workdir = copy_workflow(tmp_path / "killed")
+    cfg = tiny_config()
+    cfg["engine"] = "direct"
+    cfg["replicates_per_job"] = 20
+    for block in cfg["experiments"].values():
+        block["n"] = block["d"] = 2500
+        block["replicates"] = 20
+    (workdir / "slow.yaml").write_text(yaml.safe_dump(cfg))
+    runner = subprocess.Popen([SNAKEMAKE, "--cores", "2", "--configfile", "slow.yaml"], cwd=workdir,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    logs = workdir / "results" / "logs" / "simulate" / "dwork-null"
+    deadline = time.time() + 120
+    while time.time() < deadline and not (logs.exists() and any("replicates done 1/" in p.read_text()
+                                                                 for p in logs.rglob("*.log"))):
+        time.sleep(0.05)
+    runner.kill()
+    runner.wait()
+    time.sleep(3)  # the watchdog polls every 0.5 s
+    alive = subprocess.run(["pgrep", "-f", str(workdir / ".snakemake" / "scripts")], capture_output=True, text=True)
+    assert alive.stdout.strip() == "", "job processes still running after Snakemake was killed"
+    assert not list((workdir / "results").rglob("*.part")), "temporary files survived"
+    for chunk in (workdir / "results" / "records").rglob("replicates-*.records.csv"):
+        assert (chunk.parent / f"{chunk.name}.meta.json").exists(), chunk
+    # Snakemake's own lock survives a SIGKILL; its message says to unlock, as a user would
+    assert snakemake(workdir, "--configfile", "slow.yaml", "--unlock").returncode == 0
+    proc = snakemake(workdir, "--configfile", "slow.yaml", "--rerun-incomplete")
+    assert proc.returncode == 0, proc.stderr
