@@ -119,7 +119,7 @@ def spec_cost(spec) -> ReplicateCost:
         return frontier_cost(spec.d, points)
     if isinstance(spec, CorrelationFrontierSpec):  # Python overhead per (point, n, calibration) dominates at small d
         runs = len(spec.points) * len(spec.n_grid) * len(spec.calibrations)
-        return ReplicateCost(0.05 + 8e-4 * runs + 3e-7 * spec.d * runs, 150.0 + 64.0 * spec.d / 1e6)
+        return ReplicateCost(0.05 + 3e-4 * runs + 3e-7 * spec.d * runs, 150.0 + 64.0 * spec.d / 1e6)
     return replicate_cost(spec.n, spec.d, spec.k_grid, spec.arm_engines())
 
 
