@@ -18,7 +18,7 @@ def pyproject_dependencies():
     deps = list(project["dependencies"])
     for extra in project.get("optional-dependencies", {}).values():
         deps += extra
-    return {_name(d) for d in deps}
+    return {_name(d) for d in deps} - {_name(project["name"])}  # an extra naming another extra of this package
 
 
 def test_environment_yml_matches_pyproject():

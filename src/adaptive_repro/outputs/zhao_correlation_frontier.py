@@ -52,8 +52,12 @@ def headline(table: pd.DataFrame) -> str:
     answered = int(np.isfinite(plain).sum()) if len(plain) else 0
     text = f"Bayesian-DP calibration: answers ≥ {TARGET:.0%} at {answered} of {len(plain)} correlated settings"
     if len(remedy) and np.isfinite(remedy).any():
-        text += (f"; with the threshold for n/V from n = {np.nanmin(remedy):,.0f} to "
+        text += (f";\nwith the threshold for n/V from n = {np.nanmin(remedy):,.0f} to "
                  f"{np.nanmax(remedy):,.0f}" + ("" if np.isfinite(remedy).all() else " (not all)"))
+        dp = first.get("dp_effective_n", pd.Series(dtype=float))
+        if len(dp) and np.isfinite(dp).all():
+            edge = "≤ " if np.nanmax(dp) <= table["n"].min() else ""
+            text += f" (the DP calibration with that threshold: from n {edge}{np.nanmax(dp):,.0f})"
     return text
 
 
