@@ -15,6 +15,16 @@ from adaptive_repro.stats import paired_gap, paired_gap_table
 
 Z = 3.0  # standard errors for "significantly different"
 
+
+def three_way(ok: bool, refuted: bool, between: str) -> tuple[str, str]:
+    """(status, note): "holds" if the check passes, "does not hold" only if the evidence against it is clear
+    (``refuted``), else "not checked" with a note saying why neither is shown at this replicate count."""
+    if ok:
+        return "holds", ""
+    if refuted:
+        return "does not hold", ""
+    return "not checked", f"Undecided: {between}; more replicates (config/paper-scale.yaml) would decide."
+
 # Dwork et al. 2015 is not among the texts this project checks against; its figures' claims are quoted as Zhao 2017
 # restates them (§1), verbatim.
 QUOTE_OVERFITS = ("often in practice, the holdout dataset is reused and the estimates tested on the holdout dataset "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.outputs.experiment_claims import Z
+from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, theory_table
 from adaptive_repro.plotting import COLORS, legend_below, plain_log_axis, pyplot, suptitle
 from adaptive_repro.registry import Claim, code_name, verdict
@@ -203,16 +203,6 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                              status=verdict(ok, "statement"), counterexample="; ".join(failing[:2]),
                              code=code_name(_valid)))
     return out
-
-
-def three_way(ok: bool, refuted: bool, between: str) -> tuple[str, str]:
-    """(status, note): "holds" if the check passes, "does not hold" only if the evidence against it is clear
-    (``refuted``), else "not checked" with a note saying why neither is shown at this replicate count."""
-    if ok:
-        return "holds", ""
-    if refuted:
-        return "does not hold", ""
-    return "not checked", f"Undecided: {between}; more replicates (config/paper-scale.yaml) would decide."
 
 
 def _bottom_mechanism(rows: pd.DataFrame) -> str:

@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.outputs.experiment_claims import Z
-from adaptive_repro.outputs.zhao_correlation import three_way
+from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
 from adaptive_repro.plotting import COLORS, legend_below, power_of_ten_axis, pyplot, suptitle
 from adaptive_repro.registry import Claim, code_name, verdict

@@ -84,7 +84,7 @@ FRONTIER_RECORD_COLUMNS = ("experiment", "replicate", "structure", "calibration"
 
 
 @dataclasses.dataclass(frozen=True)
-class CorrelationFrontierSpec:
+class CorrelationFrontierSpec(frontier.AttributePhaseSpec):
     """The resolved ``experiments.zhao-correlation-frontier`` block: for each correlation structure and strength, the
     fraction of candidate attribute queries Algorithm 1 answers as n grows (attribute phase only, as zhao-frontier:
     exact O(d) sign queries from the data model's own exact engine, null labels). Every (point, n) has random streams
@@ -99,24 +99,8 @@ class CorrelationFrontierSpec:
     alg1: Alg1Settings
     points: tuple[tuple[str, DataModel, Engine], ...]  # (point name, data model, its exact sign-query engine)
 
-    # the attributes the workflow reads from every experiment spec
-    @property
-    def n(self) -> int:
-        return int(max(self.n_grid))
-
-    @property
-    def k_grid(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def mechanisms(self) -> tuple[str, ...]:
-        return tuple(c.arm_name for c in self.calibrations)
-
     def arm_engines(self) -> dict[str, str]:
         return {f"{name}/{c.arm_name}": engine.name for name, _, engine in self.points for c in self.calibrations}
-
-    def alg1_calibrations(self) -> dict:
-        return {}
 
     def record_experiments(self) -> tuple[str, ...]:
         return tuple(name for name, _, _ in self.points)
@@ -149,14 +133,3 @@ class CorrelationFrontierSpec:
                                  cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
                                  answered / len(asked) if len(asked) else np.nan, over, gap_units))
         return pd.DataFrame(rows, columns=list(FRONTIER_RECORD_COLUMNS))
-
-    def run_replicates(self, seed: int, replicates, progress: Callable[[int, int], None] | None = None,
-                       with_diagnostics: bool = False):
-        replicates = list(replicates)
-        frames = []
-        for i, rep in enumerate(replicates, start=1):
-            frames.append(self.run_replicate(seed, rep))
-            if progress is not None:
-                progress(i, len(replicates))
-        records = pd.concat(frames, ignore_index=True)
-        return (records, pd.DataFrame(columns=["experiment", "replicate"])) if with_diagnostics else records

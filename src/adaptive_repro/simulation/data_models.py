@@ -320,6 +320,15 @@ class DataModel(abc.ABC):
         form): how much record correlation inflates the sampling variance over independent records (V = 1)."""
 
 
+class GroupedSignModel:
+    """Mixin of a grouped data model (one latent state per record shared by all attributes: ``group_sizes`` and
+    ``group_means`` feed :class:`adaptive_repro.simulation.sign_engine.ExactSignDataset`) that has no
+    sufficient-statistic engine: sign queries run on the exact engine, everything else on the direct one."""
+
+    def engines(self, query: str, unit_queries: bool) -> tuple[str, ...]:
+        return ("exact", "direct") if query == "sign" else ("direct",)
+
+
 @dataclasses.dataclass(frozen=True)
 class BatchChain(DataModel):
     """The batch-chain model (docs/METHODS.md §4, this project's design): batch states and labels are two independent

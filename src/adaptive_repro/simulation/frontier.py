@@ -53,8 +53,43 @@ def answer_with_algorithm1(rng: np.random.Generator, cal, q_train: np.ndarray,
     return int(np.sum(~np.isnan(answers))), mech.over_events
 
 
+class AttributePhaseSpec:
+    """What the workflow reads from a spec of attribute-query phases (zhao-frontier, zhao-correlation-frontier):
+    the largest n of ``n_grid``, no classifier k grid, one arm per calibration in ``calibrations``, and replicates
+    run one after another by the subclass's ``run_replicate(seed, replicate)`` (no diagnostics)."""
+
+    n_grid: tuple[int, ...]
+    calibrations: tuple[Calibration, ...]
+
+    @property
+    def n(self) -> int:
+        return int(max(self.n_grid))
+
+    @property
+    def k_grid(self) -> tuple[int, ...]:
+        return ()
+
+    @property
+    def mechanisms(self) -> tuple[str, ...]:
+        return tuple(c.arm_name for c in self.calibrations)
+
+    def alg1_calibrations(self) -> dict:
+        return {}
+
+    def run_replicates(self, seed: int, replicates, progress: Callable[[int, int], None] | None = None,
+                       with_diagnostics: bool = False):
+        replicates = list(replicates)
+        frames = []
+        for i, rep in enumerate(replicates, start=1):
+            frames.append(self.run_replicate(seed, rep))
+            if progress is not None:
+                progress(i, len(replicates))
+        records = pd.concat(frames, ignore_index=True)
+        return (records, pd.DataFrame(columns=["experiment", "replicate"])) if with_diagnostics else records
+
+
 @dataclasses.dataclass(frozen=True)
-class FrontierSpec:
+class FrontierSpec(AttributePhaseSpec):
     """The resolved ``experiments.zhao-frontier`` config block (built by
     :func:`adaptive_repro.simulation.specs.frontier_spec`; no defaults here: the schema has them)."""
 
@@ -76,24 +111,8 @@ class FrontierSpec:
     beta: float
     c: float
 
-    # the attributes the workflow reads from every experiment spec
-    @property
-    def n(self) -> int:
-        return int(max(self.n_grid))
-
-    @property
-    def k_grid(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def mechanisms(self) -> tuple[str, ...]:
-        return tuple(c.arm_name for c in self.calibrations)
-
     def arm_engines(self) -> dict[str, str]:
         return {c.arm_name: "exact" for c in self.calibrations}
-
-    def alg1_calibrations(self) -> dict:
-        return {}
 
     def record_experiments(self) -> tuple[str, ...]:
         return (self.name,)
@@ -131,16 +150,3 @@ class FrontierSpec:
                                      cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
                                      answered / len(asked) if len(asked) else np.nan, over, gap_units))
         return pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
-
-    def run_replicates(self, seed: int, replicates, progress: Callable[[int, int], None] | None = None,
-                       with_diagnostics: bool = False):
-        frames = []
-        replicates = list(replicates)
-        for i, rep in enumerate(replicates, start=1):
-            frames.append(self.run_replicate(seed, rep))
-            if progress is not None:
-                progress(i, len(replicates))
-        records = pd.concat(frames, ignore_index=True)
-        if with_diagnostics:
-            return records, pd.DataFrame(columns=["experiment", "replicate"])
-        return records

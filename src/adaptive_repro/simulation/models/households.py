@@ -23,6 +23,7 @@ from adaptive_repro.privacy.lemmas import ConversionResult
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
     DataModel,
+    GroupedSignModel,
     Population,
     clipped_query_population,
     null_loading_spread,
@@ -46,7 +47,7 @@ def household_sizes(n: int, size: int) -> np.ndarray:
 
 
 @dataclasses.dataclass(frozen=True)
-class Households(DataModel):
+class Households(GroupedSignModel, DataModel):
     """Households sharing a latent state (module docstring)."""
 
     name: str = "households"
@@ -68,11 +69,6 @@ class Households(DataModel):
         y = rng.choice(np.array([-1.0, 1.0]), size=pop.n)
         x = rng.standard_normal((pop.n, pop.d)) + y[:, None] * (np.outer(h, pop.beta) + pop.mu[None, :])
         return x, y, h
-
-    def engines(self, query, unit_queries):
-        if query == "sign":
-            return ("exact", "direct")
-        return ("direct",)
 
     def group_sizes(self, rng, pop) -> np.ndarray:
         """Records with h = +1, then h = -1: each household is +1 with probability 1/2 (full ones as one binomial;

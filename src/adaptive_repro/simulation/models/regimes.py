@@ -25,6 +25,7 @@ from adaptive_repro.privacy.lemmas import ConversionResult, convert_chain, lemma
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
     DataModel,
+    GroupedSignModel,
     Population,
     clipped_normal_mean,
     null_loading_spread,
@@ -71,7 +72,7 @@ def sample_occupation(rng: np.random.Generator, n: int, states: int, stay: float
 
 
 @dataclasses.dataclass(frozen=True)
-class Regimes(DataModel):
+class Regimes(GroupedSignModel, DataModel):
     """Shared latent regimes (module docstring)."""
 
     name: str = "regimes"
@@ -99,11 +100,6 @@ class Regimes(DataModel):
         y = rng.choice(np.array([-1.0, 1.0]), size=pop.n)
         x = rng.standard_normal((pop.n, pop.d)) + y[:, None] * (pop.loadings[c] + pop.mu[None, :])
         return x, y, c
-
-    def engines(self, query, unit_queries):
-        if query == "sign":
-            return ("exact", "direct")
-        return ("direct",)
 
     def group_sizes(self, rng, pop) -> np.ndarray:
         return sample_occupation(rng, pop.n, self.states, pop.stay)
