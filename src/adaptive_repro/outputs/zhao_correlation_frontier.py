@@ -45,15 +45,17 @@ def frontier_table(records: pd.DataFrame) -> pd.DataFrame:
 def headline(table: pd.DataFrame) -> str:
     """The figure's verdict, from the measured frontiers: where the plain Bayesian-DP calibration answers 90% and
     from which n the Bayesian-DP calibration with the threshold for n/V does."""
-    first = table.drop_duplicates(["experiment", "calibration"]).set_index("calibration")["first_n_answering_90"]
-    plain = first.get("bdp", pd.Series(dtype=float))
-    remedy = first.get("bdp_effective_n", pd.Series(dtype=float))
+    first = (table.drop_duplicates(["experiment", "calibration"])  # one row per point, one column per calibration
+             .pivot(index="experiment", columns="calibration", values="first_n_answering_90"))
+    empty = pd.Series(dtype=float)
+    plain = first["bdp"] if "bdp" in first else empty
+    remedy = first["bdp_effective_n"] if "bdp_effective_n" in first else empty
     answered = int(np.isfinite(plain).sum()) if len(plain) else 0
     text = f"Bayesian-DP calibration: answers ≥ {TARGET:.0%} at {answered} of {len(plain)} correlated settings"
     if len(remedy) and np.isfinite(remedy).any():
         text += (f";\nwith the threshold for n/V from n = {np.nanmin(remedy):,.0f} to "
                  f"{np.nanmax(remedy):,.0f}" + ("" if np.isfinite(remedy).all() else " (not all)"))
-        dp = first.get("dp_effective_n", pd.Series(dtype=float))
+        dp = first["dp_effective_n"] if "dp_effective_n" in first else empty
         if len(dp) and np.isfinite(dp).all():
             edge = "≤ " if np.nanmax(dp) <= table["n"].min() else ""
             text += f" (the DP calibration with that threshold: from n {edge}{np.nanmax(dp):,.0f})"

@@ -95,3 +95,15 @@ def test_bdp_row_status_follows_the_measured_fractions(last, status):
     assert row.status == status
     first = table["first_n_answering_90"].iloc[0]
     assert first == 10_000 if status == "holds" else np.isnan(first)
+
+
+def test_a_single_structure_builds():
+    """One point only (a researcher's own config): the headline and claims do not depend on several points."""
+    spec = experiment_spec("zhao-correlation-frontier", dict(replicates=3, d=100, n_grid=[1000, 100_000],
+                                                             structures=[{"name": "households", "size": 22, "b": 1.0}]))
+    records = spec.run_replicates(3, range(3))
+    table, fig, claims = catalogue.build("zhao-correlation-frontier", {"seed": 3},
+                                         {"records": records, "specs": {"zhao-correlation-frontier": spec}})
+    assert "of 1 correlated settings" in fig._suptitle.get_text()
+    assert {c.claim_id for c in claims} == {"households-v8-bdp-answers-at-some-n",
+                                            "households-v8-bdp-effective-n-frontier"}
