@@ -29,7 +29,7 @@ from adaptive_repro import catalogue, validation
 from adaptive_repro.config import ConfigError, output_params
 from adaptive_repro.plotting import pyplot
 
-FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "counterexample", "code")
+FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "strength", "counterexample", "code")
 
 
 def load_claims(results: Path) -> pd.DataFrame:

@@ -4,10 +4,13 @@ Each output ID writes its own ``results/claims/<ID>.csv`` (one row per checked c
 :func:`write_claims`; the report rule gathers them all into ``results/tables/claims.csv`` and
 ``results/REPRODUCTION.md`` with :func:`render_reproduction`. Statuses are computed by code, never typed.
 
-A row is either a ``paper`` claim (the paper asserts it; ``quote`` holds the paper's own words and ``source`` the
-theorem, section or equation) or a ``project`` question (a limitation, a precondition at the chosen settings, a
-comparison the paper does not make). ``code`` names the function that computes the measured value
-(:func:`code_name`). This module knows no paper: whatever a report says about one comes from its caller.
+A row is a ``paper`` claim (the paper asserts it; ``quote`` holds the paper's own words and ``source`` the theorem,
+section or equation), a ``slip`` (a typo or slip in the paper's text: the printed formula or sentence checked against
+the one the paper evidently means and uses; not a false theorem) or a ``project`` question (a limitation, a
+precondition at the chosen settings, a comparison the paper does not make). Its ``strength`` says whether the check
+could have failed (:data:`STRENGTHS`): an algebraic identity or a check true by construction is not evidence.
+``code`` names the function that computes the measured value (:func:`code_name`). This module knows no paper:
+whatever a report says about one comes from its caller.
 """
 
 from __future__ import annotations
@@ -26,10 +29,19 @@ from adaptive_repro.io import write_csv
 #: statements checked on a grid "holds" or "does not hold" (with the first counter-example); "not applicable" when
 #: the statement's hypotheses are not met where it was evaluated; "not checked" when no grid point was in range.
 STATUSES = ("reproduced", "differs", "holds", "does not hold", "not applicable", "not checked")
-KINDS = ("paper", "project")
+KINDS = ("paper", "slip", "project")
+#: Statuses that say a claim failed where it was checked.
+FAILING_STATUSES = ("does not hold", "differs")
+#: How much a row's check can tell: "tested" (it could have failed: the measured side is computed independently of
+#: the statement, e.g. against ground truth or simulation), "identity" (true by algebra: the check can only catch a
+#: coding error) or "by construction" (the set-up makes it true, e.g. a bound evaluated where it is attained, or a
+#: parameter solved from the very condition that is checked).
+STRENGTHS = ("tested", "identity", "by construction")
+#: (An "identity" is true for every parameter value by elementary algebra: an equality, or an inequality such as
+#: 1 - e^-eps <= eps: if one fails, it is a bug. A row true by construction may still fail by Monte-Carlo chance.)
 
 COLUMNS = ("output_id", "claim_id", "kind", "source", "quote", "claim", "expected", "measured", "status",
-           "counterexample", "code")
+           "strength", "counterexample", "code")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -44,7 +56,8 @@ class Claim:
     measured: str  # what this run measured
     status: str  # one of STATUSES
     counterexample: str = ""  # first grid point where it fails, if it does
-    kind: str = ""  # "paper" or "project" (KINDS): required (the default only keeps the positional field order)
+    kind: str = ""  # "paper", "slip" or "project" (KINDS): required (the default only keeps the positional order)
+    strength: str = "tested"  # STRENGTHS: "identity" / "by construction" for checks that cannot fail
     quote: str = ""  # the paper's own words, verbatim (every "paper" row)
     code: str = ""  # the function that computes the measured value, "package.module.function" (code_name)
 
@@ -54,6 +67,13 @@ class Claim:
         if self.kind not in KINDS:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: kind {self.kind!r} not in {KINDS} (every "
                              "claim says whether the paper asserts it or this project asks it)")
+        if self.strength not in STRENGTHS:
+            raise ValueError(f"claim {self.output_id}/{self.claim_id}: strength {self.strength!r} not in {STRENGTHS}")
+        if self.strength == "identity" and self.status in FAILING_STATUSES:
+            raise ValueError(f"claim {self.output_id}/{self.claim_id}: an identity has status {self.status!r}: a "
+                             "coding error, or the check can fail after all")
+        if self.kind in ("paper", "slip") and not self.quote:
+            raise ValueError(f"claim {self.output_id}/{self.claim_id}: a {self.kind} row quotes the paper's words")
 
 
 def code_name(func: Callable) -> str:
@@ -136,8 +156,8 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _counts(statuses: pd.Series) -> str:
-    counts = statuses.value_counts().reindex(list(STATUSES), fill_value=0)
+def _counts(values: pd.Series, order: Sequence[str] = STATUSES) -> str:
+    counts = values.value_counts().reindex(list(order), fill_value=0)
     return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
 
 
@@ -159,10 +179,6 @@ def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = ()) -> str:
     return "\n\n".join([text, *notes])
 
 
-#: Statuses that say a claim failed where it was checked.
-FAILING_STATUSES = ("does not hold", "differs")
-
-
 def claim_anchor(output_id: str, claim_id: str) -> str:
     """The HTML id of a claim's row in REPRODUCTION.md and the report."""
     return "claim-" + re.sub(r"[^A-Za-z0-9_-]+", "-", f"{output_id}-{claim_id}")
@@ -171,6 +187,15 @@ def claim_anchor(output_id: str, claim_id: str) -> str:
 def _shortened(text: str, limit: int = 170) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def _tested_counts(claims: pd.DataFrame) -> str:
+    """How many rows could have failed ("tested") and their statuses; identities and checks true by construction
+    are counted apart, since they are not evidence."""
+    tested = claims[claims["strength"] == "tested"]
+    untested = claims[claims["strength"] != "tested"]
+    return (f"Of these, {len(tested)} are tested checks that could have failed ({_counts(tested['status'])}) and "
+            f"{len(untested)} are identities or true by construction ({_counts(untested['strength'], STRENGTHS)}).")
 
 
 def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], header: str = "") -> str:
@@ -183,10 +208,13 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
     if header:
         lines += [header, ""]
     paper = claims[claims["kind"] == "paper"]
-    project = claims[claims["kind"] != "paper"]
-    lines += [f"Paper claims ({len(paper)}): {_counts(paper['status'])}.", "",
+    slips = claims[claims["kind"] == "slip"]
+    project = claims[claims["kind"] == "project"]
+    lines += [f"Paper claims ({len(paper)}): {_counts(paper['status'])}. {_tested_counts(paper)}", "",
+              f"Slips in the papers' text ({len(slips)}; typos and slips where the paper evidently means another "
+              f"formula, checked as printed, not false theorems): {_counts(slips['status'])}.", "",
               f"Project questions ({len(project)}; limitations, preconditions at the chosen settings, comparisons "
-              f"the papers do not make): {_counts(project['status'])}.", ""]
+              f"the papers do not make): {_counts(project['status'])}. {_tested_counts(project)}", ""]
     failing = paper[paper["status"].isin(FAILING_STATUSES)]
     if len(failing):
         lines += [f"**Paper claims that do not hold or differ ({len(failing)})**, one line each (the row has the "
@@ -207,13 +235,13 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
             continue
         lines += [f"## `{oid}`", "",
                   "| claim | kind | source | the paper's words | checked reading | expected | this run | status "
-                  "| counter-example |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "| strength | counter-example |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for r in sub.itertuples():
             quote = f"“{r.quote}”" if r.quote else ""
             lines.append("| " + " | ".join(_cell(x) for x in (
                 f'<a id="{claim_anchor(oid, r.claim_id)}"></a>`{r.claim_id}`',
-                r.kind, r.source, quote, r.claim, r.expected, r.measured, f"**{r.status}**",
+                r.kind, r.source, quote, r.claim, r.expected, r.measured, f"**{r.status}**", r.strength,
                 r.counterexample)) + " |")
         lines.append("")
     return "\n".join(lines)

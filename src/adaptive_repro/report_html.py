@@ -34,6 +34,9 @@ PAPER_NAMES = {
     "he": "He, Wang and Tao, generalization and composition bounds for iterative DP algorithms",
     "lecture": "Lecture notes: exponential mechanism, transfer theorem, Monitor argument",
 }
+#: Claim kind -> how a card names it.
+KIND_LABEL = {"paper": "paper's claim", "slip": "slip in the paper's text", "project": "project's question"}
+
 #: Claim status -> CSS class of its badge.
 STATUS_CLASS = {"reproduced": "ok", "holds": "ok", "differs": "bad", "does not hold": "bad",
                 "not applicable": "na", "not checked": "na"}
@@ -136,7 +139,7 @@ def claims_html(claims: pd.DataFrame) -> str:
     for c in claims.itertuples():
         esc = {k: html.escape(str(getattr(c, k))) for k in
                ("claim_id", "kind", "source", "claim", "expected", "measured", "status", "counterexample", "quote")}
-        kind = "paper's claim" if c.kind == "paper" else "project's question"
+        kind = KIND_LABEL[c.kind] + ("" if c.strength == "tested" else f"; {c.strength}: cannot fail")
         quote = f'<blockquote>“{esc["quote"]}”</blockquote>' if c.quote else ""
         counter = f'<p><b>Counter-example:</b> {esc["counterexample"]}</p>' if c.counterexample else ""
         cards.append(

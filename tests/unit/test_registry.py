@@ -96,3 +96,43 @@ def test_reproduction_opens_with_the_failing_paper_claims_linked_to_their_rows()
     assert [line.split("`")[3] for line in listed] == ["a", "d"]  # paper rows that fail, in order; not b, not c
     assert f"(#{claim_anchor('he-kl', 'a')})" in listed[0]
     assert f'<a id="{claim_anchor("he-kl", "a")}"></a>' in md[md.index("## `he-kl`"):]
+
+
+@pytest.mark.parametrize("strength", ["weak", ""])
+def test_strength_must_be_known(strength):
+    with pytest.raises(ValueError, match="strength"):
+        Claim(**ROW, status="holds", kind="project", strength=strength)
+
+
+def test_an_identity_that_fails_is_a_bug_but_a_constructed_monte_carlo_check_may_fail_by_chance():
+    with pytest.raises(ValueError, match="identity"):
+        Claim(**ROW, status="does not hold", kind="project", strength="identity")
+    assert Claim(**ROW, status="does not hold", kind="project", strength="by construction").status == "does not hold"
+    assert Claim(**ROW, status="not checked", kind="project", strength="identity").strength == "identity"
+
+
+@pytest.mark.parametrize("kind", ["paper", "slip"])
+def test_paper_and_slip_rows_quote_the_paper(kind):
+    with pytest.raises(ValueError, match="quotes"):
+        Claim(**ROW, status="holds", kind=kind)
+    assert Claim(**ROW, status="holds", kind=kind, quote="words").quote == "words"
+
+
+def test_reproduction_counts_tested_rows_apart_from_identities_and_slips_apart_from_claims():
+    from adaptive_repro.registry import COLUMNS
+
+    spec = [("a", "paper", "holds", "tested"), ("b", "paper", "holds", "identity"),
+            ("c", "paper", "does not hold", "tested"), ("d", "paper", "holds", "by construction"),
+            ("e", "slip", "does not hold", "tested"), ("f", "project", "holds", "tested")]
+    rows = [dict.fromkeys(COLUMNS, "") | {"output_id": "he-kl", "claim_id": cid, "kind": kind, "status": status,
+                                          "strength": strength, "claim": f"claim {cid}"}
+            for cid, kind, status, strength in spec]
+    md = render_reproduction(pd.DataFrame(rows), {"he-kl": []})
+    assert "Paper claims (4): 3 holds, 1 does not hold. Of these, 2 are tested checks that could have failed " \
+           "(1 holds, 1 does not hold) and 2 are identities or true by construction (1 identity, 1 by " \
+           "construction)." in md
+    assert "Slips in the papers' text (1;" in md and "): 1 does not hold." in md
+    assert "Project questions (1;" in md
+    head = md[:md.index("| output |")]
+    assert [line.split("`")[3] for line in head.splitlines() if line.startswith("- [")] == ["c"]  # not the slip
+    assert "| **holds** | identity |" in md  # the strength column of the row

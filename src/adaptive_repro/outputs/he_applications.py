@@ -21,7 +21,7 @@ from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, series_colors
 from adaptive_repro.plotting import pyplot as plt
-from adaptive_repro.registry import Claim, code_name, format_point
+from adaptive_repro.registry import Claim, check_grid, code_name, format_point
 
 TOL = 1e-9
 
@@ -310,24 +310,29 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     f"the accuracy term a = 9 eps' of {thm} combined with Theorem 1 is O(T/sqrt(N)): fitted log-log "
                     "slope in N <= -1/2 and in T <= 1 on the grid", "slope_N <= -1/2, slope_T <= 1",
                     np.r_[sN.slope.values <= -0.5, sT.slope.values <= 1 + 1e-9], slopes, ["over", "group", "slope"],
-                    code=code, quote=rq,
+                    code=code, quote=rq, strength="identity",
                     note=f"slopes in N {sN.slope.min():.3g}..{sN.slope.max():.3g}, in T {sT.slope.min():.3g}.."
-                         f"{sT.slope.max():.3g}: the formula gives about sqrt(T)/N, smaller than the stated rate"))
+                         f"{sT.slope.max():.3g}: the formula gives about sqrt(T)/N, smaller than the stated rate (its "
+                         "terms scale as sqrt(T)/N and T/N^2, so the slopes lie in [-2, -1] and [1/2, 1] for every "
+                         "parameter: the check cannot fail)"))
     cl.append(claim(oid, "rate-a-section5", "paper", f"{HE}, Section 5 (introduction)",
                     f"at fixed T, the accuracy term 9 eps' of {thm} is O(sqrt(log N/N)): fitted slope in N <= -1/2",
                     "slope_N <= -1/2", sN.slope.values <= -0.5, sN, ["T", "sigma", "delta_tilde", "slope"], code=code,
-                    quote=QUOTES["sec5"],
+                    quote=QUOTES["sec5"], strength="identity",
                     note=f"Section 5's rate has no T, {rem}'s grows linearly in T: the two agree only at fixed T"))
     bN = _slopes(t, "thm1_b", "N", ["T", "sigma", "delta_tilde"])
-    cl.append(claim(oid, "rate-b-fixed-delta", "project", f"{HE}, {rem} (failure probability)",
-                    "with delta and delta~ held fixed, Theorem 1's failure probability b = e^-eps' delta'/eps' "
-                    "ln(2/eps') at the theorem's (eps', delta') does not grow with N (fitted slope in N <= 0), as the "
-                    "stated 1 - O(T/sqrt(N)) needs", "slope_N <= 0", bN.slope.values <= 0, bN,
-                    ["T", "sigma", "delta_tilde", "slope"],
-                    code=code_name(heg.theorem1_b),
-                    note=f"slopes in N {bN.slope.min():.3g}..{bN.slope.max():.3g}: b grows "
-                    "like N because delta' >= delta~ stays fixed while eps' ~ 1/N; the rate needs delta~ (and delta) "
-                    "decreasing in N, which the paper does not specify"))
+    fixed = check_grid(bN.slope.values <= 0, bN, ["T", "sigma", "delta_tilde", "slope"])
+    cl.append(Claim(output_id=oid, claim_id="rate-b-fixed-delta", kind="paper", source=f"{HE}, {rem} (failure "
+                    "probability)", quote=rq, code=code_name(heg.theorem1_b),
+                    claim=f"{rem}'s failure probability 1 - O(T/sqrt(N)): Theorem 1's b = e^-eps' delta'/eps' "
+                    "ln(2/eps') at the theorem's (eps', delta') is O(T/sqrt(N)). The remark leaves delta and delta~ "
+                    "free (it does not say how they scale with N), so the statement has no checkable reading: not "
+                    "applicable. Measured for information at delta, delta~ held fixed (fitted slope of b in N)",
+                    expected="slope_N <= 0 if delta, delta~ were meant fixed", status="not applicable",
+                    measured=f"with delta, delta~ fixed: {fixed.measured}; slopes in N {bN.slope.min():.3g}.."
+                    f"{bN.slope.max():.3g}: b grows like N because delta' >= delta~ stays fixed while eps' ~ 1/N, so "
+                    "the rate needs delta~ (and delta) decreasing in N, which the remark does not specify",
+                    counterexample=""))
     if which == "sgld":
         w = wang_direction_table(params, which)
         w = w[w.sigma == params["sigma"][0]].reset_index(drop=True)

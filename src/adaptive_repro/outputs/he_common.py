@@ -61,6 +61,8 @@ QUOTES = {
             r"$(\varepsilon^{\prime},\delta^{\prime})$-differentially private where",
     "abstract": "Our results are strictly tighter than the existing works.",
     "sec412": "Our bound improves the current tightest result from two aspects:",
+    "ns_tightest": "This is the existing tightest high-probability generalization bound in the literature.",
+    "strictly_tighter_422": "Our composition theorem is strictly tighter than the existing results.",
     "intro_ns": r"our bound tightens the term $a$ from $13\varepsilon$ to $9\varepsilon$; and (2) our bound "
                 r"tightens the term $b$ from $\frac{2\delta}{\varepsilon}\log\left(\frac{2}{\varepsilon}\right)$ to "
                 r"$\frac{2e^{-\varepsilon}\delta}{\varepsilon}\log\left(\frac{2}{\varepsilon}\right)$",
@@ -91,11 +93,11 @@ QUOTES = {
 
 
 def claim(output_id: str, claim_id: str, kind: str, source: str, text: str, expected: str, ok, points=None,
-          keys: Sequence[str] = (), code: str = "", quote: str = "", note: str = "") -> Claim:
+          keys: Sequence[str] = (), code: str = "", quote: str = "", note: str = "", strength: str = "tested") -> Claim:
     """A grid claim: the verdict of :func:`adaptive_repro.registry.check_grid` (zero points -> "not checked");
     ``note`` is appended to the measured text (numbers, the reason of a verdict, the other reading)."""
     gc = check_grid(ok, points, keys)
     measured = gc.measured + (f"; {note}" if note else "")
     return Claim(output_id=output_id, claim_id=claim_id, source=source, claim=text, expected=expected,
                  measured=measured, status=gc.status, counterexample=gc.counterexample, kind=kind,
-                 quote=quote, code=code)
+                 quote=quote, code=code, strength=strength)

@@ -165,7 +165,8 @@ def composition_eps_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
         claim(oid, "he-eps-equals-kairouz", "paper", f"{HE}, Section 4.2.2", "Theorem 4's eps' (eqs. (5)-(7), "
               "written from He's sums) equals Kairouz et al.'s eps' as He quotes it (computed separately)",
               "same eps'", np.isclose(w.he, w.kairouz, rtol=1e-9), w, key + ["he", "kairouz"],
-              code=code_name(he.he_theorem4_eps), quote=QUOTES["same_eps"]),
+              code=code_name(he.he_theorem4_eps), quote=QUOTES["same_eps"], strength="identity",
+              note="He's eqs. (5)-(7) are Kairouz et al.'s closed form rewritten: equal by algebra"),
         claim(oid, "kairouz-le-drv", "paper", f"{HE}, Section 4.2.2", "Kairouz et al.'s eps' (the tightest existing "
               "one, as He says) is at most the classic Dwork-Rothblum-Vadhan eps'", "Kairouz <= DRV",
               w.kairouz <= w.drv * (1 + 1e-12), w, key + ["kairouz", "drv"], code=code_name(he.kairouz_eps),
@@ -219,13 +220,18 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     second = Td**2 + h.delta_tilde * h.delta_floor  # size of the terms a first-order expansion drops
     h["he_minus_kairouz"] = h.delta_prime - h.kairouz_delta
     lt = h[h.m < h["T"]].reset_index(drop=True)
-    cl.append(claim(oid, "he-delta-lt-kairouz", "project", f"{HE}, Section 1 and Section 4.2.2",
-                    "strict reading, a question of this project: wherever He's claimed improvement delta tanh(eps/2) "
-                    "(T - m), m = ceil(eps'/eps), is positive (m < T), is Corollary 2's delta' smaller than Kairouz et "
-                    "al.'s 1-(1-delta)^T(1-delta~)? The paper states the gap 'approximately' (to first order in "
-                    "delta; row he-gap-first-order checks that reading, its claim)",
+    cl.append(claim(oid, "he-delta-lt-kairouz", "paper", f"{HE}, Section 4.2.2 (and the gap sentence of Section 1)",
+                    "strict reading of 'strictly tighter': wherever He's claimed improvement delta tanh(eps/2) "
+                    "(T - m), m = ceil(eps'/eps), is positive (m < T), Corollary 2's delta' is smaller than Kairouz et "
+                    "al.'s 1-(1-delta)^T(1-delta~) (the other reading, the gap to first order in delta as Section 1 "
+                    "states it 'approximately', is row he-gap-first-order). Since He's eps' equals Kairouz's closed "
+                    "form, a valid delta' can undercut Kairouz's by at most delta~ (1-delta)^T <= delta~ (a valid "
+                    "delta' is at least the exact delta(eps'), itself at least the floor 1-(1-delta)^T, and Kairouz's "
+                    "is the "
+                    "floor plus delta~ (1-delta)^T): a larger gap means an invalid delta' "
+                    "(row he-above-floor)",
                     "He < Kairouz", lt.delta_prime < lt.kairouz_delta, lt, hk + ["he_minus_kairouz", "kairouz_delta"],
-                    code=code_name(he.he_corollary2_delta),
+                    code=code_name(he.he_corollary2_delta), quote=QUOTES["strictly_tighter_422"],
                     note="it fails where the second-order terms delta~ (1-(1-delta)^T) and O((T delta)^2) exceed the "
                          "claimed first-order gap (large delta~, small T - m); where the gap does hold strongly, He's "
                          "delta' is below the floor 1-(1-delta)^T (row he-above-floor), which is the real finding"))
@@ -296,7 +302,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     cl.append(claim(oid, "cor3-sound-as-printed", "paper", f"{HE}, Corollary 3 (ground truth KOV 2015 Thm 3.3)",
                     "reading 1 (Corollary 3 as stated: eps-DP steps, delta = 0, delta' = delta''): the printed "
                     "delta'' is at least the exact optimal delta at Corollary 3's eps'", "delta'' >= exact delta(eps')",
-                    cd.sound, cd, keys0, code=code_name(he.he_corollary3_delta_pp), quote=QUOTES["cor3"] + " "
+                    cd.sound, cd, keys0, code=code_name(he.he_corollary3_delta_pp), quote=QUOTES["cor3"] + " [...] "
                     + QUOTES["cor3_pp"]))
     c2 = _method(table, "he_cor3_derived", (table.delta == 0) & np.isfinite(table.delta_prime))
     cl.append(claim(oid, "cor3-sound-sign-corrected", "project", f"{HE}, Corollary 3 with App. B.4 eqs. (36)-(37)",

@@ -137,16 +137,41 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     return fig
 
 
-def _dominance_note(w, a_col, b_col, name):
-    dom = (w[a_col] <= w.he_a) & (w[b_col] <= w.he_b)
-    return (f"{name}'s a is smaller at {int((w[a_col] < w.he_a).sum())}/{len(w)} points; {name}'s (a, b) is no "
-            f"larger in both at {int(dom.sum())}/{len(w)} points (there it is strictly the better bound); Section "
-            "4.1.2 itself claims an improvement over Nissim-Stemmer only, which holds (thm1-a-vs-ns, thm1-b-vs-ns)")
+UNDERFLOW = "; Oneto's b = 3 e^{-N eps^2} prints as 0 where it is below 1e-308"
+
+
+def informative(a, b):
+    """Where a bound P[gap < a] > 1 - b says something: a < 1 (the loss is in [0, 1], so gap < 1 is certain) and
+    b < 1 (b >= 1 makes it empty). Theorem 1's and Nissim-Stemmer's b are nan where eps >= 2 (there b <= 0 makes
+    "P > 1 - b" impossible), which fails both tests; Oneto's 3 e^{-N eps^2} > 0 may underflow to 0, which passes."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return (a < 1) & (b < 1)
+
+
+def _dominance_note(w, a_col, b_col, name, lhs="he"):
+    """How often ``name``'s (a, b) beats the ``lhs`` bound's on the comparable points ``w``."""
+    dom = (w[a_col] <= w[f"{lhs}_a"]) & (w[b_col] <= w[f"{lhs}_b"])
+    return (f"{name}'s a is smaller at {int((w[a_col] < w[f'{lhs}_a']).sum())}/{len(w)} comparable points; "
+            f"{name}'s (a, b) is no larger in both at {int(dom.sum())}/{len(w)} (there it is the better bound)")
+
+
+def _comparable_note(n_all: int, n_kept: int, hypotheses: str) -> str:
+    return (f"compared only where both bounds are informative (a < 1, b < 1, eps < 2){hypotheses}: "
+            f"{n_kept} of {n_all} grid points")
+
+
+def _dwork_comparable_range(deltas) -> str:
+    """Where Theorem 1 and Dwork et al.'s bound both say something: 9 eps < 1 and 8 delta^eps < 1."""
+    ranges = [f"delta = {d:g}: {np.log(8) / np.log(1 / d):.3g} < eps < {1 / 9:.3g}" for d in sorted(deltas)
+              if np.log(8) / np.log(1 / d) < 1 / 9]
+    where = "; ".join(ranges) if ranges else "at no delta of the grid (it needs delta < 8^-9 = 7.5e-9)"
+    return (f"no grid point is comparable: both say something only for ln 8/ln(1/delta) < eps < 1/9 ({where}); "
+            "there Theorem 1's a = 9 eps exceeds Dwork et al.'s 4 eps, so it cannot be tighter in both")
 
 
 def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     oid = "he-generalization"
-    hp = table[table.quantity.isin(["a", "b"]) & table.N.isna()]
+    hp = table[table.quantity.isin(["a", "b", "min_N"]) & table.N.isna()]
     w = hp.pivot_table(index=["eps", "delta"], columns=["method", "quantity"], values="value").reset_index()
     w.columns = ["_".join(c).strip("_") for c in w.columns]
     wf = w[w.eps < 2].reset_index(drop=True)
@@ -155,10 +180,11 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     cl = [
         claim(oid, "thm1-a-vs-ns", "paper", src, "Theorem 1 tightens a from Nissim-Stemmer's 13 eps to 9 eps",
               "9 eps < 13 eps", w.he_thm1_a < w.nissim_stemmer_a, w, ["eps"], code=code_name(heg.theorem1_a),
-              quote=QUOTES["intro_ns"]),
+              quote=QUOTES["intro_ns"], strength="identity"),
         claim(oid, "thm1-b-vs-ns", "paper", src, "Theorem 1's b is smaller than Nissim-Stemmer's 2 delta/eps "
               "log(2/eps) (where eps < 2; both are <= 0 beyond)", "b_He < b_NS", wf.he_thm1_b < wf.nissim_stemmer_b,
-              wf, ["eps", "delta"], code=code_name(heg.theorem1_b), quote=QUOTES["intro_ns"]),
+              wf, ["eps", "delta"], code=code_name(heg.theorem1_b), quote=QUOTES["intro_ns"], strength="identity",
+              note="b_He / b_NS = e^-eps / 2 for every eps, delta (the introduction's b: e^-eps)"),
         claim(oid, "thm1-b-statement-vs-intro", "paper", f"{HE}, Theorem 1 vs Section 1 / Section 4.1.2",
               "Theorem 1's b, e^-eps delta/eps ln(2/eps), is the b the introduction and Section 4.1.2 state, "
               "2 e^-eps delta/eps log(2/eps)", "equal",
@@ -175,30 +201,58 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     note="b <= 0 exactly where eps >= 2 (ln(2/eps) <= 0): there 1 - b >= 1 and P[...] > 1 - b is "
                          "impossible, although the event |gap| < 9 eps is certain (loss in [0, 1]); the statement "
                          "needs eps < 2"))
+    wd = wf[informative(wf.he_a, wf.he_b) & informative(wf.dwork_et_al_a, wf.dwork_et_al_b)].reset_index(drop=True)
     cl.append(claim(oid, "thm1-tighter-than-dwork", "paper", f"{HE}, Abstract and Section 6",
                     "broad reading of 'strictly tighter than the existing works': Theorem 1's (a, b) is no larger "
-                    "than Dwork et al.'s (4 eps, 8 delta^eps), as He quotes it, in both a and b (where eps < 2)",
+                    "than Dwork et al.'s (4 eps, 8 delta^eps), as He quotes it, in both a and b, wherever both bounds "
+                    "say something (a < 1, b < 1, eps < 2; Theorem 1's sample-size condition is met by a large enough N, "
+                    "and neither side depends on N otherwise)",
                     "a_He <= 4 eps and b_He <= 8 delta^eps",
-                    (wf.he_thm1_a <= wf.dwork_et_al_a) & (wf.he_thm1_b <= wf.dwork_et_al_b), wf,
-                    ["eps", "delta", "he_thm1_a", "dwork_et_al_a"], code=code_name(heg.theorem1_a),
-                    quote=QUOTES["abstract"],
-                    note=_dominance_note(wf, "dwork_et_al_a", "dwork_et_al_b", "Dwork et al.")
-                    + "; elsewhere the two are incomparable (smaller a, larger b); Dwork et al.'s bound as He quotes "
-                    "it is one-sided"))
+                    (wd.he_thm1_a <= wd.dwork_et_al_a) & (wd.he_thm1_b <= wd.dwork_et_al_b), wd,
+                    ["eps", "delta", "he_thm1_a", "dwork_et_al_a", "he_thm1_b", "dwork_et_al_b"],
+                    code=code_name(heg.theorem1_a), quote=QUOTES["abstract"],
+                    note=_comparable_note(len(wf), len(wd), "") + "; " + (
+                        _dominance_note(wd, "dwork_et_al_a", "dwork_et_al_b", "Dwork et al.") if len(wd) else
+                        _dwork_comparable_range(params["delta"])) + "; Section 4.1.2 itself claims an improvement "
+                    "over Nissim-Stemmer only (thm1-a-vs-ns, thm1-b-vs-ns)"))
     on = table[(table.method == "oneto_et_al")]
     ow = on.pivot_table(index=["eps", "delta", "N", "empirical_risk"], columns="quantity", values="value")
     ow = ow.reset_index()
     hw = w.set_index(["eps", "delta"])
-    ow["he_a"] = hw.he_thm1_a.reindex(pd.MultiIndex.from_frame(ow[["eps", "delta"]])).values
-    ow["he_b"] = hw.he_thm1_b.reindex(pd.MultiIndex.from_frame(ow[["eps", "delta"]])).values
-    ow = ow[ow.eps < 2].reset_index(drop=True)
+    at = pd.MultiIndex.from_frame(ow[["eps", "delta"]])
+    for col in ("he_thm1_a", "he_thm1_b", "nissim_stemmer_a", "nissim_stemmer_b", "he_thm1_min_N"):
+        ow[col] = hw[col].reindex(at).values
+    ow["he_a"], ow["he_b"] = ow.he_thm1_a, ow.he_thm1_b
+    ow["ns_a"], ow["ns_b"] = ow.nissim_stemmer_a, ow.nissim_stemmer_b
+    n_oneto = len(ow)
+    sized = ow[ow.N >= ow.he_thm1_min_N]  # Theorem 1's hypothesis N >= 2/eps^2 ln(16/(e^-eps delta))
+    oneto_ok = informative(sized.a, sized.b)
+    wo = sized[oneto_ok & informative(sized.he_a, sized.he_b)].reset_index(drop=True)
     cl.append(claim(oid, "thm1-tighter-than-oneto", "paper", f"{HE}, Abstract and Section 6",
                     "broad reading of 'strictly tighter than the existing works': Theorem 1's (a, b) is no larger "
                     "than Oneto et al.'s first bound (a = sqrt(6 R_S) eps_hat + 6(eps^2 + 1/N), b = 3 e^{-N eps^2}), "
-                    "as He quotes it, in both a and b (eps < 2, N and empirical risk R_S from the grid)",
-                    "a_He <= a_Oneto and b_He <= b_Oneto", (ow.he_a <= ow.a) & (ow.he_b <= ow.b), ow,
+                    "as He quotes it, in both a and b, at grid points (eps, delta, N, R_S) where Theorem 1's "
+                    "sample-size condition N >= 2/eps^2 ln(16/(e^-eps delta)) holds and both bounds say something",
+                    "a_He <= a_Oneto and b_He <= b_Oneto", (wo.he_a <= wo.a) & (wo.he_b <= wo.b), wo,
                     ["eps", "delta", "N", "empirical_risk", "he_a", "a", "he_b", "b"], code=code_name(heg.oneto_a_risk),
-                    quote=QUOTES["abstract"], note=_dominance_note(ow, "a", "b", "Oneto et al.")))
+                    quote=QUOTES["abstract"],
+                    note=_comparable_note(n_oneto, len(wo), " and N meets Theorem 1's condition") + "; "
+                    + _dominance_note(wo, "a", "b", "Oneto et al.") + UNDERFLOW))
+    wn = sized[oneto_ok & informative(sized.ns_a, sized.ns_b)].reset_index(drop=True)
+    cl.append(claim(oid, "ns-tightest", "paper", f"{HE}, Section 4.1.2 (Comparison of Theorem 1)",
+                    "Nissim-Stemmer's bound (a = 13 eps, b = 2 delta/eps log(2/eps)) is the tightest of the "
+                    "high-probability bounds He quotes: no other (Oneto et al.'s first bound, as He quotes it) has "
+                    "(a, b) no larger in both, at grid points where both bounds say something (a < 1, b < 1) and "
+                    "N meets Theorem 1's sample-size condition (He quotes no condition for either bound; this keeps "
+                    "N realistic). Dwork et al.'s is never comparable with it: a = 13 eps < 1 needs eps < 1/13, "
+                    "8 delta^eps < 1 needs eps > ln 8/ln(1/delta)",
+                    "no point where Oneto's (a, b) <= Nissim-Stemmer's", ~((wn.a <= wn.ns_a) & (wn.b <= wn.ns_b)),
+                    wn, ["eps", "delta", "N", "empirical_risk", "ns_a", "a", "ns_b", "b"],
+                    code=code_name(heg.oneto_a_risk), quote=QUOTES["ns_tightest"],
+                    note=_comparable_note(n_oneto, len(wn), " and N meets Theorem 1's condition") + "; "
+                    + _dominance_note(wn, "a", "b", "Oneto et al.", lhs="ns")
+                    + "; the two are one-sided bounds of the same form, so the comparison is like for like"
+                    + UNDERFLOW))
     oa = table[table.quantity == "on_average"]
     aw = oa.pivot_table(index=["eps", "delta", "k"], columns="method", values="value").reset_index()
     aw["ratio"] = aw.nissim_stemmer / aw.he_thm2
@@ -211,12 +265,13 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
         claim(oid, "thm2-le-ns", "paper", f"{HE}, Section 1 and Section 4.1.2 (Comparison of Theorem 2)",
               "Theorem 2's on-average bound e^-eps k delta + 1 - e^-eps is at most Nissim-Stemmer's k delta + 2 eps",
               "He <= NS", aw.he_thm2 <= aw.nissim_stemmer * (1 + 1e-12), aw, ["eps", "delta", "k"],
-              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_tighter"]),
+              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_tighter"], strength="identity",
+              note="true for every eps, delta, k: e^-eps k delta <= k delta and 1 - e^-eps <= eps < 2 eps"),
         claim(oid, "thm2-factor-e-eps-delta-term", "paper", f"{HE}, Section 1 and Section 4.1.2",
               "reading 1 of 'tighter by a factor of e^eps': the k delta term (Nissim-Stemmer's k delta vs Theorem 2's "
               "e^-eps k delta) shrinks by the factor e^eps", "k delta term ratio = e^eps",
               np.isclose(ns_term, aw.e_eps * he_term, rtol=1e-9, atol=0.0), aw, ["eps", "delta", "k"],
-              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_factor"]),
+              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_factor"], strength="identity"),
         claim(oid, "thm2-factor-e-eps", "paper", f"{HE}, Section 1 and Section 4.1.2",
               "reading 2 of 'tighter by a factor of e^eps': the whole bound, Nissim-Stemmer / Theorem 2 >= e^eps "
               "(the reading behind He's 'as large as e^10 ~ 20,000')", "NS / He >= e^eps",
@@ -226,7 +281,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                    "falls below e^eps once eps is about 1 or more and the eps term matters"),
         claim(oid, "cor1-le", "paper", f"{HE}, Corollary 1", "1 - e^-eps <= eps, so Corollary 1's bound is at least "
               "Theorem 2's", "Thm 2 <= Cor 1", aw.he_thm2 <= aw.he_cor1 * (1 + 1e-12), aw, ["eps", "delta", "k"],
-              code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"]),
+              code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"], strength="identity"),
     ]
     return cl
 

@@ -91,16 +91,19 @@ def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
         if not arm.calibration.targets_session_epsilon or not r.feasible:
             continue
         ok = bool(r.certified_bdp <= r.eps_session * (1 + 1e-6))
+        constructed = arm.calibration.solves_for_bdp and spec.alg1.bdp_method == "lemma2"
         claims.append(Claim(
             output_id=output_id, claim_id=f"{r.arm}-certified-bdp", source="Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
             claim=f"{arm.claim_name}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
             "session's ε (is the arm Bayesian-DP at the level it is meant to have?).",
             expected=f"certified BDP ≤ ε = {r.eps_session:g}",
             measured=f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "
-            f"({spec.model.privacy_words()})",
+            f"({spec.model.privacy_words()})" + ("; by construction for this arm: σ is solved from Lemma 2's "
+                                                  "conversion at ε" if constructed else ""),
             status=verdict(ok, "statement"),
             counterexample="" if ok else f"{r.arm}: {r.certified_bdp:.3g} > {r.eps_session:g}",
-            kind="project", code=spec.model.conversion_code()))
+            kind="project", code=spec.model.conversion_code(),
+            strength="by construction" if constructed else "tested"))
     return claims
 
 

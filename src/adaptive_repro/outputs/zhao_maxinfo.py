@@ -72,8 +72,8 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
         claim="reading 1 (literal, every eps and n): eps n log e >= Theorem 3's bound at every (eps, n) of the "
               "grid. Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n), so this reading fails for eps >= 1/2 "
               "and for small n; see thm3-weaker-where-used for the reading at the paper's own use",
-        expected="Theorem 3 < eps n log e", measured=chk.measured + " (eps, n) points", status=chk.status,
-        counterexample=chk.counterexample, kind="paper", quote=Q_THM3_WEAKER, code=CODE)]
+        expected="Theorem 3 < eps n log e", measured=chk.measured + " (eps, n) points; " + _region_text(table, beta),
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_THM3_WEAKER, code=CODE)]
     n = params["n"]
     taus = np.asarray(params["tau"], dtype=float)
     pts = pd.DataFrame({"tau": taus, "eps": taus / 3, "n": n})
@@ -97,9 +97,19 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
         claim="Theorem 3's bound is below eps n log e exactly when 2 eps + sqrt(2 ln(2/beta)/n) < 1 (never for "
               "eps >= 1/2)",
         expected="the region formula agrees with the two bounds at every grid point", measured=chk.measured,
-        status=chk.status, counterexample=chk.counterexample, kind="project",
+        status=chk.status, counterexample=chk.counterexample, kind="project", strength="identity",
         code=code_name(zb.theorem3_tighter_region)))
     return claims
+
+
+def _region_text(table: pd.DataFrame, beta: float) -> str:
+    """Where Theorem 3 is the tighter bound, per n of the grid: eps < (1 - sqrt(2 ln(2/beta)/n))/2 (thm3-region)."""
+    parts = []
+    for n in sorted(table["n"].unique()):
+        limit = (1 - np.sqrt(2 * np.log(2 / beta) / n)) / 2
+        parts.append(f"n = {n:,.0f}: eps < {limit:.3g}" if limit > 0 else f"n = {n:,.0f}: no eps")
+    return ("Theorem 3 is the tighter bound exactly where 2 eps + sqrt(2 ln(2/beta)/n) < 1, i.e. " + "; ".join(parts)
+            + f" (beta = {beta:g}); the sentence holds there and fails outside")
 
 
 def build(output_id: str, params: dict, inputs: dict):

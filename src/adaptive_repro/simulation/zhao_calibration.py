@@ -73,8 +73,10 @@ class Calibration(abc.ABC):
     the words figures and claims use ("DP calibration", "as if records were independent"); ``color`` the arm's
     colour; ``targets_session_epsilon`` True if the calibration aims at the session's eps (``alg1.epsilon``);
     ``paper_claim`` True if it is the calibration the paper's Fig. 3 claim is about (its rows are paper claims, the
-    others project questions). :meth:`calibrate` is deterministic and asks the data model for its BDP -> DP
-    conversion, never branches on the model.
+    others project questions); ``solves_for_bdp`` True if sigma is solved from the BDP -> DP conversion (then the
+    BDP level Lemma 2 certifies for it is the session's eps by construction, when the conversion is Lemma 2).
+    :meth:`calibrate` is deterministic and asks the data model for its BDP -> DP conversion, never branches on the
+    model.
     """
 
     name: str
@@ -83,6 +85,7 @@ class Calibration(abc.ABC):
     color: str
     targets_session_epsilon: bool = True
     paper_claim: bool = False
+    solves_for_bdp: bool = False
     claim_name: str = ""  # how claim text names the arm, if not its display name
 
     @abc.abstractmethod
@@ -121,6 +124,7 @@ class BayesianDPCalibration(Calibration):
     purpose: str = "Lemma 2 on the records' chain"
     color: str = "#0072B2"  # Okabe-Ito blue
     paper_claim: bool = True
+    solves_for_bdp: bool = True
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         eps, budget, method = settings.session_epsilon, settings.budget, settings.bdp_method

@@ -210,6 +210,52 @@ def test_theorem1_b_nonpositive_at_eps_2(built):
     assert status(built, "he-generalization", "thm1-b-vs-ns") == "holds"
 
 
+def _plain_bounds(eps, delta, N, risk):
+    """Theorem 1 (statement), Nissim-Stemmer and Oneto et al.'s first bound as He prints them, in plain math."""
+    he = (9 * eps, math.exp(-eps) * delta / eps * math.log(2 / eps))
+    ns = (13 * eps, 2 * delta / eps * math.log(2 / eps))
+    eps_hat = eps + math.sqrt(1 / N)
+    oneto = (math.sqrt(6 * risk) * eps_hat + 6 * (eps**2 + 1 / N), 3 * math.exp(-N * eps**2))
+    min_n = 2 / eps**2 * math.log(16 / (math.exp(-eps) * delta))
+    return he, ns, oneto, min_n
+
+
+def _generalization_claims(**grid):
+    from adaptive_repro.outputs import he_generalization as heg
+
+    params = default_params("he-generalization", grid, seed=1)
+    return {c.claim_id: c for c in heg.generalization_claims(heg.generalization_table(params), params)}
+
+
+def test_oneto_witness_meets_theorem1_hypotheses_and_beats_both_he_and_nissim_stemmer():
+    """The reviewers' witness: eps = 0.01, delta = 1e-9, N = 1e7, R_S = 0.1. Theorem 1's condition holds (N >= 4.7e5),
+    every bound is informative, and Oneto's (a, b) is smaller than Theorem 1's and than Nissim-Stemmer's."""
+    he, ns, oneto, min_n = _plain_bounds(0.01, 1e-9, 1e7, 0.1)
+    assert 4.6e5 < min_n < 4.8e5 <= 1e7
+    for a, b in (he, ns, oneto):
+        assert a < 1 and 0 <= b < 1  # Oneto's 3 e^-1000 underflows to 0
+    assert oneto[0] < he[0] and oneto[1] < he[1] and oneto[0] < ns[0] and oneto[1] < ns[1]
+    c = _generalization_claims(eps=[0.01], delta=[1e-9], N=[1000, 1e7], oneto_empirical_risk=[0.1], k=[1])
+    for cid in ("thm1-tighter-than-oneto", "ns-tightest"):
+        assert c[cid].status == "does not hold", cid
+        assert "N=1e+07" in c[cid].counterexample  # N = 1000 fails Theorem 1's condition: never the witness
+        assert "1 of 2 grid points" in c[cid].measured
+
+
+def test_dwork_comparison_is_not_checked_where_no_point_is_informative_and_fails_where_one_is():
+    """Both Theorem 1 and Dwork et al.'s bound say something only for ln 8/ln(1/delta) < eps < 1/9; there
+    9 eps > 4 eps, so Theorem 1 is never tighter in both."""
+    assert 8 * (1e-9) ** 0.1 > 1  # eps = 0.1: Dwork's b is vacuous at delta = 1e-9
+    c = _generalization_claims(eps=[0.01, 0.1, 0.5], delta=[1e-9, 1e-6], N=[1e7], k=[1])
+    assert c["thm1-tighter-than-dwork"].status == "not checked"
+    assert "0.1 < eps < 0.111" in c["thm1-tighter-than-dwork"].measured
+    eps = 0.105
+    assert 8 * (1e-9) ** eps < 1 and 9 * eps < 1  # both informative
+    c = _generalization_claims(eps=[0.01, eps], delta=[1e-9], N=[1e7], k=[1])
+    assert c["thm1-tighter-than-dwork"].status == "does not hold"
+    assert "eps=0.105" in c["thm1-tighter-than-dwork"].counterexample
+
+
 def test_lemma5_attained_by_rr(built):
     for eps in [0.01, 1.0, 5.0]:
         p = math.exp(eps) / (1 + math.exp(eps))
