@@ -205,8 +205,8 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     cl.append(claim(oid, "thm1-tighter-than-dwork", "paper", f"{HE}, Abstract and Section 6",
                     "broad reading of 'strictly tighter than the existing works': Theorem 1's (a, b) is no larger "
                     "than Dwork et al.'s (4 eps, 8 delta^eps), as He quotes it, in both a and b, wherever both bounds "
-                    "say something (a < 1, b < 1, eps < 2; Theorem 1's sample-size condition is met by a large enough N, "
-                    "and neither side depends on N otherwise)",
+                    "say something (a < 1, b < 1, eps < 2; Theorem 1's sample-size condition is met by a large "
+                    "enough N, and neither side depends on N otherwise)",
                     "a_He <= 4 eps and b_He <= 8 delta^eps",
                     (wd.he_thm1_a <= wd.dwork_et_al_a) & (wd.he_thm1_b <= wd.dwork_et_al_b), wd,
                     ["eps", "delta", "he_thm1_a", "dwork_et_al_a", "he_thm1_b", "dwork_et_al_b"],
