@@ -124,8 +124,8 @@ def test_zhao_experiments_end_to_end(tmp_path):
     claims = pd.read_csv(results / "tables" / "claims.csv")
     assert set(claims["output_id"]) == set(
         yaml.safe_load((workdir / "tests/configs/tiny-zhao.yaml").read_text())["outputs"])
-    assert set(claims["kind"]) <= {"paper", "project"} and claims["code"].notna().all()
-    assert claims.loc[claims["kind"] == "paper", "quote"].notna().all()
+    assert set(claims["kind"]) <= {"paper", "slip", "project"} and claims["code"].notna().all()
+    assert claims.loc[claims["kind"] != "project", "quote"].notna().all()
 
 
 def test_a_corrupted_chunk_or_aggregate_stops_the_run_with_one_line(reference_run, tmp_path):

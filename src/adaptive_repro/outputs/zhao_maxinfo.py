@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.outputs.zhao_proof_checks import eq50_row, theorem3_proof_rows
 from adaptive_repro.outputs.zhao_quilts import SOURCE
 from adaptive_repro.registry import Claim, check_grid, code_name
 
@@ -99,7 +100,7 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
         expected="the region formula agrees with the two bounds at every grid point", measured=chk.measured,
         status=chk.status, counterexample=chk.counterexample, kind="project", strength="identity",
         code=code_name(zb.theorem3_tighter_region)))
-    return claims
+    return claims + theorem3_proof_rows(oid, params) + [eq50_row(oid)]
 
 
 def _region_text(table: pd.DataFrame, beta: float) -> str:

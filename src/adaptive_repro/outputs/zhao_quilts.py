@@ -13,6 +13,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.outputs.zhao_proof_checks import eq38_row
 from adaptive_repro.privacy import (
     binary_chain,
     chain_quilts,
@@ -378,7 +379,8 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
                  "Theorem 2; with it h lower-bounds Lemma 2's eps' (row lemma4-below-exact)",
         status=verdict(ok, "statement"),
         counterexample="" if ok else "s undefined in the statement; t, xi_{t+1} unused",
-        kind="paper", quote=Q_LEMMA4_SYMBOLS, code=code_name(lemma4_statement_symbols)))
+        kind="slip", quote=Q_LEMMA4_SYMBOLS, code=code_name(lemma4_statement_symbols)))
+    claims.append(eq38_row(oid, params, _chains(params)))
     return claims
 
 

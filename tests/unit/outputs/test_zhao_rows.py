@@ -68,8 +68,8 @@ def rows(oid, block=None):
     table, fig, claims = catalogue.build(oid, default_params(oid, SMALL[oid] | (block or {}), seed=3))
     frame = claims_frame(claims)
     assert len(table) and set(frame["status"]) <= set(STATUSES)
-    assert set(frame["kind"]) <= {"paper", "project"} and (frame["code"] != "").all()
-    assert (frame.loc[frame["kind"] == "paper", "quote"] != "").all()
+    assert set(frame["kind"]) <= {"paper", "slip", "project"} and (frame["code"] != "").all()
+    assert (frame.loc[frame["kind"] != "project", "quote"] != "").all()
     assert (frame.loc[frame["status"] == "does not hold", "counterexample"] != "").all()
     return {c.claim_id: c for c in claims}
 
