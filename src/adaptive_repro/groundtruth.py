@@ -12,6 +12,9 @@
 * :func:`laplace_pld_eps`: the Laplace mechanism's composition curve from Google's ``dp_accounting`` privacy-loss-
   distribution (PLD) accountant, with pessimistic and optimistic estimates bracketing the truth.
 * :func:`kl_randomized_response`, :func:`kl_laplace`: exact KL divergences (closed forms).
+* :func:`gaussian_delta` / :func:`gaussian_eps`: the exact privacy profile of one Gaussian mechanism, Balle & Wang
+  (2018), "Improving the Gaussian Mechanism for Differential Privacy", Theorem 8: with mu = sensitivity / noise SD,
+  delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu).
 
 Nothing here is random.
 """
@@ -32,6 +35,8 @@ __all__ = [
     "delta_floor",
     "kl_randomized_response",
     "kl_laplace",
+    "gaussian_delta",
+    "gaussian_eps",
     "pld_interval",
     "laplace_pld",
     "laplace_pld_eps",
@@ -173,6 +178,34 @@ def kl_laplace(eps):
     Table of KL divergences), here = eps + e^{-eps} - 1 = eps + expm1(-eps)."""
     eps = np.asarray(eps, dtype=float)
     return eps + np.expm1(-eps)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The Gaussian mechanism, exactly
+# ---------------------------------------------------------------------------------------------------------------
+
+def gaussian_delta(eps, sensitivity, sigma):
+    """The smallest delta for which adding N(0, sigma^2) to a query of this sensitivity is (eps, delta)-DP (Balle &
+    Wang 2018, Theorem 8), computed in log space where the two terms nearly cancel."""
+    eps, mu = np.asarray(eps, dtype=float), np.asarray(sensitivity, dtype=float) / np.asarray(sigma, dtype=float)
+    log_first = special.log_ndtr(mu / 2 - eps / mu)
+    log_second = eps + special.log_ndtr(-mu / 2 - eps / mu)
+    out = np.exp(log_first) * -np.expm1(np.minimum(log_second - log_first, 0.0))
+    return out if out.ndim else float(out)
+
+
+def gaussian_eps(delta, sensitivity, sigma):
+    """The smallest eps for which the Gaussian mechanism N(0, sigma^2) on a query of this sensitivity is
+    (eps, delta)-DP: the root of :func:`gaussian_delta` (decreasing in eps), 0 if delta is already met at eps = 0."""
+    def one(d, s, g):
+        if gaussian_delta(0.0, s, g) <= d:
+            return 0.0
+        hi = 1.0
+        while gaussian_delta(hi, s, g) > d:
+            hi *= 2.0
+        return optimize.brentq(lambda e: gaussian_delta(e, s, g) - d, 0.0, hi, xtol=1e-14, rtol=1e-12)
+    out = np.vectorize(one, otypes=[float])(delta, sensitivity, sigma)
+    return out if out.ndim else float(out)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
+from adaptive_repro.outputs.he_proof_checks import per_step_row
 from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, series_colors
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, check_grid, code_name, format_point
@@ -342,7 +343,7 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                         "He only quotes the condition and does not compare", "opposite directions",
                         np.isfinite(w.he_max_T) & (w.wang_min_T > 0), w, ["N", "eps_target", "wang_min_T", "he_max_T"],
                         code=code_name(hea.wang_sgld_min_T), note="a question of this project, not a claim of He"))
-    return cl
+    return cl + [per_step_row(oid, params, which)]
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

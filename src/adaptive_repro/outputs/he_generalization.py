@@ -13,6 +13,7 @@ import pandas as pd
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
+from adaptive_repro.outputs.he_proof_checks import eq18_row
 from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
@@ -283,7 +284,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "Theorem 2's", "Thm 2 <= Cor 1", aw.he_thm2 <= aw.he_cor1 * (1 + 1e-12), aw, ["eps", "delta", "k"],
               code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"], strength="identity"),
     ]
-    return cl
+    return cl + [eq18_row(oid, params)]
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

@@ -17,6 +17,7 @@ import pandas as pd
 
 from adaptive_repro.bounds import lecture as bounds
 from adaptive_repro.outputs.lecture_figures import monitor_figure, transfer_figure
+from adaptive_repro.outputs.lecture_proof_checks import slip_rows
 from adaptive_repro.registry import Claim, check_grid, code_name
 from adaptive_repro.seeds import rng as make_rng
 from adaptive_repro.simulation import lecture_mechanisms as sim
@@ -287,5 +288,5 @@ def build(output_id: str, params: dict, inputs: dict):
     if output_id == MONITOR:
         frame = monitor_table(seed, p["m"], p["epsilon"], p["epsilon_primes"], p["delta"], p["d"], p["T_grid"],
                               p["betas"], p["replicates"], conf, p["min_total_datasets"])
-        return frame, monitor_figure(frame), monitor_claims(frame)
+        return frame, monitor_figure(frame), monitor_claims(frame) + slip_rows(output_id, p)
     raise ValueError(f"{__name__} does not build {output_id!r}")

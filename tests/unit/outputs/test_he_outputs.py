@@ -277,3 +277,15 @@ def test_theorem7_below_floor_at_small_delta_tilde(built):
     assert dprime < 1 - (1 - q * delta) ** T
     assert status(built, "he-sgld", "delta-above-floor") == "does not hold"
     assert status(built, "he-sgld", "sound") == "does not hold"
+
+
+def test_kinds_readings_and_strengths(built):
+    rate_b = built["he-sgld"][1]["rate-b-fixed-delta"]
+    assert rate_b.kind == "paper" and rate_b.status == "not applicable" and "grows like N" in rate_b.measured
+    gap = built["he-composition-delta"][1]["he-delta-lt-kairouz"]
+    assert gap.kind == "paper" and gap.quote == "Our composition theorem is strictly tighter than the existing results."
+    for oid, cid in [("he-kl", "lemma5-valid-rr"), ("he-composition-eps", "he-eps-equals-kairouz"),
+                     ("he-generalization", "thm2-le-ns"), ("he-generalization", "cor1-le"),
+                     ("he-sgld", "rate-a-remark")]:
+        assert built[oid][1][cid].strength == "identity", cid
+    assert built["he-kl"][1]["lemma5-valid-laplace"].strength == "tested"  # the one that could fail

@@ -57,7 +57,7 @@ def test_table_and_claims_small():
     assert {"p", "n", "tau", "mc_probability", "mc_ci_low", "mc_ci_high", "bound", "replicates"} <= set(f.columns)
     claims = {c.claim_id: c for c in zl.build_claims(f)}
     registry.claims_frame(claims.values())
-    assert claims["lemma1-iid"].status == "holds"
+    assert claims["lemma1-iid"].status == "holds" and claims["lemma1-iid"].strength == "by construction"
     # strongly correlated labels: P[|q - 1/2| >= 0.3] ~ 0.2 >> 4 exp(-0.09 * 400 / 9) = 0.073
     assert claims["lemma1-correlated"].status == "does not hold"
     assert "p=0.99, n=400, tau=0.3" in claims["lemma1-correlated"].counterexample

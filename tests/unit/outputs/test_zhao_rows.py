@@ -150,3 +150,14 @@ def test_lemma1_rows_exact():
     _, _, c2 = catalogue.build("zhao-lemma1", default_params("zhao-lemma1", {"p_grid": [0.5], "n_grid": [50],
                                                                              "taus": [0.2], "replicates": 100}, seed=1))
     assert c2[0].claim_id == "lemma1-iid"
+
+
+def test_checks_that_cannot_fail_are_labelled_and_slips_are_their_own_kind():
+    conv = rows("zhao-bdp-conversion")
+    assert conv["lemma2-vs-lemma3"].strength == "by construction"
+    assert conv["lemma4-statement-symbols"].kind == "slip" and conv["eq38-min-for-max"].kind == "slip"
+    sc = rows("zhao-sample-complexity")
+    assert sc["theorem1-n-star"].strength == "by construction" and sc["theorem1-guarantee"].strength == "tested"
+    mi = rows("zhao-maxinfo")
+    assert mi["thm3-region"].strength == "identity"
+    assert "the sentence holds there and fails outside" in mi["thm3-weaker-everywhere"].measured

@@ -1,0 +1,92 @@
+"""Slips in the text of the lecture notes (Lecture 18) that the Monitor's analysis passes through: the sign in Step
+4's last bullet, the direction of the tail probabilities in the proof of Lemma 0.6, and Definition 0.5's set.
+
+As in :mod:`adaptive_repro.outputs.zhao_proof_checks`, a slip row checks whether the printed formula agrees with the
+one the argument means; "does not hold" confirms the slip, and the row says whether the argument stands with it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from adaptive_repro.registry import Claim, code_name, verdict
+
+SOURCE = "Lecture 18"
+Q_STEP4_SIGN = (r"or $\frac{4 \ln \frac{1}{p_\alpha}}{\varepsilon m} \geq \frac{\varepsilon}{2} \Rightarrow p_\alpha "
+                r"\leq e^{\frac{\varepsilon^2 m}{8}}$.")
+Q_LEMMA06 = r"\mathbb{E}[f(X)] &= \int_{z=0}^1 \Pr[f(X) \leq z] dz"
+Q_DEF05 = (r"That is, for all $T \subset \mathcal{O}$, [...] $$\Pr[X \in \mathcal{O}] \leq e^\varepsilon \Pr[Y \in "
+           r"\mathcal{O}] + \delta$$")
+
+#: A random value f(X) in [0, 1] for the proof of Lemma 0.6: these values, equally likely.
+F_VALUES = (0.2, 0.9)
+
+
+def tail_integrals(values, grid_points: int = 200_001) -> tuple[float, float, float]:
+    """(E f, integral_0^1 P[f <= z] dz, integral_0^1 P[f >= z] dz) of f uniform on ``values``, by the trapezoid rule."""
+    v = np.asarray(values, dtype=float)
+    z = np.linspace(0.0, 1.0, grid_points)
+    below = (v[None, :] <= z[:, None]).mean(axis=1)
+    above = (v[None, :] >= z[:, None]).mean(axis=1)
+    def integral(y):
+        return float(np.sum((y[1:] + y[:-1]) / 2 * np.diff(z)))
+    return float(v.mean()), integral(below), integral(above)
+
+
+def indistinguishable(px: dict, py: dict, eps: float, delta: float, printed: bool) -> bool:
+    """Definition 0.5 on a finite domain: for every set T, Pr[X in T] <= e^eps Pr[Y in T] + delta (meant), or, as
+    printed, Pr[X in O] <= e^eps Pr[Y in O] + delta for the whole domain O whatever T is."""
+    domain = sorted(px)
+    for size in range(len(domain) + 1):
+        for T in itertools.combinations(domain, size):
+            event = domain if printed else T
+            if sum(px[o] for o in event) > math.exp(eps) * sum(py[o] for o in event) + delta + 1e-12:
+                return False
+    return True
+
+
+def slip_rows(oid: str, params: dict) -> list[Claim]:
+    """The three slips at the ``theory.lecture.monitor`` block (its eps and m)."""
+    eps, m = float(params["epsilon"]), int(params["m"])
+    printed, meant = math.exp(eps**2 * m / 8), math.exp(-(eps**2) * m / 8)
+    mean, le, ge = tail_integrals(F_VALUES)
+    values = ", ".join(f"{v:g}" for v in F_VALUES)
+    px, py = {"o1": 1.0, "o2": 0.0}, {"o1": 0.0, "o2": 1.0}  # X always o1, Y always o2
+    as_printed, as_meant = (indistinguishable(px, py, 0.0, 0.0, printed) for printed in (True, False))
+    return [
+        Claim(output_id=oid, claim_id="step-4-sign", kind="slip", source=f"{SOURCE}, Step 4 (last bullet)",
+              claim="Step 4's last bullet as printed: 4 ln(1/p_alpha)/(eps m) >= eps/2 implies p_alpha <= "
+              "e^{eps^2 m/8}; the premise gives p_alpha <= e^{-eps^2 m/8}, the bound the notes set out to show "
+              "('p_alpha <= max{4 delta/eps, e^{-eps^2 m/8}}') and Theorem 0.2 states",
+              expected="e^{eps^2 m/8} (as printed) = e^{-eps^2 m/8}",
+              measured=f"at eps = {eps:g}, m = {m}: printed bound {printed:.4g} (>= 1, so it says nothing about a "
+              f"probability), meant {meant:.4g}; the analysis uses the meant bound",
+              status=verdict(math.isclose(printed, meant), "statement"),
+              counterexample=f"eps = {eps:g}, m = {m}: {printed:.4g} != {meant:.4g}", quote=Q_STEP4_SIGN,
+              code=code_name(slip_rows)),
+        Claim(output_id=oid, claim_id="lemma-0.6-proof-tail", kind="slip", source=f"{SOURCE}, proof of Lemma 0.6",
+              claim="the proof writes E[f(X)] = integral_0^1 Pr[f(X) <= z] dz; for f in [0, 1] that integral is "
+              "1 - E[f(X)], and the identity needs Pr[f(X) >= z]. With >= the proof goes through (apply the "
+              "indistinguishability to the sets {f >= z}), so Lemma 0.6 stands",
+              expected="integral of Pr[f <= z] = E f (as printed)",
+              measured=f"f(X) uniform on {{{values}}}: E f = {mean:.4g}; integral of Pr[f <= z] = {le:.4g}; "
+              f"integral of Pr[f >= z] = {ge:.4g}",
+              status=verdict(math.isclose(le, mean, abs_tol=1e-4), "statement"),
+              counterexample=f"f(X) uniform on {{{values}}}: {le:.4g} != {mean:.4g}", quote=Q_LEMMA06,
+              code=code_name(tail_integrals)),
+        Claim(output_id=oid, claim_id="definition-0.5-set", kind="slip", source=f"{SOURCE}, Definition 0.5",
+              claim="Definition 0.5 as printed quantifies over T but bounds Pr[X in O] by e^eps Pr[Y in O] + delta "
+              "for the whole domain O, which every pair satisfies (1 <= e^eps + delta); meant is Pr[X in T] <= "
+              "e^eps Pr[Y in T] + delta for every T, the form Lemmas 0.4 and 0.6 use",
+              expected="the printed condition excludes the pairs the meant one excludes",
+              measured=f"X always o1, Y always o2, eps = delta = 0: the printed condition "
+              f"{'holds' if as_printed else 'fails'} (1 <= 1); the meant one {'holds' if as_meant else 'fails'} (at "
+              "T = {o1}: 1 <= 0); with the printed definition Lemma 0.6 would assert E[1{X = o1}] = 1 <= "
+              "E[1{Y = o1}] = 0",
+              status=verdict(as_printed == as_meant, "statement"),
+              counterexample="" if as_printed == as_meant else "X = o1, Y = o2 (point masses), eps = delta = 0",
+              quote=Q_DEF05, code=code_name(indistinguishable)),
+    ]
