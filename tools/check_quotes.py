@@ -6,9 +6,10 @@ A quote is split at omission marks ("…", "...", "[...]"); every fragment must 
 A fragment is *exact* if it occurs after a strict normalisation (NFKC, straight quotes, '-' for dashes, no soft
 hyphens or line-break hyphenation, single spaces, lower case); *loose* if it occurs only after also dropping
 LaTeX markup and spaces and spelling Greek letters and symbols as LaTeX names (ε, \\epsilon, \\varepsilon ->
-epsilon); else NOT FOUND, and the most similar passage of the papers is printed verbatim. A quote's status is
-its worst fragment's. A loose match names the first paper (in command-line order) holding it: list the best
-extraction first. Exit status 1 if any quote is NOT FOUND.
+epsilon); *pieces* if not, but each of its prose and $formula$ pieces is found (an extraction may garble a formula
+that another prints cleanly); else NOT FOUND, and the most similar passage of the papers is printed verbatim.
+A quote's status is its worst fragment's. A loose match names the first paper (in command-line order) holding
+it: list the best extraction first. Exit status 1 if any quote is NOT FOUND.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ Repl = str | Callable[[re.Match[str]], str]
 # "eεsuperscript𝑒𝜀e^{\\varepsilon}". The loose view keeps only the LaTeX, which quotes copy.
 MATHML = r"(\S*[\U0001D400-\U0001D7FF])((?:absent|[′″‴])*)(\d*)(?=(\S?))"
 OMISSION = re.compile(r"\[\s*(?:\.\.\.|…)\s*\]|…|\.\.\.")
+MATH = re.compile(r"(\$\$.*?\$\$|\$.*?\$)")  # formula pieces of a quote, kept by the split
 STRICT: list[tuple[str, Repl]] = [
     (r"\u00ad(?:[ \t]*\n\s*)?", ""),  # soft hyphens (and the line break after one)
     (r"[‘’‚‛]", "'"), (r"[“”„‟]", '"'), (r"[‐‑‒–—―−]", "-"),
@@ -56,7 +58,7 @@ LOOSE: list[tuple[str, Repl]] = [
     (r"[\s$\\{}^_*~&]", ""),
     (r"(?<=[^\W\d_])-(?=[^\W\d_])", ""),  # compound hyphens (and line-break hyphens kept as real ones)
 ]
-RANK = {"exact": 0, "loose": 1, "NOT FOUND": 2}
+RANK = {"exact": 0, "loose": 1, "pieces": 2, "NOT FOUND": 3}
 
 
 def substitute(m: Mapped, pattern: str, repl: Repl) -> Mapped:
@@ -170,6 +172,10 @@ def check_fragment(frag: str, papers: list[Paper]) -> Fragment:
     for p in papers:
         if (pos := p.loose[0].find(loose)) >= 0:
             return Fragment(frag, "loose", p.name, 1.0, p.verbatim(pos, pos + len(loose)))
+    pieces = [x for x in MATH.split(frag) if normalise(x)[1][0].strip()]
+    if len(pieces) > 1 and all(check_fragment(x, papers).status != "NOT FOUND" for x in pieces):
+        return Fragment(frag, "pieces", "several", 1.0, "every prose and formula piece found (in different "
+                        "extractions: each prints prose or formulas cleanly, not both)")
     best = Fragment(frag, "NOT FOUND", similarity=0.0)
     for p in papers:
         r, a, b = best_window(loose, p.loose[0])
@@ -202,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append({"output_id": row.output_id, "claim_id": row.claim_id, "quote": row.quote, "status": status,
                      "fragments": [asdict(f) for f in frags]})
     counts = Counter(r["status"] for r in rows)
-    summary = f"{len(rows)} quotes: {counts['exact']} exact, {counts['loose']} loose, {counts['NOT FOUND']} not found"
+    summary = (f"{len(rows)} quotes: {counts['exact']} exact, {counts['loose']} loose, {counts['pieces']} in pieces, "
+               f"{counts['NOT FOUND']} not found")
     print(summary)
     for r in rows:
         if r["status"] != "exact":

@@ -216,15 +216,16 @@ Q_LEMMA4_LOWER = (r"As noted, $h(\epsilon, g, \rho)$ is a lower bound of ϵ' , w
                   r"$1/[h(\epsilon, g, \rho)]$ is an upper bound of $1/\epsilon'$ (i.e., the term in (32)).")
 Q_LEMMA3 = (r"Letting X_{Q_i} in (10) take just the Markov blanket of X_i since the Markov blanket is a special case "
             r"of the Markov quilt as discussed on Page 4, we can replace (10) by")
-Q_SEC52 = (r"The above result and Lemma 2 together imply that Algorithm 1 is ϵ -Bayesian differential private for "
-           r"$\epsilon=\min_{i\in\{1,\ldots,n\}}\max_{1\leq i\leq 1,\ldots,n\}}\frac{\frac{9B\Delta_Q}{4\sigma}-4b_i}"
-           r"{|N_i|+1}$.")
+Q_SEC52 = (r"The above result and Lemma 2 together imply that Algorithm 1 is $\epsilon$-Bayesian differential private "
+           r"for $\epsilon=\min\limits_{i\in\{1,\ldots,n\}}~{}\max\limits_{\text{\rm Markov quilt }X_{Q_{i}}\text{ of "
+           r"}X_{i}}\frac{\frac{9B\Delta_{Q}}{4\sigma}-4b_{i}}{|N_{i}|+1}$.")  # the HTML extraction's LaTeX
 Q_EQ12 = (r"$$n \geq \max_{i \in \{1, \dots, n\}} \min_{\text{Markov quilt } X_{Q_i} \text{ of } X_i} "
           r"\frac{9B \cdot (|N_i| + 1)}{4\sigma \cdot (\tau/3 - 4b_i)}. \tag{12}$$")
-Q_LEMMA4_SYMBOLS = (r"With $d \stackrel{def}{=} \left[\frac{1}{g} \ln \frac{e^{c\epsilon}+1}{\rho(e^{c\epsilon}-1)} "
-                    r"\right]$, $t \stackrel{def}{=} \left[\frac{1}{g} \ln \frac{1}{\rho} \right]$ and $\xi_{t+1} "
-                    r"\stackrel{def}{=} \frac{e^{-g(t+1)}}{\rho}$, then for $n \geq 2d$, ϵ -Bayesian differential "
-                    r"privacy is implied by $h(\epsilon, g, \rho)$ -differential privacy, where [...] "
+Q_LEMMA4_SYMBOLS = (r"With $d\stackrel{{\scriptstyle\text{def}}}{{=}}\Big{\lceil}\frac{1}{g}\ln\frac{e^{c\epsilon}+1}"
+                    r"{\rho(e^{c\epsilon}-1)}\Big{\rceil}$, $t\stackrel{{\scriptstyle\text{def}}}{{=}}\big{\lfloor}"
+                    r"\frac{1}{g}\ln\frac{1}{\rho}\big{\rfloor}$ and $\xi_{t+1}\stackrel{{\scriptstyle\text{def}}}{{=}}"
+                    r"\frac{e^{-g(t+1)}}{\rho}$, then for $n\geq 2d$, $\epsilon$-Bayesian differential "
+                    r"privacy is implied by $h(\epsilon,g,\rho)$-differential privacy, where [...] "
                     r"$$h(\epsilon, g, \rho) \stackrel{def}{=} \min \left\{ \frac{(1 - 6c)\epsilon}{2d - 1}, "
                     r"\frac{(\frac{1}{3} - 2c)\epsilon}{d + s} \right\}.$$")
 #: Lemma 4 as stated (Zhao section 5.1): the symbols it defines and the symbols its h of eq. (11) uses.
