@@ -220,7 +220,8 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     Td = h["T"] * h.delta
     second = Td**2 + h.delta_tilde * h.delta_floor  # size of the terms a first-order expansion drops
     h["he_minus_kairouz"] = h.delta_prime - h.kairouz_delta
-    lt = h[h.m < h["T"]].reset_index(drop=True)
+    positive_gap = h[h.m < h["T"]]
+    lt = positive_gap[(positive_gap.delta_prime < 1) & (positive_gap.kairouz_delta < 1)].reset_index(drop=True)
     cl.append(claim(oid, "he-delta-lt-kairouz", "paper", f"{HE}, Section 4.2.2 (and the gap sentence of Section 1)",
                     "strict reading of 'strictly tighter': wherever He's claimed improvement delta tanh(eps/2) "
                     "(T - m), m = ceil(eps'/eps), is positive (m < T), Corollary 2's delta' is smaller than Kairouz et "
@@ -233,7 +234,9 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "(row he-above-floor)",
                     "He < Kairouz", lt.delta_prime < lt.kairouz_delta, lt, hk + ["he_minus_kairouz", "kairouz_delta"],
                     code=code_name(he.he_corollary2_delta), quote=QUOTES["strictly_tighter_422"],
-                    note="it fails where the second-order terms delta~ (1-(1-delta)^T) and O((T delta)^2) exceed the "
+                    note=f"compared at the {len(lt)} of {len(positive_gap)} points with m < T where both delta' are "
+                         "below 1 (informative; eps' is the same for both, so the comparison is like for like); "
+                         "it fails where the second-order terms delta~ (1-(1-delta)^T) and O((T delta)^2) exceed the "
                          "claimed first-order gap (large delta~, small T - m); where the gap does hold strongly, He's "
                          "delta' is below the floor 1-(1-delta)^T (row he-above-floor), which is the real finding"))
     eq = h[h.m >= h["T"]]

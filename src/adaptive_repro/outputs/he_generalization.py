@@ -186,13 +186,16 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "log(2/eps) (where eps < 2; both are <= 0 beyond)", "b_He < b_NS", wf.he_thm1_b < wf.nissim_stemmer_b,
               wf, ["eps", "delta"], code=code_name(heg.theorem1_b), quote=QUOTES["intro_ns"], strength="identity",
               note="b_He / b_NS = e^-eps / 2 for every eps, delta (the introduction's b: e^-eps)"),
-        claim(oid, "thm1-b-statement-vs-intro", "paper", f"{HE}, Theorem 1 vs Section 1 / Section 4.1.2",
+        claim(oid, "thm1-b-statement-vs-intro", "slip", f"{HE}, Theorem 1 vs Section 1 / Section 4.1.2",
               "Theorem 1's b, e^-eps delta/eps ln(2/eps), is the b the introduction and Section 4.1.2 state, "
               "2 e^-eps delta/eps log(2/eps)", "equal",
               np.isclose(wf.he_thm1_b, wf.he_thm1_intro_b, rtol=1e-12, atol=0.0),
               wf, ["eps", "delta", "he_thm1_b", "he_thm1_intro_b"], code=code_name(heg.theorem1_b_intro),
               quote=QUOTES["thm1"],
-              note="the two differ by a factor 2 everywhere; both are below Nissim-Stemmer's b"),
+              note="the two differ by a factor 2 everywhere, so the paper is inconsistent with itself: a slip, not a "
+                   "false bound (status 'does not hold' says the two places disagree). The introduction's b is the "
+                   "larger, so it follows from the theorem's if the theorem holds; both are below Nissim-Stemmer's b "
+                   "(thm1-b-vs-ns)"),
     ]
     wb = table[(table.method == "he_thm1") & (table.quantity == "b")].reset_index(drop=True)
     cl.append(claim(oid, "thm1-satisfiable", "paper", f"{HE}, Theorem 1",
