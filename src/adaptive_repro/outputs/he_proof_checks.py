@@ -72,7 +72,9 @@ def per_step_row(oid: str, params: dict, which: str) -> Claim:
     if which == "sgld":
         note += ("; the proof's tail bound theta''^T v <= 2 sqrt(2) L sigma sqrt(log(1/delta)) enters the numerator "
                  "2 theta''^T v/tau, so the linear coefficient should be 4 sqrt(2), not 2 sqrt(2); with the exact "
-                 f"per-step eps, Theorem 7's eps' (same composition) grows by {_end_result_ratio(params, t)}")
+                 f"per-step eps, Theorem 7's eps' (same composition) grows by {_end_result_ratio(params, t)}, so the "
+                 "printed eps' is not established by the proof (whether it is violated would need an exact "
+                 "accounting of the subsampled composition, not done here)")
     else:
         note += ("; the 1/tau^2 term fits add/remove (||v|| <= 1), the coefficient 4 neither relation (a correct "
                  "tail bound gives 2 sqrt(2) for add/remove, 4 sqrt(2) for replace-one)")
