@@ -1,0 +1,80 @@
+"""How long does the default pipeline take from scratch? Copies the repository's tracked files to a scratch folder,
+runs ``snakemake --forceall`` there on the given cores (your results/ is untouched), and appends one row to
+results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (from
+Snakemake's benchmark files), and the five jobs with the most CPU. Nothing is asserted: the numbers are from one
+machine, and shared machines are noisy (compare runs made one after the other).
+
+    python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--output results/benchmarks/pipeline.csv]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tracked_copy(dest: Path) -> None:
+    """The files git tracks (plus uncommitted edits to them), without results/ or the virtual environment."""
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
+    for name in files:
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target)
+
+
+def job_costs(results: Path) -> pd.DataFrame:
+    """One row per job: its benchmark file's name, wall and CPU seconds."""
+    rows = []
+    for path in sorted((results / "benchmarks" / "rules").rglob("*.tsv")):
+        frame = pd.read_csv(path, sep="\t")
+        rows.append({"job": str(path.relative_to(results / "benchmarks" / "rules").with_suffix("")),
+                     "wall_s": float(frame["s"].iloc[0]), "cpu_s": float(frame["cpu_time"].iloc[0])})
+    return pd.DataFrame(rows, columns=["job", "wall_s", "cpu_s"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cores", type=int, default=2)
+    ap.add_argument("--configfile", type=Path, help="a config on top of config.yaml (as CONFIG= of make reproduce)")
+    ap.add_argument("--output", type=Path, default=ROOT / "results" / "benchmarks" / "pipeline.csv")
+    args = ap.parse_args(argv)
+    snakemake = Path(sys.executable).with_name("snakemake")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="pipeline-bench-") as tmp:
+        work = Path(tmp)
+        tracked_copy(work)
+        cmd = [str(snakemake), "--workflow-profile", "workflow/profiles/default", "--forceall", "--cores",
+               str(args.cores), "--quiet", "all"]
+        if args.configfile:
+            cmd[1:1] = ["--configfile", str(args.configfile.resolve())]
+        start = time.perf_counter()
+        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        if run.returncode:
+            sys.stderr.write(run.stdout[-3000:] + run.stderr[-3000:])
+            return run.returncode
+        jobs = job_costs(work / "results")
+    top = jobs.nlargest(5, "cpu_s")
+    row = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "commit": commit, "cores": args.cores,
+           "config": str(args.configfile or "config.yaml"), "wall_s": round(wall, 1), "jobs": len(jobs),
+           "sum_cpu_s": round(float(jobs.cpu_s.sum()), 1),
+           "heaviest": "; ".join(f"{r.job} {r.cpu_s:.1f}" for r in top.itertuples())}
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    old = pd.read_csv(args.output) if args.output.exists() else pd.DataFrame()
+    pd.concat([old, pd.DataFrame([row])], ignore_index=True).to_csv(args.output, index=False)
+    print(", ".join(f"{k} = {v}" for k, v in row.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
