@@ -37,9 +37,27 @@ PAPER_NAMES = {
 #: Claim kind -> how a card names it.
 KIND_LABEL = {"paper": "paper's claim", "slip": "slip in the paper's text", "project": "project's question"}
 
-#: Claim status -> CSS class of its badge.
+#: Claim status -> CSS class of its badge (and the group the claim filter shows or hides).
 STATUS_CLASS = {"reproduced": "ok", "holds": "ok", "differs": "bad", "does not hold": "bad",
                 "not applicable": "na", "not checked": "na"}
+#: The claim filter's choices: label -> the status groups shown.
+FILTERS = {"all claims": ("ok", "bad", "na"), "does not hold / differs": ("bad",),
+           "not applicable / not checked": ("na",)}
+
+
+def caption_title(template: str, fallback: str) -> str:
+    """The human title of an output: the first bold phrase of its caption template (``**...**``), without a final
+    full stop; ``fallback`` if the caption has none."""
+    text = "\n".join(line for line in template.splitlines() if not line.lstrip().startswith("{%"))
+    match = re.search(r"\*\*(.+?)\*\*", text, flags=re.S)
+    return " ".join(match.group(1).split()).rstrip(".:") if match else fallback
+
+
+def output_status(claims: pd.DataFrame) -> str:
+    """The status group of an output for the table of contents: "bad" if a claim fails, else "ok" if one holds,
+    else "na"."""
+    groups = {STATUS_CLASS.get(s, "na") for s in claims["status"]}
+    return "bad" if "bad" in groups else "ok" if "ok" in groups else "na"
 
 
 @dataclasses.dataclass
@@ -142,8 +160,9 @@ def claims_html(claims: pd.DataFrame) -> str:
         kind = KIND_LABEL[c.kind] + ("" if c.strength == "tested" else f"; {c.strength}: cannot fail")
         quote = f'<blockquote>“{esc["quote"]}”</blockquote>' if c.quote else ""
         counter = f'<p><b>Counter-example:</b> {esc["counterexample"]}</p>' if c.counterexample else ""
+        group = STATUS_CLASS.get(c.status, "na")
         cards.append(
-            f'<div class="claim"><span class="badge {STATUS_CLASS.get(c.status, "na")}">{esc["status"]}</span> '
+            f'<div class="claim" data-group="{group}"><span class="badge {group}">{esc["status"]}</span> '
             f'<code>{esc["claim_id"]}</code> <span class="muted">({kind})</span>'
             f'<p>{esc["claim"]}</p><p><b>This run:</b> {esc["measured"]}</p>{counter}'
             f'<details><summary>source, paper\'s words, expected</summary><p>{esc["source"]}</p>{quote}'
@@ -160,7 +179,7 @@ def params_html(files: OutputFiles) -> str:
         return ""
     block = ".".join(catalogue.get(files.output_id).config_block)
     text = yaml.safe_dump(files.params, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
-    return (f'<details class="params" open><summary>Parameters of this run (config <code>{html.escape(block)}</code> '
+    return (f'<details class="params"><summary>Parameters of this run (config <code>{html.escape(block)}</code> '
             f'and the seed)</summary><pre>{html.escape(text)}</pre></details>')
 
 
@@ -175,26 +194,36 @@ def output_section(files: OutputFiles, config: dict) -> str:
     shown = min(len(table), TABLE_ROWS)
     image, (width, height) = thumbnail(files.png)
     layout = "pair wide" if width > 2.2 * height else "pair"  # a wide figure gets the full width, its claims below
+    title = html.escape(caption_title(files.caption_template.read_text(), files.output_id))
     return f"""
 <section class="output" id="{oid}">
-  <h3><code>{oid}</code></h3>
-  <div class="caption">{caption}</div>
-  {params_html(files)}
+  <h3>{title} <code class="muted">{oid}</code></h3>
   <div class="{layout}">
     <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="figure {oid}"
       src="{data_uri(image)}"></a><figcaption>Files: {links}</figcaption></figure>
     <div class="claims"><h4>Claims checked on this figure's numbers ({len(claims)})</h4>{claims_html(claims)}</div>
   </div>
+  <div class="caption">{caption}</div>
+  {params_html(files)}
   <details><summary>Table: {len(table)} rows × {table.shape[1]} columns (first {shown} shown; the CSV has all)</summary>
     <div class="scroll">{table_html(table)}</div></details>
 </section>"""
 
 
 STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1500px;margin:0 auto;padding:0 1.5em 4em;
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1800px;margin:0 auto;padding:0 1em 4em;
 line-height:1.45;color:#222}
+.layout{display:grid;grid-template-columns:17em minmax(0,1fr);gap:1.5em}
+nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;font-size:.82em;padding:.6em .4em;
+border-right:1px solid #ddd} nav.toc ul{list-style:none;padding-left:0;margin:.2em 0 .6em}
+nav.toc li{margin:.15em 0;padding-left:1em;text-indent:-1em} .toc-paper{font-weight:600;margin:.6em 0 .1em}
+.dot{display:inline-block;width:.6em;height:.6em;border-radius:50%;margin-right:.4em}
+.dot.ok{background:#009E73} .dot.bad{background:#D55E00} .dot.na{background:#999}
+fieldset.filter{border:1px solid #ddd;border-radius:6px;margin:.4em 0;padding:.3em .6em}
+fieldset.filter label{display:block}
+@media (max-width:1000px){.layout{grid-template-columns:1fr} nav.toc{position:static;max-height:none;
+border-right:none;border-bottom:1px solid #ddd}}
 h1{margin-top:.8em} h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2.5em}
-nav{background:#f5f7fa;padding:.6em 1em;border-radius:6px} nav a{margin-right:.8em}
 table{border-collapse:collapse;font-size:.85em} td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top}
 th{background:#f0f0f0} .scroll{overflow:auto;max-height:32em}
 section.output{border-top:1px solid #ccc;padding-top:.5em;margin-top:2em}
@@ -213,34 +242,91 @@ figure{margin:0} figure img{max-width:100%;border:1px solid #eee} figcaption{fon
 """
 
 
+def toc_html(by_paper: dict[str, list[OutputFiles]]) -> str:
+    """The sticky table of contents: per paper, each output's human title with a dot coloured by its claims
+    (failing / holding / neither), and the claim filter."""
+    parts = ['<p class="toc-head"><a href="#summary">Summary</a> · <a href="#all-claims">All claims</a></p>',
+             '<fieldset class="filter"><legend>Show claims</legend>']
+    for i, (label, groups) in enumerate(FILTERS.items()):
+        checked = " checked" if i == 0 else ""
+        parts.append(f'<label><input type="radio" name="claim-filter" value="{" ".join(groups)}"{checked}> '
+                     f'{html.escape(label)}</label>')
+    parts.append("</fieldset>")
+    for paper, members in by_paper.items():
+        parts.append(f'<p class="toc-paper"><a href="#paper-{paper}">{html.escape(PAPER_NAMES[paper])}</a></p><ul>')
+        for f in members:
+            title = caption_title(f.caption_template.read_text(), f.output_id)
+            status = output_status(pd.read_csv(f.claims, dtype=str, keep_default_na=False))
+            parts.append(f'<li><span class="dot {status}"></span><a href="#{html.escape(f.output_id)}">'
+                         f'{html.escape(title)}</a></li>')
+        parts.append("</ul>")
+    return "\n".join(parts)
+
+
+def colour_statuses(summary_html: str) -> str:
+    """Status words in the summary's cells ("3 holds, 1 does not hold") as coloured badges."""
+    words = "|".join(sorted(map(re.escape, STATUS_CLASS), key=len, reverse=True))
+    return re.sub(rf"(\d+) ({words})\b(?=[^<]*</td>)",
+                  lambda m: f'<span class="badge {STATUS_CLASS[m.group(2)]}">{m.group(1)} {m.group(2)}</span>',
+                  summary_html)
+
+
+#: The claim filter: hides claim cards and rows of the all-claims table whose status group is not chosen.
+SCRIPT = """
+document.querySelectorAll('input[name=claim-filter]').forEach(function (box) {
+  box.addEventListener('change', function () {
+    var shown = box.value.split(' ');
+    document.querySelectorAll('.claim').forEach(function (card) {
+      card.style.display = shown.indexOf(card.dataset.group) < 0 ? 'none' : '';
+    });
+    document.querySelectorAll('#all-claims tr[data-group]').forEach(function (row) {
+      row.style.display = shown.indexOf(row.dataset.group) < 0 ? 'none' : '';
+    });
+  });
+});
+"""
+
+
+def group_claim_rows(table_html: str) -> str:
+    """Mark each row of the all-claims table with its status group (for the filter): the status is its bold cell."""
+    def mark(match: re.Match) -> str:
+        status = re.search(r"<strong>([a-z ]+)</strong>", match.group(0))
+        group = STATUS_CLASS.get(status.group(1), "na") if status else None
+        return match.group(0).replace("<tr>", f'<tr data-group="{group}">', 1) if group else match.group(0)
+    return re.sub(r"<tr>.*?</tr>", mark, table_html, flags=re.S)
+
+
 def render_report(reproduction_md: str, sections: list[OutputFiles], config: dict) -> str:
     """The whole report page (see the module docstring). ``sections`` are the outputs of this run."""
     summary, per_output = split_reproduction(reproduction_md)
     by_paper: dict[str, list[OutputFiles]] = {}
     for files in sections:
         by_paper.setdefault(catalogue.get(files.output_id).paper, []).append(files)
-    nav = " ".join(f'<a href="#paper-{paper}">{html.escape(catalogue.PAPERS[paper])}</a>' for paper in by_paper)
     body = []
     for paper, members in by_paper.items():
         toc = ", ".join(f'<a href="#{html.escape(f.output_id)}"><code>{html.escape(f.output_id)}</code></a>'
                         for f in members)
         body.append(f'<h2 id="paper-{paper}">{html.escape(PAPER_NAMES[paper])}</h2><p>Outputs: {toc}</p>')
         body += [output_section(f, config) for f in members]
-    # the summary table's output IDs link to their sections
-    summary_html = re.sub(r"<td><code>([a-z0-9-]+)</code></td>",
-                          lambda m: f'<td><a href="#{m.group(1)}"><code>{m.group(1)}</code></a></td>',
-                          markdown_to_html(summary))
+    # the summary table's output IDs link to their sections; its statuses are coloured
+    summary_html = colour_statuses(re.sub(r"<td><code>([a-z0-9-]+)</code></td>",
+                                          lambda m: f'<td><a href="#{m.group(1)}"><code>{m.group(1)}</code></a></td>',
+                                          markdown_to_html(summary)))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Reproduction report: adaptive data analysis under (Bayesian) differential privacy</title>
-<style>{STYLE}</style></head><body>
-<nav>Jump to: {nav} <a href="#all-claims">all claims</a></nav>
+<style>{STYLE}</style></head><body><div class="layout">
+<nav class="toc">{toc_html(by_paper)}</nav>
+<main>
 <div id="summary">{summary_html}</div>
 {''.join(body)}
 <h2 id="all-claims">All claims of this run (REPRODUCTION.md)</h2>
 <details><summary>Every claim in one table, as in <a href="REPRODUCTION.md">REPRODUCTION.md</a> and
-<a href="tables/claims.csv">tables/claims.csv</a></summary><div class="scroll">{markdown_to_html(per_output)}</div>
+<a href="tables/claims.csv">tables/claims.csv</a></summary>
+<div class="scroll">{group_claim_rows(markdown_to_html(per_output))}</div>
 </details>
+</main></div>
+<script>{SCRIPT}</script>
 </body></html>
 """
 

@@ -91,6 +91,24 @@ def test_report_has_a_section_per_output_grouped_by_paper(tmp_path):
     assert "0.123457" in page and "first 60 shown" in page  # tables inline, 6 significant digits, first rows
     assert page.index("Paper claims") < page.index('id="he-kl"')  # REPRODUCTION.md's summary at the top
     assert page.index('id="all-claims"') > page.index('id="dwork-null"')
+    toc = page[page.index('<nav class="toc">'):page.index("</nav>")]
+    assert '<span class="dot ok"></span><a href="#he-kl">Caption of he-kl</a>' in toc  # human titles, status dots
+    assert toc.count('name="claim-filter"') == len(report_html.FILTERS)
+    section = page[page.index('id="he-kl"'):page.index('id="paper-dwork"')]
+    assert section.index("<img") < section.index("Caption of he-kl</strong> with seed")  # the figure comes first
+    assert 'data-group="ok"' in section and '<tr data-group="ok">' in page  # cards and table rows for the filter
+
+
+def test_titles_statuses_and_colours_for_navigation():
+    template = '{% set e = 1 %}\n**Zhao 2017, Figure 3: Algorithm 1\non correlated records.** More text.'
+    assert report_html.caption_title(template, "x") == "Zhao 2017, Figure 3: Algorithm 1 on correlated records"
+    assert report_html.caption_title("no bold here", "zhao-fig3") == "zhao-fig3"
+    frame = pd.DataFrame({"status": ["holds", "not applicable", "does not hold"]})
+    assert report_html.output_status(frame) == "bad"
+    assert report_html.output_status(frame.iloc[:2]) == "ok" and report_html.output_status(frame.iloc[1:2]) == "na"
+    cell = "<td>3 holds, 1 does not hold</td><td>3 holds in the text</td>"
+    coloured = report_html.colour_statuses(cell)
+    assert '<span class="badge ok">3 holds</span>, <span class="badge bad">1 does not hold</span></td>' in coloured
 
 
 def test_thumbnail_keeps_every_palette_colour(tmp_path):
