@@ -327,12 +327,13 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     "probability)", quote=rq, code=code_name(heg.theorem1_b),
                     claim=f"{rem}'s failure probability 1 - O(T/sqrt(N)): Theorem 1's b = e^-eps' delta'/eps' "
                     "ln(2/eps') at the theorem's (eps', delta') is O(T/sqrt(N)). The remark leaves delta and delta~ "
-                    "free (it does not say how they scale with N), so the statement has no checkable reading: not "
-                    "applicable. Measured for information at delta, delta~ held fixed (fitted slope of b in N)",
+                    "free (it does not say how they scale with N; the theorem's displayed delta~ ties it to eps' but "
+                    "eps' takes delta~ as an input), so the statement has no checkable reading: not applicable. "
+                    "Measured for information at delta, delta~ held fixed (fitted slope of b in N)",
                     expected="slope_N <= 0 if delta, delta~ were meant fixed", status="not applicable",
                     measured=f"with delta, delta~ fixed: {fixed.measured}; slopes in N {bN.slope.min():.3g}.."
-                    f"{bN.slope.max():.3g}: b grows like N because delta' >= delta~ stays fixed while eps' ~ 1/N, so "
-                    "the rate needs delta~ (and delta) decreasing in N, which the remark does not specify",
+                    f"{bN.slope.max():.3g}: b increases with N because delta' >= delta~ stays fixed while eps' ~ 1/N, "
+                    "so the rate needs delta~ (and delta) decreasing in N, which the remark does not specify",
                     counterexample=""))
     if which == "sgld":
         w = wang_direction_table(params, which)

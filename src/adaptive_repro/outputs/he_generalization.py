@@ -13,7 +13,7 @@ import pandas as pd
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.outputs.he_proof_checks import eq18_row
+from adaptive_repro.outputs.he_proof_checks import eq18_rows
 from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
@@ -141,6 +141,17 @@ def generalization_figure(table: pd.DataFrame, params: dict):
 UNDERFLOW = "; Oneto's b = 3 e^{-N eps^2} prints as 0 where it is below 1e-308"
 
 
+def _oneto_caveats(w: pd.DataFrame, other_a: str) -> str:
+    """Whether the verdict depends on the empirical risk, and what He's quote of Oneto et al. leaves out."""
+    worst = heg.oneto_a_risk(w.eps, w.N, 1.0) if len(w) else np.array([])
+    tail = ("; He quotes Oneto et al.'s bound without its hypotheses (the original may assume more, e.g. pure DP), so "
+            "this compares the bounds as He states them")
+    if not len(w):
+        return tail
+    return (f"; Oneto's a stays below the other a at {int((worst < w[other_a]).sum())}/{len(w)} of these points even "
+            "at the largest empirical risk R_S = 1, so the verdict does not rest on R_S = 0" + tail)
+
+
 def informative(a, b):
     """Where a bound P[gap < a] > 1 - b says something: a < 1 (the loss is in [0, 1], so gap < 1 is certain) and
     b < 1 (b >= 1 makes it empty). Theorem 1's and Nissim-Stemmer's b are nan where eps >= 2 (there b <= 0 makes
@@ -161,13 +172,22 @@ def _comparable_note(n_all: int, n_kept: int, hypotheses: str) -> str:
             f"{n_kept} of {n_all} grid points")
 
 
-def _dwork_comparable_range(deltas) -> str:
-    """Where Theorem 1 and Dwork et al.'s bound both say something: 9 eps < 1 and 8 delta^eps < 1."""
-    ranges = [f"delta = {d:g}: {np.log(8) / np.log(1 / d):.3g} < eps < {1 / 9:.3g}" for d in sorted(deltas)
-              if np.log(8) / np.log(1 / d) < 1 / 9]
-    where = "; ".join(ranges) if ranges else "at no delta of the grid (it needs delta < 8^-9 = 7.5e-9)"
-    return (f"no grid point is comparable: both say something only for ln 8/ln(1/delta) < eps < 1/9 ({where}); "
-            "there Theorem 1's a = 9 eps exceeds Dwork et al.'s 4 eps, so it cannot be tighter in both")
+def dwork_window_points(deltas) -> pd.DataFrame:
+    """Where Theorem 1 and Dwork et al.'s bound both say something (9 eps < 1 and 8 delta^eps < 1, i.e.
+    ln 8/ln(1/delta) < eps < 1/9): for each delta of the grid whose window is not empty, the window's middle eps,
+    with both bounds there (a grid point may miss the narrow window)."""
+    rows = []
+    for d in sorted(deltas):
+        low = np.log(8) / np.log(1 / d)
+        if low < 1 / 9:
+            eps = (low + 1 / 9) / 2
+            rows.append(dict(eps=eps, delta=d, he_thm1_a=float(heg.theorem1_a(eps)),
+                             he_thm1_b=float(heg.theorem1_b(eps, d)),
+                             dwork_et_al_a=float(heg.dwork_generalization_a(eps)),
+                             dwork_et_al_b=float(heg.dwork_generalization_b(eps, d)),
+                             window=f"({low:.4g}, {1 / 9:.4g})"))
+    return pd.DataFrame(rows, columns=["eps", "delta", "he_thm1_a", "he_thm1_b", "dwork_et_al_a", "dwork_et_al_b",
+                                       "window"])
 
 
 def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
@@ -191,11 +211,12 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "2 e^-eps delta/eps log(2/eps)", "equal",
               np.isclose(wf.he_thm1_b, wf.he_thm1_intro_b, rtol=1e-12, atol=0.0),
               wf, ["eps", "delta", "he_thm1_b", "he_thm1_intro_b"], code=code_name(heg.theorem1_b_intro),
-              quote=QUOTES["thm1"],
+              quote=QUOTES["thm1"], strength="identity",
               note="the two differ by a factor 2 everywhere, so the paper is inconsistent with itself: a slip, not a "
                    "false bound (status 'does not hold' says the two places disagree). The introduction's b is the "
                    "larger, so it follows from the theorem's if the theorem holds; both are below Nissim-Stemmer's b "
-                   "(thm1-b-vs-ns)"),
+                   "(thm1-b-vs-ns). The factor is exactly 2 reading the introduction's log as ln (as the theorem's ln "
+                   "and Nissim-Stemmer's usage suggest)"),
     ]
     wb = table[(table.method == "he_thm1") & (table.quantity == "b")].reset_index(drop=True)
     cl.append(claim(oid, "thm1-satisfiable", "paper", f"{HE}, Theorem 1",
@@ -205,20 +226,25 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     note="b <= 0 exactly where eps >= 2 (ln(2/eps) <= 0): there 1 - b >= 1 and P[...] > 1 - b is "
                          "impossible, although the event |gap| < 9 eps is certain (loss in [0, 1]); the statement "
                          "needs eps < 2"))
-    wd = wf[informative(wf.he_a, wf.he_b) & informative(wf.dwork_et_al_a, wf.dwork_et_al_b)].reset_index(drop=True)
+    grid = wf[informative(wf.he_a, wf.he_b) & informative(wf.dwork_et_al_a, wf.dwork_et_al_b)]
+    window = dwork_window_points(params["delta"])
+    wd = pd.concat([grid, window], ignore_index=True)
     cl.append(claim(oid, "thm1-tighter-than-dwork", "paper", f"{HE}, Abstract and Section 6",
                     "broad reading of 'strictly tighter than the existing works': Theorem 1's (a, b) is no larger "
                     "than Dwork et al.'s (4 eps, 8 delta^eps), as He quotes it, in both a and b, wherever both bounds "
-                    "say something (a < 1, b < 1, eps < 2; Theorem 1's sample-size condition is met by a large "
-                    "enough N, and neither side depends on N otherwise)",
+                    "say something (a < 1, b < 1, eps < 2: ln 8/ln(1/delta) < eps < 1/9; Theorem 1's sample-size "
+                    "condition is met by a large enough N, and neither side depends on N otherwise). Checked at the "
+                    "grid points in that window and at the window's middle for each grid delta",
                     "a_He <= 4 eps and b_He <= 8 delta^eps",
                     (wd.he_thm1_a <= wd.dwork_et_al_a) & (wd.he_thm1_b <= wd.dwork_et_al_b), wd,
                     ["eps", "delta", "he_thm1_a", "dwork_et_al_a", "he_thm1_b", "dwork_et_al_b"],
-                    code=code_name(heg.theorem1_a), quote=QUOTES["abstract"],
-                    note=_comparable_note(len(wf), len(wd), "") + "; " + (
-                        _dominance_note(wd, "dwork_et_al_a", "dwork_et_al_b", "Dwork et al.") if len(wd) else
-                        _dwork_comparable_range(params["delta"])) + "; Section 4.1.2 itself claims an improvement "
-                    "over Nissim-Stemmer only (thm1-a-vs-ns, thm1-b-vs-ns)"))
+                    code=code_name(heg.theorem1_a), quote=QUOTES["abstract"], strength="identity",
+                    note=f"{len(grid)} of {len(wf)} grid points and {len(window)} window points compared (the window "
+                    "is empty for delta >= 8^-9 = 7.5e-9); Theorem 1's a = 9 eps exceeds Dwork et al.'s 4 eps at "
+                    "every eps, so wherever both say something Theorem 1 is not tighter in both (decided by algebra); "
+                    "for 1/9 <= eps < 1/4 only Dwork et al.'s says something. Dwork et al.'s bound as He quotes it "
+                    "is one-sided, Theorem 1 two-sided; Section 4.1.2 itself claims an improvement over "
+                    "Nissim-Stemmer only (thm1-a-vs-ns, thm1-b-vs-ns)"))
     on = table[(table.method == "oneto_et_al")]
     ow = on.pivot_table(index=["eps", "delta", "N", "empirical_risk"], columns="quantity", values="value")
     ow = ow.reset_index()
@@ -241,22 +267,22 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     ["eps", "delta", "N", "empirical_risk", "he_a", "a", "he_b", "b"], code=code_name(heg.oneto_a_risk),
                     quote=QUOTES["abstract"],
                     note=_comparable_note(n_oneto, len(wo), " and N meets Theorem 1's condition") + "; "
-                    + _dominance_note(wo, "a", "b", "Oneto et al.") + UNDERFLOW))
+                    + _dominance_note(wo, "a", "b", "Oneto et al.") + UNDERFLOW + _oneto_caveats(wo, "he_a")))
     wn = sized[oneto_ok & informative(sized.ns_a, sized.ns_b)].reset_index(drop=True)
     cl.append(claim(oid, "ns-tightest", "paper", f"{HE}, Section 4.1.2 (Comparison of Theorem 1)",
                     "Nissim-Stemmer's bound (a = 13 eps, b = 2 delta/eps log(2/eps)) is the tightest of the "
                     "high-probability bounds He quotes: no other (Oneto et al.'s first bound, as He quotes it) has "
                     "(a, b) no larger in both, at grid points where both bounds say something (a < 1, b < 1) and "
                     "N meets Theorem 1's sample-size condition (He quotes no condition for either bound; this keeps "
-                    "N realistic). Dwork et al.'s is never comparable with it: a = 13 eps < 1 needs eps < 1/13, "
-                    "8 delta^eps < 1 needs eps > ln 8/ln(1/delta)",
+                    "N realistic). Dwork et al.'s is not comparable with it at the grid's delta: both say something "
+                    "only for ln 8/ln(1/delta) < eps < 1/13, i.e. delta < 8^-13 = 1.8e-12",
                     "no point where Oneto's (a, b) <= Nissim-Stemmer's", ~((wn.a <= wn.ns_a) & (wn.b <= wn.ns_b)),
                     wn, ["eps", "delta", "N", "empirical_risk", "ns_a", "a", "ns_b", "b"],
                     code=code_name(heg.oneto_a_risk), quote=QUOTES["ns_tightest"],
                     note=_comparable_note(n_oneto, len(wn), " and N meets Theorem 1's condition") + "; "
                     + _dominance_note(wn, "a", "b", "Oneto et al.", lhs="ns")
                     + "; the two are one-sided bounds of the same form, so the comparison is like for like"
-                    + UNDERFLOW))
+                    + UNDERFLOW + _oneto_caveats(wn, "ns_a")))
     oa = table[table.quantity == "on_average"]
     aw = oa.pivot_table(index=["eps", "delta", "k"], columns="method", values="value").reset_index()
     aw["ratio"] = aw.nissim_stemmer / aw.he_thm2
@@ -287,7 +313,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "Theorem 2's", "Thm 2 <= Cor 1", aw.he_thm2 <= aw.he_cor1 * (1 + 1e-12), aw, ["eps", "delta", "k"],
               code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"], strength="identity"),
     ]
-    return cl + [eq18_row(oid, params)]
+    return cl + eq18_rows(oid, params)
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

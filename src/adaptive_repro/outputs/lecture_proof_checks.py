@@ -66,9 +66,10 @@ def slip_rows(oid: str, params: dict) -> list[Claim]:
               f"probability), meant {meant:.4g}; the analysis uses the meant bound",
               status=verdict(math.isclose(printed, meant), "statement"),
               counterexample=f"eps = {eps:g}, m = {m}: {printed:.4g} != {meant:.4g}", quote=Q_STEP4_SIGN,
-              code=code_name(slip_rows)),
+              code=code_name(slip_rows), strength="identity"),
         Claim(output_id=oid, claim_id="lemma-0.6-proof-tail", kind="slip", source=f"{SOURCE}, proof of Lemma 0.6",
-              claim="the proof writes E[f(X)] = integral_0^1 Pr[f(X) <= z] dz; for f in [0, 1] that integral is "
+              claim="the proof writes E[f(X)] = integral_0^1 Pr[f(X) <= z] dz (and states the 'fact' it uses the "
+              "same way); for f in [0, 1] that integral is "
               "1 - E[f(X)], and the identity needs Pr[f(X) >= z]. With >= the proof goes through (apply the "
               "indistinguishability to the sets {f >= z}), so Lemma 0.6 stands",
               expected="integral of Pr[f <= z] = E f (as printed)",

@@ -19,7 +19,9 @@ from adaptive_repro.simulation.analysts import theorem2_diagnostics
 EVENT_CODE = f"{theorem2_diagnostics.__module__}.{theorem2_diagnostics.__qualname__}"
 #: Zhao 2017, Theorem 2: the words before its displayed inequality P[exists i: Z_i < B and |a_i - Q_i(P)| >= tau]
 #: <= beta (verbatim; the inequality itself is a formula).
-QUOTE_THM2 = "Then for arbitrary correlations between data samples, we have"
+QUOTE_THM2 = (r"Then for arbitrary correlations between data samples, we have $$\mathbb{P}\left[\exists i \in \{1, 2, "
+              r"\dots, m\} : \begin{array}{l} Z_i < B \text{ and} \\ |a_i - Q_i(\mathcal{P})| \ge \tau \end{array}"
+              r"\right] \le \beta,$$")
 
 
 def build(output_id: str, params: dict, inputs: dict):
@@ -97,7 +99,9 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
                 claim=f"{spec.arm(r.mechanism).claim_name}: does Theorem 2's failure event still have probability "
                 "≤ β with this arm's σ and T? (Theorem 2 does not cover it: σ and T are not Theorem 2's, and n = "
                 f"{r.n:,} is below its requirement {r.theorem2_n_required:.3g})",
-                expected=f"≤ β = {beta:g}", measured=measured + f"; σ = {r.sigma:.3g}, T = {r.threshold:.3g}",
+                expected=f"≤ β = {beta:g}", measured=measured + f"; σ = {r.sigma:.3g}, T = {r.threshold:.3g}"
+                + (f" (σ is {r.sigma / r.tau:.3g} τ: the answers' noise alone makes |a_i − Q_i(P)| ≥ τ likely, so "
+                   "failures are expected)" if r.sigma > r.tau else ""),
                 status=verdict(ok, "statement"), counterexample="" if ok else f"{r.mechanism}, n = {r.n}, "
                 f"tau = {r.tau:g}: 95% interval above β", kind="project", code=EVENT_CODE))
             continue

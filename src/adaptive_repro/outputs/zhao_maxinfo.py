@@ -73,7 +73,7 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
         claim="reading 1 (literal, every eps and n): eps n log e >= Theorem 3's bound at every (eps, n) of the "
               "grid. Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n), so this reading fails for eps >= 1/2 "
               "and for small n; see thm3-weaker-where-used for the reading at the paper's own use",
-        expected="Theorem 3 < eps n log e", measured=chk.measured + " (eps, n) points; " + _region_text(table, beta),
+        expected="Theorem 3 < eps n log e", measured=chk.measured + " ((eps, n) points); " + _region_text(table, beta),
         status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_THM3_WEAKER, code=CODE)]
     n = params["n"]
     taus = np.asarray(params["tau"], dtype=float)

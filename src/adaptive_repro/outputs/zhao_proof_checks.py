@@ -104,11 +104,12 @@ def theorem2_proof_rows(oid: str, params: dict) -> list[Claim]:
               "beta/(4m), and the union bound over m queries gives P[exists i] <= m exp{...} = beta/4",
               expected="exp term = beta/4 (as printed)",
               measured=f"m = {m}, beta = {beta:g}, c = {c:g}: exp term {term:.4g} = beta/(4m) = {beta / (4 * m):.4g}, "
-              f"not beta/4 = {beta / 4:.4g}; over m independent draws P[exists i] = 1 - (1 - exp term)^m = "
-              f"{exists:.4g} <= beta/4: '<= m exp{{...}}' is meant, and the bound (26) <= beta/2 stands",
+              f"not beta/4 = {beta / 4:.4g}; were all m draws independent (the union bound's count; delta_i is redrawn "
+              f"at most B + 1 times) P[exists i] = 1 - (1 - exp term)^m = {exists:.4g} <= beta/4: '<= m exp{{...}}' "
+              "is meant, and the bound (26) <= beta/2 stands",
               status=verdict(math.isclose(term, beta / 4, rel_tol=1e-9), "statement"),
               counterexample="" if math.isclose(term, beta / 4, rel_tol=1e-9) else f"m = {m}: {term:.4g} != "
-              f"{beta / 4:.4g}", quote=Q_EQ24, code=code_name(zb.theorem2_sigma)),
+              f"{beta / 4:.4g}", quote=Q_EQ24, code=code_name(zb.theorem2_sigma), strength="identity"),
     ]
 
 
@@ -154,9 +155,10 @@ def theorem3_proof_rows(oid: str, params: dict) -> list[Claim]:
         expected="max |Z_i - Z_{i-1}| <= eps_BDP",
         measured=f"eps_BDP = {eps_bdp:.4g} (eps_DP = {eps_dp:.4g}); max |Z_i - Z_{{i-1}}| = {step:.4g}; the two sides "
         f"of (46)-(47) differ by up to {swap:.3g}. On 2 independent fair records with randomized response at eps = 0.5 "
-        f"the step holds ({i_step:.3g} <= 0.5) but (46)'s sides still differ by {i_swap:.3g}. The martingale of "
-        f"likelihood ratios ln P[y | x_{{1:k}}]/P[y | x_{{1:k-1}}] has increments at most {ratio_step:.4g} <= eps_BDP "
-        "here (Bayesian DP bounds them), a route that would repair the step; Theorem 3 itself: row thm3-correlated",
+        f"the step holds ({i_step:.3g} <= 0.5) but (46)'s sides still differ by {i_swap:.3g}. The log-likelihood-ratio "
+        f"increments ln P[y | x_{{1:k}}]/P[y | x_{{1:k-1}}] (a supermartingale, for which Azuma's upper tail still "
+        f"holds) are at most {ratio_step:.4g} <= eps_BDP here (Bayesian DP bounds them), a route that would repair "
+        "the step; Theorem 3 itself: row thm3-correlated",
         status=verdict(step <= eps_bdp + 1e-12, "statement"),
         counterexample="" if step <= eps_bdp + 1e-12 else f"{witness}: {step:.4g} > eps_BDP = {eps_bdp:.4g}",
         quote=Q_EQ46, code=code_name(en.doob_increments))]
@@ -183,8 +185,8 @@ def theorem3_proof_rows(oid: str, params: dict) -> list[Claim]:
         "mechanism (eps = its exact Bayesian-DP leakage, eqs. (3)-(4)) is at most (2 eps^2 n + eps sqrt(2n "
         "ln(2/beta))) log e; enumerated on tiny databases (the only exact route), so n is small",
         expected="I_inf^beta <= bound at every instance",
-        measured=f"{chk.measured} (instance, beta); the bound is below the trivial eps n log e at {informative} of "
-        "them; " + "; ".join(summary),
+        measured=f"{chk.measured} (instance, beta); the bound is below eps n log e (Dwork et al.'s bound for DP, "
+        f"which Zhao compares it with) at {informative} of them; " + "; ".join(summary),
         status=chk.status, counterexample=chk.counterexample))
     return rows
 
@@ -203,4 +205,4 @@ def eq50_row(oid: str) -> Claim:
                  f"{(math.log(a) + math.log(b)) / 2:.4g}: concave, not convex; (50) itself "
                  f"{'holds' if holds else 'fails'} on the 2-record witness of thm3-proof-bounded-differences",
                  status=verdict(convex, "statement"), counterexample="" if convex else "x = 0.1, 0.9: midpoint above "
-                 "the chord", quote=Q_EQ50, code=code_name(eq50_row))
+                 "the chord", quote=Q_EQ50, code=code_name(eq50_row), strength="identity")

@@ -380,7 +380,7 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
                  "Theorem 2; with it h lower-bounds Lemma 2's eps' (row lemma4-below-exact)",
         status=verdict(ok, "statement"),
         counterexample="" if ok else "s undefined in the statement; t, xi_{t+1} unused",
-        kind="slip", quote=Q_LEMMA4_SYMBOLS, code=code_name(lemma4_statement_symbols)))
+        kind="slip", quote=Q_LEMMA4_SYMBOLS, code=code_name(lemma4_statement_symbols), strength="identity"))
     claims.append(eq38_row(oid, params, _chains(params)))
     return claims
 

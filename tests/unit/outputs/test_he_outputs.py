@@ -242,18 +242,19 @@ def test_oneto_witness_meets_theorem1_hypotheses_and_beats_both_he_and_nissim_st
         assert "1 of 2 grid points" in c[cid].measured
 
 
-def test_dwork_comparison_is_not_checked_where_no_point_is_informative_and_fails_where_one_is():
+def test_dwork_comparison_uses_the_window_where_both_bounds_say_something():
     """Both Theorem 1 and Dwork et al.'s bound say something only for ln 8/ln(1/delta) < eps < 1/9; there
-    9 eps > 4 eps, so Theorem 1 is never tighter in both."""
+    9 eps > 4 eps, so Theorem 1 is never tighter in both. The grid misses the window; the row adds its middle."""
     assert 8 * (1e-9) ** 0.1 > 1  # eps = 0.1: Dwork's b is vacuous at delta = 1e-9
+    low = math.log(8) / math.log(1e9)
+    mid = (low + 1 / 9) / 2
+    assert 8 * (1e-9) ** mid < 1 and 9 * mid < 1 and 9 * mid > 4 * mid  # both informative, He's a larger
     c = _generalization_claims(eps=[0.01, 0.1, 0.5], delta=[1e-9, 1e-6], N=[1e7], k=[1])
-    assert c["thm1-tighter-than-dwork"].status == "not checked"
-    assert "0.1 < eps < 0.111" in c["thm1-tighter-than-dwork"].measured
-    eps = 0.105
-    assert 8 * (1e-9) ** eps < 1 and 9 * eps < 1  # both informative
-    c = _generalization_claims(eps=[0.01, eps], delta=[1e-9], N=[1e7], k=[1])
-    assert c["thm1-tighter-than-dwork"].status == "does not hold"
-    assert "eps=0.105" in c["thm1-tighter-than-dwork"].counterexample
+    row = c["thm1-tighter-than-dwork"]
+    assert row.status == "does not hold" and row.strength == "identity" and f"eps={mid:.6g}" in row.counterexample
+    assert "0 of 6 grid points and 1 window points" in row.measured  # delta = 1e-6 has an empty window
+    assert _generalization_claims(eps=[0.01], delta=[1e-6], N=[1e7], k=[1])[
+        "thm1-tighter-than-dwork"].status == "not checked"
 
 
 def test_lemma5_attained_by_rr(built):
@@ -281,7 +282,7 @@ def test_theorem7_below_floor_at_small_delta_tilde(built):
 
 def test_kinds_readings_and_strengths(built):
     rate_b = built["he-sgld"][1]["rate-b-fixed-delta"]
-    assert rate_b.kind == "paper" and rate_b.status == "not applicable" and "grows like N" in rate_b.measured
+    assert rate_b.kind == "paper" and rate_b.status == "not applicable" and "increases with N" in rate_b.measured
     gap = built["he-composition-delta"][1]["he-delta-lt-kairouz"]
     assert gap.kind == "paper" and gap.quote == "Our composition theorem is strictly tighter than the existing results."
     for oid, cid in [("he-kl", "lemma5-valid-rr"), ("he-composition-eps", "he-eps-equals-kairouz"),
