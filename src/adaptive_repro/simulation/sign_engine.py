@@ -28,7 +28,9 @@ are a uniform K-subset of a uniform K'-subset, hence uniform, and every value ke
 |K - K'| = O(sqrt(n)), and the subset is drawn by rejection on uniformly drawn indices (first distinct hits).
 
 Columns are regenerated from their own stream (the data set's entropy, spawn key j), so column j has the same values
-whichever arm asks for it and in whatever order, and no n x d matrix is ever held.
+whichever arm asks for it and in whatever order, and no n x d matrix is ever held. Arms measured together
+(:meth:`ExactSignDataset.accuracies_many`) share one pass over the union of their columns, each column drawn once
+and added to the score of every arm that uses it.
 
 Fresh data (``observed=False``) are never queried for sign queries; by default their accuracies are exact binomials:
 the score of a record in group g is N(sum_j c_j m_jg, |c|^2), so acc = [Bin(n_+, p_+) + Bin(n_-, p_-)]/n. These are
@@ -102,6 +104,77 @@ def _sample_indices(rng: np.random.Generator, values: np.ndarray, a: float, abov
     return rng.choice(hits, size=need, replace=False)
 
 
+
+def shared_column_order(orders: list[np.ndarray]) -> list[int] | None:
+    """One order of the union of several column orders that keeps each order's own, or None if two orders disagree
+    (a column first in one and later in the other). Arms rank the attributes they keep by the same training
+    statistics, so their orders agree and every column can be drawn once and added to each arm's score in turn."""
+    lists = [order.tolist() for order in orders]
+    positions = [{j: p for p, j in enumerate(columns)} for columns in lists]
+    heads = [0] * len(lists)
+    merged: list[int] = []
+    while True:
+        nexts = [columns[head] for columns, head in zip(lists, heads) if head < len(columns)]
+        if not nexts:
+            return merged
+        # a column can come next once it is next in every order that has it
+        ready = next((j for j in nexts if all(pos.get(j, head) == head for pos, head in zip(positions, heads))), None)
+        if ready is None:
+            return None
+        merged.append(ready)
+        for k, pos in enumerate(positions):
+            if ready in pos:
+                heads[k] += 1
+
+
+def _checked_classifiers(ranked, weights, sizes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ranked, weights, sizes) as arrays, sizes checked to lie in [0, len(ranked)]."""
+    ranked = np.asarray(ranked, dtype=np.intp)
+    weights = np.asarray(weights, dtype=float)
+    sizes = np.asarray(sizes, dtype=np.intp)
+    if sizes.size and (sizes.min() < 0 or sizes.max() > ranked.size):
+        raise ValueError(f"sizes must be in [0, {ranked.size}], got {sizes.min()}..{sizes.max()}")
+    return ranked, weights, sizes
+
+
+class _NestedScore:
+    """The score of one family of nested classifiers on an :class:`ExactSignDataset`, grown column by column in
+    the family's order: score_i = sum_j c_j (u_ij - m_{j, g(i)}) and offset_g = sum_j c_j m_jg over its first
+    ``done`` columns, with the accuracy recorded at every size of the family (sign(x_i . c) = y_i iff
+    score_i + offset_g > 0)."""
+
+    def __init__(self, dataset: "ExactSignDataset", weights: np.ndarray, sizes: np.ndarray):
+        self.dataset, self.weights, self.sizes = dataset, weights, sizes
+        self.score = np.zeros(dataset.pop.n)
+        self.offset = np.zeros(len(dataset.group_sizes))
+        self.done = 0
+        self.checkpoints = set(sizes.tolist())
+        self.at_size: dict[int, float] = {}
+        self._record()
+
+    def add(self, z: np.ndarray, means: np.ndarray) -> None:
+        """Add the next column (centered values ``z``, group means ``means``) with its weight."""
+        c = self.weights[self.done]
+        if c == 1.0:
+            self.score += z
+        elif c == -1.0:
+            self.score -= z
+        elif c != 0.0:
+            self.score += c * z
+        self.offset += c * means
+        self.done += 1
+        self._record()
+
+    def _record(self) -> None:
+        if self.done in self.checkpoints:
+            bounds, n = self.dataset.bounds, self.dataset.pop.n
+            self.at_size[self.done] = sum(np.count_nonzero(self.score[bounds[g]:bounds[g + 1]] > -self.offset[g])
+                                          for g in range(len(self.offset))) / n
+
+    def accuracies(self) -> np.ndarray:
+        """The accuracy at each size of the family."""
+        return np.array([self.at_size[int(s)] for s in self.sizes], dtype=float)
+
 class ExactSignDataset(Dataset):
     """One data set of a grouped model, exact in law for sign queries and nested linear classifiers' accuracies.
 
@@ -128,8 +201,9 @@ class ExactSignDataset(Dataset):
         self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, G)
         self._entropy = [int(v) for v in rng.integers(0, 2**32, size=4)]
         self._own_rng: np.random.Generator | None = None
-        # Columns kept for later arms, first come first kept up to cache_bytes (the top-ranked columns, asked first,
-        # are the ones arms share). A cached column is the same array the stream would regenerate.
+        # Columns kept for later calls, first come first kept up to cache_bytes (the top-ranked columns, asked first,
+        # are the ones arms share; arms measured together by accuracies_many need no cache: each column is drawn
+        # once for all). A cached column is the same array the stream would regenerate.
         self._cache: dict[int, np.ndarray] = {}
         self._cache_slots = int(cache_bytes // (8 * n))
 
@@ -200,38 +274,37 @@ class ExactSignDataset(Dataset):
         Observed sets (and fresh ones with ``fresh_accuracy="columns"``) accumulate the score column by column and
         ignore ``rng`` (the data are fixed). Fresh sets draw exact binomials from ``rng`` (module docstring).
         """
-        ranked = np.asarray(ranked, dtype=np.intp)
-        weights = np.asarray(weights, dtype=float)
-        sizes = np.asarray(sizes, dtype=np.intp)
-        if sizes.size and (sizes.min() < 0 or sizes.max() > ranked.size):
-            raise ValueError(f"sizes must be in [0, {ranked.size}], got {sizes.min()}..{sizes.max()}")
-        if not self.observed and self.fresh_accuracy == "binomial":
-            acc = self._binomial_accuracies(ranked, weights, sizes, self.own_rng() if rng is None else rng)
-        else:
-            acc = self._column_accuracies(ranked, weights, sizes)
-        return np.where(sizes == 0, analyst.EMPTY_CLASSIFIER_ACCURACY, acc)
+        return self.accuracies_many([(ranked, weights, sizes)], [rng])[0]
 
-    def _column_accuracies(self, ranked, weights, sizes) -> np.ndarray:
-        n, bounds = self.pop.n, self.bounds
-        at_size = {}
-        score = np.zeros(n)  # sum_j c_j (u_ij - m_{j, g(i)})
-        offset = np.zeros(len(self.group_sizes))  # sum_j c_j m_jg per group
-        done = 0
-        for size in np.unique(sizes):
-            for j, c in zip(ranked[done:size], weights[done:size]):
-                z = self.centered_column(j)
-                if c == 1.0:
-                    score += z
-                elif c == -1.0:
-                    score -= z
-                elif c != 0.0:
-                    score += c * z
-                offset += c * self.means[j]
-            done = size
-            # sign(x_i . c) = y_i iff score_i + offset_g > 0
-            at_size[size] = sum(np.count_nonzero(score[bounds[g]:bounds[g + 1]] > -offset[g])
-                                for g in range(len(offset))) / n
-        return np.array([at_size[s] for s in sizes], dtype=float)
+    def accuracies_many(self, classifiers, rngs) -> list[np.ndarray]:
+        """:meth:`accuracies` of several families of nested classifiers (one per arm). On columns, each column is
+        drawn once for all the families whose orders agree (:func:`shared_column_order`)."""
+        checked = [_checked_classifiers(*c) for c in classifiers]
+        if not self.observed and self.fresh_accuracy == "binomial":
+            accs = [self._binomial_accuracies(*c, self.own_rng() if rng is None else rng)
+                    for c, rng in zip(checked, rngs)]
+        else:
+            accs = self._column_accuracies(checked)
+        empty = analyst.EMPTY_CLASSIFIER_ACCURACY
+        return [np.where(sizes == 0, empty, acc) for (_, _, sizes), acc in zip(checked, accs)]
+
+    def _column_accuracies(self, classifiers: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+        """Accuracies from the columns: one pass over the columns in an order every family's agrees with, each
+        column added to the score of every family that uses it (family by family if their orders disagree)."""
+        used = [ranked[:int(sizes.max(initial=0))] for ranked, _, sizes in classifiers]
+        order = shared_column_order(used)
+        if order is None:
+            return [self._column_accuracies([c])[0] for c in classifiers]
+        scores = [_NestedScore(self, weights, sizes) for _, weights, sizes in classifiers]
+        users: dict[int, list[_NestedScore]] = {}
+        for score, columns in zip(scores, used):
+            for j in columns.tolist():
+                users.setdefault(j, []).append(score)
+        for j in order:
+            z = self.centered_column(j)
+            for score in users[j]:
+                score.add(z, self.means[j])
+        return [score.accuracies() for score in scores]
 
     def _binomial_accuracies(self, ranked, weights, sizes, rng: np.random.Generator) -> np.ndarray:
         groups = len(self.group_sizes)

@@ -8,6 +8,7 @@ checked against those exact laws (chi-square / KS at level 1e-6 each, fixed seed
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -189,3 +190,55 @@ def test_columns_do_not_depend_on_request_order_or_cache():
     for j in (29, 5, 0):
         np.testing.assert_array_equal(cached.column(j), uncached.column(j))
     assert not uncached._cache and len(cached._cache) == 6
+
+
+def test_shared_column_order_keeps_every_order_or_says_they_disagree():
+    a, b, c = np.array([9, 4, 7, 1]), np.array([4, 3, 1, 8]), np.array([9, 3])
+    merged = sign_engine.shared_column_order([a, b, c])
+    assert sorted(merged) == [1, 3, 4, 7, 8, 9]
+    for order in (a, b, c):  # each order is a subsequence of the merged one
+        assert [j for j in merged if j in set(order.tolist())] == order.tolist()
+    assert sign_engine.shared_column_order([np.array([1, 2]), np.array([2, 1])]) is None
+    assert sign_engine.shared_column_order([np.array([], dtype=int), np.array([5])]) == [5]
+
+
+def test_accuracies_of_several_arms_are_one_arm_at_a_time_with_each_column_drawn_once(monkeypatch):
+    pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3, 6.0)
+    rank = np.random.default_rng(3).permutation(30)  # one ranking that every arm's kept attributes follow
+    arms = [(rank[[0, 2, 3, 5, 8, 9]], np.array([1.0, -1.0, 1.0, 2.5, 0.0, -1.0]), np.array([0, 2, 6, 6])),
+            (rank[[1, 2, 5, 7]], -np.ones(4), np.array([1, 4])),
+            (rank[[0, 1, 4]], np.ones(3), np.array([0, 0]))]
+    one_at_a_time = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
+    expected = [one_at_a_time.accuracies(*arm) for arm in arms]
+    together = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
+    drawn = []
+    monkeypatch.setattr(together, "column_rng", lambda j, draw=together.column_rng: drawn.append(j) or draw(j))
+    for got, want in zip(together.accuracies_many(arms, [None] * 3), expected):
+        np.testing.assert_array_equal(got, want)
+    assert sorted(drawn) == sorted(rank[[0, 1, 2, 3, 5, 7, 8, 9]])  # the columns the sizes use, each once
+    # orders that disagree: one arm at a time, same numbers
+    swapped = [arms[0], (arms[1][0][::-1], arms[1][1], arms[1][2])]
+    expected = [one_at_a_time.accuracies(*arm) for arm in swapped]
+    for got, want in zip(together.accuracies_many(swapped, [None] * 2), expected):
+        np.testing.assert_array_equal(got, want)
+    # fresh binomial accuracies: each arm from its own stream
+    fresh = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, observed=False)
+    got = fresh.accuracies_many(arms, [np.random.default_rng(i) for i in range(3)])
+    for i, arm in enumerate(arms):
+        np.testing.assert_array_equal(got[i], fresh.accuracies(*arm, np.random.default_rng(i)))
+
+
+def test_runner_measuring_arms_together_gives_their_one_at_a_time_records(monkeypatch):
+    from adaptive_repro import validation
+    from adaptive_repro.simulation import experiments
+
+    spec = validation.experiment_spec("zhao-fig3", dict(
+        n=3000, d=300, replicates=1, k_grid=[0, 5, 20], query="sign", signal_attributes=10,
+        mechanisms=["standard", "dwork_code", "zhao_alg1_dp", "zhao_alg1_bdp"],
+        model={"p_s": 0.8, "p_y": 0.8, "b": 0.1}, alg1={"budget": 10, "epsilon": 2.0}))
+    together = experiments.run_replicate(spec, 11, 0)
+    monkeypatch.setattr(sign_engine, "shared_column_order",
+                        lambda orders: orders[0].tolist() if len(orders) == 1 else None)
+    alone = experiments.run_replicate(spec, 11, 0)
+    for a, b in zip(together, alone):
+        pd.testing.assert_frame_equal(a, b)
