@@ -54,6 +54,20 @@ FRESH_ACCURACY_MODES = ("binomial", "columns")
 MAX_REJECTION_ROUNDS = 64
 
 
+def stream_entropy(rng: np.random.Generator) -> int:
+    """A data set's entropy for its column streams: four 32-bit words from ``rng``, as one integer (little-endian).
+    A SeedSequence with a spawn key pads its entropy to four words, so this gives the streams of the list of words,
+    and it is mixed about twice as fast (a stream is made for every drawn column)."""
+    words = rng.integers(0, 2**32, size=4)
+    return sum(int(w) << (32 * i) for i, w in enumerate(words))
+
+
+def substream(entropy: int, *key: int) -> np.random.Generator:
+    """The stream with spawn key ``key`` of a data set's entropy (:func:`stream_entropy`): SFC64, the fastest of
+    numpy's bit generators to seed."""
+    return np.random.Generator(np.random.SFC64(np.random.SeedSequence(entropy, spawn_key=key)))
+
+
 def standard_normal_above(rng: np.random.Generator, a: float, size: int) -> np.ndarray:
     """``size`` i.i.d. draws of Z ~ N(0, 1) conditioned on Z > a, exact up to floating-point rounding: rejection for
     a <= 0 (acceptance >= 1/2), else the inverse survival function in log space (no underflow for large a)."""
@@ -61,7 +75,8 @@ def standard_normal_above(rng: np.random.Generator, a: float, size: int) -> np.n
         out = np.empty(0)
         while out.size < size:
             draw = rng.standard_normal(2 * (size - out.size) + 8)
-            out = np.concatenate((out, draw[draw > a]))
+            kept = draw[draw > a]
+            out = np.concatenate((out, kept)) if out.size else kept  # one round is the rule
         return out[:size]
     log_v = np.log1p(-rng.random(size)) + special.log_ndtr(-a)  # V = (1 - U) P(Z > a), uniform on (0, P(Z > a)]
     return -special.ndtri_exp(log_v)
@@ -72,37 +87,45 @@ def standard_normal_at_most(rng: np.random.Generator, b: float, size: int) -> np
     return -standard_normal_above(rng, -b, size)
 
 
-def _sample_indices(rng: np.random.Generator, values: np.ndarray, a: float, above: bool, count: int,
-                    need: int) -> np.ndarray:
-    """A uniform ``need``-subset of the indices i with values[i] > a (``above``) or values[i] <= a (not ``above``);
-    ``count`` is the number of such indices.
+def condition_on_count(rng: np.random.Generator, seg: np.ndarray, a: float, positives: int) -> None:
+    """Make exactly ``positives`` entries of ``seg`` (i.i.d. N(0, 1) draws) exceed ``a``, in place: a uniform subset
+    of the surplus side is replaced by fresh draws truncated to the other side (module docstring), which gives the
+    i.i.d. law conditioned on the count. Every exact engine draws its columns' groups with this."""
+    above = seg > a
+    have = int(np.count_nonzero(above))
+    surplus = have - positives
+    # Python evaluates the right-hand side first: the fresh draws, then the subset (the streams' fixed order).
+    if surplus > 0:  # turn a uniform subset of the positives negative
+        seg[_sample_indices(rng, above, have, surplus)] = standard_normal_at_most(rng, a, surplus)
+    elif surplus < 0:  # turn a uniform subset of the non-positives positive
+        seg[_sample_indices(rng, ~above, seg.size - have, -surplus)] = standard_normal_above(rng, a, -surplus)
+
+
+def _sample_indices(rng: np.random.Generator, hits: np.ndarray, count: int, need: int) -> np.ndarray:
+    """A uniform ``need``-subset of the indices where the boolean array ``hits`` is True; ``count`` is their number.
 
     Large subsets of the hits: all hit indices, then ``rng.choice`` without replacement. Otherwise rejection:
     i.i.d. uniform indices restricted to the hits are i.i.d. uniform on them, and the first ``need`` distinct ones
-    form a uniform subset (exchangeability), at O(need) cost.
+    form a uniform subset (exchangeability), at O(need) cost. (Called once per group of every drawn column, so it
+    keeps to a few numpy calls: the distinct hits are the keys of a dict, which keeps their first-seen order.)
     """
-    size = values.size
+    size = hits.size
     if need == 0:
         return np.empty(0, dtype=np.intp)
     if 16 * need > count:  # rejection would need more than size / 16 draws
-        return rng.choice(np.flatnonzero((values > a) == above), size=need, replace=False)
-    found = np.empty(0, dtype=np.intp)
-    first_seen = np.empty(size, dtype=np.intp)  # uninitialized: only entries at drawn indices are read
+        return rng.choice(np.flatnonzero(hits), size=need, replace=False)
+    distinct: dict[int, None] = {}  # hit indices in order of first appearance
     for _ in range(MAX_REJECTION_ROUNDS):
         draws = rng.integers(0, size, size=int(1.2 * need * size / count) + 8)
-        found = np.concatenate((found, draws[(values[draws] > a) == above]))
-        order = np.arange(found.size)
-        first_seen[found[::-1]] = order[::-1]  # the last write wins: each index's first position in ``found``
-        distinct = found[first_seen[found] == order]
-        if distinct.size >= need:
-            return distinct[:need]
+        distinct.update(dict.fromkeys(draws[hits[draws]].tolist()))
+        if len(distinct) >= need:
+            return np.fromiter(distinct, dtype=np.intp, count=need)
     # Each round finds ~1.2 need hits, so this is reached only if ``count`` overstates the hits (a caller's bug):
     # the direct method is exact whatever the count, and says so if the hits are too few.
-    hits = np.flatnonzero((values > a) == above)
-    if hits.size < need:
-        raise ValueError(f"_sample_indices: {need} indices wanted but only {hits.size} qualify (count = {count})")
-    return rng.choice(hits, size=need, replace=False)
-
+    found = np.flatnonzero(hits)
+    if found.size < need:
+        raise ValueError(f"_sample_indices: {need} indices wanted but only {found.size} qualify (count = {count})")
+    return rng.choice(found, size=need, replace=False)
 
 
 def shared_column_order(orders: list[np.ndarray]) -> list[int] | None:
@@ -197,9 +220,10 @@ class ExactSignDataset(Dataset):
         model = BatchChain() if model is None else model
         self.group_sizes = np.asarray(model.group_sizes(rng, pop), dtype=np.int64)
         self.bounds = np.concatenate(([0], np.cumsum(self.group_sizes)))  # group g is records bounds[g]:bounds[g+1]
+        self._starts, self._stops = self.bounds[:-1].tolist(), self.bounds[1:].tolist()
         self.means = model.group_means(pop)  # m[j, g]: the mean of u_ij in group g
         self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, G)
-        self._entropy = [int(v) for v in rng.integers(0, 2**32, size=4)]
+        self._entropy = stream_entropy(rng)
         self._own_rng: np.random.Generator | None = None
         # Columns kept for later calls, first come first kept up to cache_bytes (the top-ranked columns, asked first,
         # are the ones arms share; arms measured together by accuracies_many need no cache: each column is drawn
@@ -226,14 +250,13 @@ class ExactSignDataset(Dataset):
 
     def column_rng(self, j: int) -> np.random.Generator:
         """Column j's own stream: the same numbers whichever arm asks, in any order."""
-        return np.random.Generator(np.random.SFC64(np.random.SeedSequence(self._entropy, spawn_key=(int(j),))))
+        return substream(self._entropy, int(j))
 
     def own_rng(self) -> np.random.Generator:
         """A stream of the data set's own for fresh binomial accuracies when the caller passes none (spawn key
         (0, 0): never a column's (j,), never the construction stream); created once, then continued."""
         if self._own_rng is None:
-            self._own_rng = np.random.Generator(np.random.SFC64(np.random.SeedSequence(self._entropy,
-                                                                                       spawn_key=(0, 0))))
+            self._own_rng = substream(self._entropy, 0, 0)
         return self._own_rng
 
     def centered_column(self, j: int) -> np.ndarray:
@@ -244,18 +267,11 @@ class ExactSignDataset(Dataset):
             return self._cache[j]
         rng = self.column_rng(j)
         z = rng.standard_normal(self.pop.n)
-        start = 0
-        for g, size in enumerate(self.group_sizes):
-            seg = z[start:start + size]
-            start += size
-            a = -self.means[j, g]  # u_ij > 0 iff z_i > a
-            have = int(np.count_nonzero(seg > a))
-            surplus = have - int(self.positives[j, g])
-            if surplus > 0:  # turn a uniform subset of the positives negative
-                seg[_sample_indices(rng, seg, a, True, have, surplus)] = standard_normal_at_most(rng, a, surplus)
-            elif surplus < 0:  # turn a uniform subset of the non-positives positive
-                seg[_sample_indices(rng, seg, a, False, size - have, -surplus)] = standard_normal_above(
-                    rng, a, -surplus)
+        for start, stop, mean, positives in zip(self._starts, self._stops, self.means[j].tolist(),
+                                                self.positives[j].tolist()):
+            if start == stop:
+                continue  # an empty group draws nothing
+            condition_on_count(rng, z[start:stop], -mean, positives)  # u_ij > 0 iff z_i > -m_jg
         z.flags.writeable = False
         if len(self._cache) < self._cache_slots:
             self._cache[j] = z

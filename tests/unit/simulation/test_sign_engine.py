@@ -109,11 +109,11 @@ def test_sampled_subsets_are_uniform_distinct_hits(need):
     hits = values > 0.5
     counts = np.zeros(200)
     for _ in range(4000):
-        idx = sign_engine._sample_indices(rng, values, 0.5, True, int(hits.sum()), need)
+        idx = sign_engine._sample_indices(rng, hits, int(hits.sum()), need)
         assert idx.size == need and np.unique(idx).size == need and hits[idx].all()
         counts[idx] += 1
     assert stats.chisquare(counts[hits]).pvalue > LEVEL
-    low = sign_engine._sample_indices(rng, values, 0.5, False, int((~hits).sum()), 5)
+    low = sign_engine._sample_indices(rng, ~hits, int((~hits).sum()), 5)
     assert np.all(values[low] <= 0.5)
 
 
