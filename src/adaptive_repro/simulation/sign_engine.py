@@ -210,13 +210,12 @@ class ExactSignDataset(Dataset):
     engine = "exact"
 
     def __init__(self, rng: np.random.Generator, pop: Population, observed: bool = True, *,
-                 model: DataModel | None = None, fresh_accuracy: str = "binomial", cache_bytes: int = 128 * 2**20):
+                 model: DataModel | None = None, fresh_accuracy: str = "binomial"):
         if fresh_accuracy not in FRESH_ACCURACY_MODES:
             raise ValueError(f"fresh_accuracy {fresh_accuracy!r} not allowed; allowed: {FRESH_ACCURACY_MODES}")
         self.pop = pop
         self.observed = observed
         self.fresh_accuracy = fresh_accuracy
-        n = pop.n
         model = BatchChain() if model is None else model
         self.group_sizes = np.asarray(model.group_sizes(rng, pop), dtype=np.int64)
         self.bounds = np.concatenate(([0], np.cumsum(self.group_sizes)))  # group g is records bounds[g]:bounds[g+1]
@@ -225,11 +224,6 @@ class ExactSignDataset(Dataset):
         self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, G)
         self._entropy = stream_entropy(rng)
         self._own_rng: np.random.Generator | None = None
-        # Columns kept for later calls, first come first kept up to cache_bytes (the top-ranked columns, asked first,
-        # are the ones arms share; arms measured together by accuracies_many need no cache: each column is drawn
-        # once for all). A cached column is the same array the stream would regenerate.
-        self._cache: dict[int, np.ndarray] = {}
-        self._cache_slots = int(cache_bytes // (8 * n))
 
     @property
     def n_plus(self) -> int:
@@ -261,25 +255,19 @@ class ExactSignDataset(Dataset):
 
     def centered_column(self, j: int) -> np.ndarray:
         """u_ij - m_{j, g(i)} for every record (group "+" first), with exactly K_jg positives u_ij > 0 in group g
-        (read-only: it may be the cached array)."""
-        j = int(j)
-        if j in self._cache:
-            return self._cache[j]
-        rng = self.column_rng(j)
+        (drawn afresh from its stream at every call; arms measured together share one draw)."""
+        rng = self.column_rng(int(j))
         z = rng.standard_normal(self.pop.n)
         for start, stop, mean, positives in zip(self._starts, self._stops, self.means[j].tolist(),
                                                 self.positives[j].tolist()):
             if start == stop:
                 continue  # an empty group draws nothing
             condition_on_count(rng, z[start:stop], -mean, positives)  # u_ij > 0 iff z_i > -m_jg
-        z.flags.writeable = False
-        if len(self._cache) < self._cache_slots:
-            self._cache[j] = z
         return z
 
     def column(self, j: int) -> np.ndarray:
         """u_ij = x_ij y_i for every record (in group order)."""
-        z = self.centered_column(j).copy()
+        z = self.centered_column(j)
         for g in range(len(self.group_sizes)):
             z[self.bounds[g]:self.bounds[g + 1]] += self.means[j, g]
         return z

@@ -178,18 +178,17 @@ def test_direct_sign_queries_and_engine_registration():
         exact.clipped_queries(3.0)
 
 
-def test_columns_do_not_depend_on_request_order_or_cache():
+def test_columns_do_not_depend_on_request_order():
     pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3, 6.0)
-    cached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
-    uncached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
+    first = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
+    second = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
     arm_a, arm_b = np.array([3, 17, 5, 29]), np.array([29, 5, 11])
-    first_a = cached.accuracies(arm_a, np.ones(4), [1, 2, 4])
-    first_b = cached.accuracies(arm_b, -np.ones(3), [1, 3])
-    np.testing.assert_array_equal(uncached.accuracies(arm_b, -np.ones(3), [1, 3]), first_b)
-    np.testing.assert_array_equal(uncached.accuracies(arm_a, np.ones(4), [1, 2, 4]), first_a)
+    first_a = first.accuracies(arm_a, np.ones(4), [1, 2, 4])
+    first_b = first.accuracies(arm_b, -np.ones(3), [1, 3])
+    np.testing.assert_array_equal(second.accuracies(arm_b, -np.ones(3), [1, 3]), first_b)
+    np.testing.assert_array_equal(second.accuracies(arm_a, np.ones(4), [1, 2, 4]), first_a)
     for j in (29, 5, 0):
-        np.testing.assert_array_equal(cached.column(j), uncached.column(j))
-    assert not uncached._cache and len(cached._cache) == 6
+        np.testing.assert_array_equal(first.column(j), second.column(j))
 
 
 def test_shared_column_order_keeps_every_order_or_says_they_disagree():
@@ -208,9 +207,9 @@ def test_accuracies_of_several_arms_are_one_arm_at_a_time_with_each_column_drawn
     arms = [(rank[[0, 2, 3, 5, 8, 9]], np.array([1.0, -1.0, 1.0, 2.5, 0.0, -1.0]), np.array([0, 2, 6, 6])),
             (rank[[1, 2, 5, 7]], -np.ones(4), np.array([1, 4])),
             (rank[[0, 1, 4]], np.ones(3), np.array([0, 0]))]
-    one_at_a_time = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
+    one_at_a_time = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
     expected = [one_at_a_time.accuracies(*arm) for arm in arms]
-    together = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
+    together = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
     drawn = []
     monkeypatch.setattr(together, "column_rng", lambda j, draw=together.column_rng: drawn.append(j) or draw(j))
     for got, want in zip(together.accuracies_many(arms, [None] * 3), expected):
