@@ -114,9 +114,10 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
     """Records of one replicate (per arm, per k, per data set: train, holdout as reported, fresh, population) and
     the diagnostics rows of the arms whose analyst records them.
 
-    Every arm plays its attribute phase, then all arms' classifiers are measured together (:func:`measure`), then
-    every arm plays its accuracy phase. Each arm's mechanism and score streams are its own and the data sets' are
-    shared, so this interleaving gives the numbers of running the arms one after another."""
+    Every arm plays its attribute phase, then all arms' classifiers are measured together
+    (:func:`measure_classifiers`), then every arm plays its accuracy phase. Each arm's mechanism and score streams
+    are its own and the data sets' are shared, so this interleaving gives the numbers of running the arms one after
+    another."""
     settings = spec.arm_settings() if settings is None else settings
     model, query, clip = spec.model, spec.query, spec.alg1.clip
     pop = model.population(seeds.rng(seed, spec.name, replicate, "population"), spec.n, spec.d,
@@ -136,7 +137,7 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
         mech = arm.create(seeds.rng(seed, spec.name, replicate, "mechanism", arm.name), spec, settings[arm.name])
         ctx = ArmContext(mech, spec, datasets[engine.name], lambda: query.population(model, pop, clip))
         played.append((arm, engine, ctx, arm.analyst.select(ctx)))
-    measured = measure(spec, seed, replicate, pop, [(arm, ctx.sets, sel) for arm, _, ctx, sel in played])
+    measured = measure_classifiers(spec, seed, replicate, pop, [(arm, ctx.sets, sel) for arm, _, ctx, sel in played])
     rows, diagnostics = [], []
     for (arm, engine, ctx, selection), acc in zip(played, measured):
         outcome = arm.analyst.report(ctx, selection, acc)
@@ -151,8 +152,8 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
             pd.DataFrame(diagnostics, columns=list(DIAGNOSTIC_COLUMNS)))
 
 
-def measure(spec: ExperimentSpec, seed: int, replicate: int, pop: Population,
-            arms: list[tuple[Arm, dict[str, Dataset], Selection]]) -> list[dict[str, np.ndarray]]:
+def measure_classifiers(spec: ExperimentSpec, seed: int, replicate: int, pop: Population,
+                        arms: list[tuple[Arm, dict[str, Dataset], Selection]]) -> list[dict[str, np.ndarray]]:
     """Accuracies of every arm's selected classifiers on its train, holdout and fresh sets (each arm on its own score
     streams) and in the population. Arms sharing a data set are measured by one call
     (:meth:`~adaptive_repro.simulation.engines.Dataset.accuracies_many`), so an engine that draws data columns
@@ -164,8 +165,9 @@ def measure(spec: ExperimentSpec, seed: int, replicate: int, pop: Population,
             sharing.setdefault(id(sets[name]), []).append(i)
         for users in sharing.values():
             dataset = arms[users[0]][1][name]
+            classifiers = [arms[i][2].classifiers for i in users]
             rngs = [seeds.rng(seed, spec.name, replicate, "scores", arms[i][0].name, name) for i in users]
-            for i, acc in zip(users, dataset.accuracies_many([arms[i][2].classifiers for i in users], rngs)):
+            for i, acc in zip(users, dataset.accuracies_many(classifiers, rngs)):
                 measured[i][name] = acc
     for acc, (_, _, selection) in zip(measured, arms):
         acc["population"] = spec.model.population_accuracies(*selection.classifiers, pop)

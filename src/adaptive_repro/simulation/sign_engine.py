@@ -166,7 +166,7 @@ class _NestedScore:
     ``done`` columns, with the accuracy recorded at every size of the family (sign(x_i . c) = y_i iff
     score_i + offset_g > 0)."""
 
-    def __init__(self, dataset: "ExactSignDataset", weights: np.ndarray, sizes: np.ndarray):
+    def __init__(self, dataset: ExactSignDataset, weights: np.ndarray, sizes: np.ndarray):
         self.dataset, self.weights, self.sizes = dataset, weights, sizes
         self.score = np.zeros(dataset.pop.n)
         self.offset = np.zeros(len(dataset.group_sizes))
@@ -189,6 +189,7 @@ class _NestedScore:
         self._record()
 
     def _record(self) -> None:
+        """The accuracy after ``done`` columns, if that is a size of the family."""
         if self.done in self.checkpoints:
             bounds, n = self.dataset.bounds, self.dataset.pop.n
             self.at_size[self.done] = sum(np.count_nonzero(self.score[bounds[g]:bounds[g + 1]] > -self.offset[g])
@@ -197,6 +198,7 @@ class _NestedScore:
     def accuracies(self) -> np.ndarray:
         """The accuracy at each size of the family."""
         return np.array([self.at_size[int(s)] for s in self.sizes], dtype=float)
+
 
 class ExactSignDataset(Dataset):
     """One data set of a grouped model, exact in law for sign queries and nested linear classifiers' accuracies.
