@@ -7,6 +7,7 @@ gives the same numbers, whatever the chunking of replicates into jobs, the sched
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 import numpy as np
@@ -18,7 +19,14 @@ def name_key(name: str | int) -> int:
         if name < 0:
             raise ValueError(f"stream index must be >= 0, got {name}")
         return int(name)
-    digest = hashlib.sha256(str(name).encode()).digest()
+    return _string_key(str(name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_key(name: str) -> int:
+    """The first 4 bytes of the name's SHA-256 (remembered: a replicate names thousands of streams from a few
+    dozen names)."""
+    digest = hashlib.sha256(name.encode()).digest()
     return int.from_bytes(digest[:4], "little")
 
 

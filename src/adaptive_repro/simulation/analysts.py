@@ -7,6 +7,10 @@
   queries (Algorithm 1): asks only candidate attributes (|w_train| > cut; the others can never be kept), most
   promising first, then one accuracy query per distinct classifier in increasing k; answers are clamped to [0, 1]
   (post-processing), and it records Zhao's Theorem 2 diagnostics.
+
+An analyst plays a replicate in two phases, :meth:`Analyst.select` (the attribute queries, ending with the nested
+classifiers to measure) and :meth:`Analyst.report` (the accuracy queries), so that the runner can measure every arm's
+classifiers together in between: an engine that draws data columns then draws each column once for all arms.
 """
 
 from __future__ import annotations
@@ -23,15 +27,28 @@ from adaptive_repro.simulation.mechanisms.base import HoldoutMechanism, clamp_un
 
 @dataclasses.dataclass
 class ArmContext:
-    """What the analyst of one arm works with in one replicate: the mechanism, the arm's data sets, and how to
-    measure classifiers (``accuracies(ranked, weights, sizes)`` -> train, holdout, fresh and exact population
-    accuracies, each on the arm's own score streams)."""
+    """What the analyst of one arm works with in one replicate: the mechanism, the arm's data sets and the exact
+    population value of every [0, 1] query."""
 
     mechanism: HoldoutMechanism
     spec: object  # the ExperimentSpec
     sets: dict  # "train", "holdout", "fresh" -> Dataset
     population_queries: Callable[[], np.ndarray]  # exact population value of every [0, 1] query
-    accuracies: Callable[[np.ndarray, np.ndarray, np.ndarray], dict[str, np.ndarray]]
+
+
+@dataclasses.dataclass
+class Selection:
+    """The end of an analyst's attribute phase: the nested top-k classifiers to measure (kept attributes, most
+    promising first; their weights; the number of attributes used at each k of the grid)."""
+
+    ranked: np.ndarray
+    weights: np.ndarray
+    sizes: np.ndarray
+
+    @property
+    def classifiers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ranked, weights, sizes), as a data set's accuracies take them."""
+        return self.ranked, self.weights, self.sizes
 
 
 @dataclasses.dataclass
@@ -48,15 +65,22 @@ class ArmOutcome:
 
 @dataclasses.dataclass(frozen=True)
 class Analyst(abc.ABC):
-    """Contract: ``name`` (registered in :data:`adaptive_repro.simulation.registries.ANALYSTS`); :meth:`run` plays
-    one replicate against the mechanism in ``ctx`` and returns its outcome. It draws no random numbers of its own
-    (the mechanism and the data sets have their streams), so an arm's numbers do not depend on other arms."""
+    """Contract: ``name`` (registered in :data:`adaptive_repro.simulation.registries.ANALYSTS`); :meth:`select` plays
+    the attribute phase of one replicate against the mechanism in ``ctx`` and returns the classifiers to measure;
+    :meth:`report` gets their accuracies (train, holdout, fresh: measured on the arm's data sets and score streams;
+    population: exact) and plays the accuracy phase. It draws no random numbers of its own (the mechanism and the
+    data sets have their streams), so an arm's numbers do not depend on other arms or on how the runner interleaves
+    the arms' phases."""
 
     name: str
 
     @abc.abstractmethod
-    def run(self, ctx: ArmContext) -> ArmOutcome:
-        """The replicate's outcome for this arm."""
+    def select(self, ctx: ArmContext) -> Selection:
+        """The attribute phase: the nested classifiers to measure (and whatever :meth:`report` needs of it)."""
+
+    @abc.abstractmethod
+    def report(self, ctx: ArmContext, selection: Selection, acc: dict[str, np.ndarray]) -> ArmOutcome:
+        """The accuracy phase, given the selection's accuracies per data set: the replicate's outcome for this arm."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,15 +89,29 @@ class DworkAnalyst(Analyst):
 
     name: str = "dwork"
 
-    def run(self, ctx: ArmContext) -> ArmOutcome:
-        mech, query, clip = ctx.mechanism, ctx.spec.query, ctx.spec.alg1.clip
+    def select(self, ctx: ArmContext) -> Selection:
+        query, clip = ctx.spec.query, ctx.spec.alg1.clip
         w_train = query.statistics(ctx.sets["train"], clip)
-        reported = mech.answer_statistics(w_train, query.statistics(ctx.sets["holdout"], clip))
-        ranked, sizes, acc = _classifiers(ctx, w_train, reported)
+        reported = ctx.mechanism.answer_statistics(w_train, query.statistics(ctx.sets["holdout"], clip))
+        return Selection(*_classifiers(ctx, w_train, reported))
+
+    def report(self, ctx: ArmContext, selection: Selection, acc: dict[str, np.ndarray]) -> ArmOutcome:
+        sizes, acc = selection.sizes, dict(acc)
         acc["holdout"] = np.array([
-            analyst.EMPTY_CLASSIFIER_ACCURACY if size == 0 else mech.answer_accuracy(a_tr, a_ho)
+            analyst.EMPTY_CLASSIFIER_ACCURACY if size == 0 else ctx.mechanism.answer_accuracy(a_tr, a_ho)
             for size, a_tr, a_ho in zip(sizes, acc["train"], acc["holdout"])])
-        return ArmOutcome(sizes, acc, np.zeros(len(sizes)), len(ranked))
+        return ArmOutcome(sizes, acc, np.zeros(len(sizes)), len(selection.ranked))
+
+
+@dataclasses.dataclass
+class BudgetAwareSelection(Selection):
+    """The budget-aware analyst's attribute phase: the classifiers, and its attribute queries (the candidates asked,
+    their training values, the clamped answers, the budget spent) for the accuracy phase's diagnostics."""
+
+    asked: np.ndarray
+    q_train: np.ndarray
+    q_answers: np.ndarray
+    attribute_over_events: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,17 +120,21 @@ class BudgetAwareAnalyst(Analyst):
 
     name: str = "budget_aware"
 
-    def run(self, ctx: ArmContext) -> ArmOutcome:
+    def select(self, ctx: ArmContext) -> BudgetAwareSelection:
         spec, mech, query, clip = ctx.spec, ctx.mechanism, ctx.spec.query, ctx.spec.alg1.clip
         w_train = query.statistics(ctx.sets["train"], clip)
         asked = analyst.candidate_attributes(w_train, spec.cut)
         q_train = query.unit_queries(ctx.sets["train"], clip)[asked]
         q_holdout = query.unit_queries(ctx.sets["holdout"], clip)[asked]
         q_answers = clamp_unit(mech.answer_statistics(q_train, q_holdout))
-        attr_over = mech.over_events
         reported = np.full(spec.d, np.nan)
         reported[asked] = query.to_statistic(q_answers, clip)
-        ranked, sizes, acc = _classifiers(ctx, w_train, reported)
+        return BudgetAwareSelection(*_classifiers(ctx, w_train, reported), asked=asked, q_train=q_train,
+                                    q_answers=q_answers, attribute_over_events=mech.over_events)
+
+    def report(self, ctx: ArmContext, selection: BudgetAwareSelection, acc: dict[str, np.ndarray]) -> ArmOutcome:
+        spec, mech, sizes, acc = ctx.spec, ctx.mechanism, selection.sizes, dict(acc)
+        attr_over = selection.attribute_over_events
         # one accuracy query per distinct classifier, in increasing k; answers clamped to [0, 1]
         distinct, index = analyst.distinct_classifiers(sizes)
         first = np.searchsorted(sizes, distinct)  # grid position of each distinct classifier's first k
@@ -107,25 +149,27 @@ class BudgetAwareAnalyst(Analyst):
             acc["holdout"] = np.full(len(sizes), analyst.EMPTY_CLASSIFIER_ACCURACY)
             budget_used = np.full(len(sizes), float(attr_over))
         alg1 = spec.alg1
+        q_answers = selection.q_answers
         diag = theorem2_diagnostics(
             np.concatenate([q_answers, answers]),
-            np.concatenate([q_train, acc["train"][first]]),
-            np.concatenate([ctx.population_queries()[asked], acc["population"][first]]),
+            np.concatenate([selection.q_train, acc["train"][first]]),
+            np.concatenate([ctx.population_queries()[selection.asked], acc["population"][first]]),
             alg1.tau, alg1.c, alg1.budget)
-        diagnostics = {"over_events": mech.over_events, "bottoms": mech.bottoms, "attribute_queries": len(asked),
+        diagnostics = {"over_events": mech.over_events, "bottoms": mech.bottoms,
+                       "attribute_queries": len(selection.asked),
                        "attribute_answered": int(np.sum(~np.isnan(q_answers))), "attribute_over_events": attr_over,
                        "accuracy_queries": len(distinct), "accuracy_answered": int(np.sum(~np.isnan(answers))),
                        **diag}
-        return ArmOutcome(sizes, acc, budget_used, len(ranked), diagnostics)
+        return ArmOutcome(sizes, acc, budget_used, len(selection.ranked), diagnostics)
 
 
 def _classifiers(ctx: ArmContext, w_train: np.ndarray, reported: np.ndarray):
     """The selection rule on (training, reported) statistics (NaN, "bottom", is never kept) and the nested top-k
-    classifiers' sizes and accuracies on every data set: (ranked attributes, sizes, accuracies)."""
+    classifiers it defines: (ranked attributes, weights, sizes)."""
     ranked = analyst.select_attributes(w_train, reported, ctx.spec.cut)
     weights = analyst.classifier_signs(w_train, ranked)
     sizes = analyst.selected_sizes(len(ranked), np.asarray(ctx.spec.k_grid))
-    return ranked, sizes, ctx.accuracies(ranked, weights, sizes)
+    return ranked, weights, sizes
 
 
 def theorem2_diagnostics(answers, q_train, q_pop, tau: float, c: float, budget: int) -> dict:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -58,6 +59,13 @@ class Dataset(abc.ABC):
     @abc.abstractmethod
     def accuracies(self, ranked, weights, sizes, rng: np.random.Generator | None = None) -> np.ndarray:
         """Accuracy of each nested top-``size`` classifier (``rng``: an engine's own draws, if it makes any)."""
+
+    def accuracies_many(self, classifiers: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                        rngs: Sequence[np.random.Generator | None]) -> list[np.ndarray]:
+        """:meth:`accuracies` of several families of nested classifiers (``(ranked, weights, sizes)``, one per arm),
+        each with its own ``rng``. One at a time here; an engine that draws data columns overrides it to draw each
+        column once for all the families (the same numbers as one at a time)."""
+        return [self.accuracies(*classifier, rng) for classifier, rng in zip(classifiers, rngs)]
 
 
 @dataclasses.dataclass(frozen=True)

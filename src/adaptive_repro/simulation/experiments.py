@@ -1,11 +1,12 @@
 """One experiment's spec and its replicate runner (Dwork2015 protocol, docs/METHODS.md §3-4).
 
-One replicate: the data model draws the population, each engine its train / holdout / fresh data sets, then for
-every arm the arm's analyst selects attributes through the arm's mechanism and measures its nested top-k
-classifiers. The runner only calls the spec's plug-in objects (arms, data model, query, engines: their contracts are
-in :mod:`mechanisms.base`, :mod:`data_models`, :mod:`queries`, :mod:`engines`, :mod:`analysts`); it never branches
-on their names. Every random stream is named by (experiment, replicate, purpose), so results do not depend on how
-replicates are chunked into jobs. Specs are built from the validated config by :mod:`specs`.
+One replicate: the data model draws the population, each engine its train / holdout / fresh data sets; every arm's
+analyst selects attributes through the arm's mechanism, every arm's nested top-k classifiers are measured (arms
+sharing a data set together), and each analyst asks its accuracy queries. The runner only calls the spec's plug-in
+objects (arms, data model, query, engines: their contracts are in :mod:`mechanisms.base`, :mod:`data_models`,
+:mod:`queries`, :mod:`engines`, :mod:`analysts`); it never branches on their names. Every random stream is named by
+(experiment, replicate, purpose), so results do not depend on how replicates are chunked into jobs. Specs are built
+from the validated config by :mod:`specs`.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import seeds
-from adaptive_repro.simulation.analysts import ArmContext
-from adaptive_repro.simulation.data_models import DataModel
-from adaptive_repro.simulation.engines import Engine
+from adaptive_repro.simulation.analysts import ArmContext, Selection
+from adaptive_repro.simulation.data_models import DataModel, Population
+from adaptive_repro.simulation.engines import Dataset, Engine
 from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting
 from adaptive_repro.simulation.queries import Query
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Alg1Settings
@@ -111,36 +112,35 @@ class ExperimentSpec:
 def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
                   settings: dict[str, ArmSetting] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Records of one replicate (per arm, per k, per data set: train, holdout as reported, fresh, population) and
-    the diagnostics rows of the arms whose analyst records them."""
+    the diagnostics rows of the arms whose analyst records them.
+
+    Every arm plays its attribute phase, then all arms' classifiers are measured together
+    (:func:`measure_classifiers`), then every arm plays its accuracy phase. Each arm's mechanism and score streams
+    are its own and the data sets' are shared, so this interleaving gives the numbers of running the arms one after
+    another."""
     settings = spec.arm_settings() if settings is None else settings
     model, query, clip = spec.model, spec.query, spec.alg1.clip
     pop = model.population(seeds.rng(seed, spec.name, replicate, "population"), spec.n, spec.d,
                            spec.signal_attributes, spec.signal_scale)
     k_grid = np.asarray(spec.k_grid)
-    datasets: dict[str, dict[str, object]] = {}
+    datasets: dict[str, dict[str, Dataset]] = {}
     for engine in sorted(set(spec.arm_engine_objects), key=lambda e: e.name):
         datasets[engine.name] = {
             name: engine.dataset(seeds.rng(seed, spec.name, replicate, "data", engine.name, name), model, pop,
                                  observed=(name != "fresh"))
             for name in ("train", "holdout", "fresh")
         }
-    rows, diagnostics = [], []
+    played: list[tuple[Arm, Engine, ArmContext, Selection]] = []
     for arm, engine in zip(spec.arms, spec.arm_engine_objects):
-        setting = settings[arm.name]
-        if not setting.feasible:
+        if not settings[arm.name].feasible:
             continue  # no setting meets the arm's target: the arm is reported as infeasible by the theory table
-        sets = datasets[engine.name]
-
-        def accuracies(ranked, weights, sizes, sets=sets, arm=arm):
-            acc = {name: sets[name].accuracies(ranked, weights, sizes,
-                                               seeds.rng(seed, spec.name, replicate, "scores", arm.name, name))
-                   for name in ("train", "holdout", "fresh")}
-            acc["population"] = model.population_accuracies(ranked, weights, sizes, pop)
-            return acc
-
-        mech = arm.create(seeds.rng(seed, spec.name, replicate, "mechanism", arm.name), spec, setting)
-        ctx = ArmContext(mech, spec, sets, lambda: query.population(model, pop, clip), accuracies)
-        outcome = arm.analyst.run(ctx)
+        mech = arm.create(seeds.rng(seed, spec.name, replicate, "mechanism", arm.name), spec, settings[arm.name])
+        ctx = ArmContext(mech, spec, datasets[engine.name], lambda: query.population(model, pop, clip))
+        played.append((arm, engine, ctx, arm.analyst.select(ctx)))
+    measured = measure_classifiers(spec, seed, replicate, pop, [(arm, ctx.sets, sel) for arm, _, ctx, sel in played])
+    rows, diagnostics = [], []
+    for (arm, engine, ctx, selection), acc in zip(played, measured):
+        outcome = arm.analyst.report(ctx, selection, acc)
         for dataset in DATASETS:
             for k, size, value, used in zip(k_grid, outcome.sizes, outcome.values[dataset], outcome.budget_used):
                 rows.append((spec.name, replicate, arm.name, engine.name, int(k), int(size), outcome.n_kept, dataset,
@@ -150,6 +150,28 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
                                 **outcome.diagnostics})
     return (pd.DataFrame(rows, columns=list(RECORD_COLUMNS)),
             pd.DataFrame(diagnostics, columns=list(DIAGNOSTIC_COLUMNS)))
+
+
+def measure_classifiers(spec: ExperimentSpec, seed: int, replicate: int, pop: Population,
+                        arms: list[tuple[Arm, dict[str, Dataset], Selection]]) -> list[dict[str, np.ndarray]]:
+    """Accuracies of every arm's selected classifiers on its train, holdout and fresh sets (each arm on its own score
+    streams) and in the population. Arms sharing a data set are measured by one call
+    (:meth:`~adaptive_repro.simulation.engines.Dataset.accuracies_many`), so an engine that draws data columns
+    draws each once for all of them."""
+    measured: list[dict[str, np.ndarray]] = [{} for _ in arms]
+    for name in ("train", "holdout", "fresh"):
+        sharing: dict[int, list[int]] = {}  # data set (by identity) -> the arms that use it
+        for i, (_, sets, _) in enumerate(arms):
+            sharing.setdefault(id(sets[name]), []).append(i)
+        for users in sharing.values():
+            dataset = arms[users[0]][1][name]
+            classifiers = [arms[i][2].classifiers for i in users]
+            rngs = [seeds.rng(seed, spec.name, replicate, "scores", arms[i][0].name, name) for i in users]
+            for i, acc in zip(users, dataset.accuracies_many(classifiers, rngs)):
+                measured[i][name] = acc
+    for acc, (_, _, selection) in zip(measured, arms):
+        acc["population"] = spec.model.population_accuracies(*selection.classifiers, pop)
+    return measured
 
 
 def run_replicates(spec: ExperimentSpec, seed: int, replicates: Iterable[int],

@@ -115,6 +115,20 @@ def test_regime_occupation_counts_follow_the_chain():
     assert stats.chisquare(counts, exact * len(fast)).pvalue > 1e-6
 
 
+
+def test_regime_occupation_counts_the_runs_of_each_regime_written_out():
+    """The in-place count of runs per regime equals counting the runs' regimes written out, from the same draws."""
+    for seed, (n, states, stay) in enumerate([(10**6, 10, 0.9), (50, 4, 0.2), (1, 6, 0.5), (3, 200, 0.99)]):
+        rng = np.random.default_rng(seed)
+        runs = 1 + int(rng.binomial(n - 1, 1.0 - stay))
+        steps = 1 + rng.integers(0, states - 1, runs - 1)
+        run_regimes = (int(rng.integers(0, states)) + np.concatenate(([0], np.cumsum(steps)))) % states
+        expected = np.bincount(run_regimes, minlength=states)
+        present = expected > 0
+        if n > runs:
+            expected[present] += rng.multinomial(n - runs, rng.dirichlet(expected[present]))
+        np.testing.assert_array_equal(sample_occupation(np.random.default_rng(seed), n, states, stay), expected)
+
 def test_uniform_composition_is_uniform():
     rng = np.random.default_rng(4)
     comps = [tuple(uniform_composition(rng, 6, 3)) for _ in range(30000)]

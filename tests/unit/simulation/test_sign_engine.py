@@ -8,6 +8,7 @@ checked against those exact laws (chi-square / KS at level 1e-6 each, fixed seed
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -108,11 +109,11 @@ def test_sampled_subsets_are_uniform_distinct_hits(need):
     hits = values > 0.5
     counts = np.zeros(200)
     for _ in range(4000):
-        idx = sign_engine._sample_indices(rng, values, 0.5, True, int(hits.sum()), need)
+        idx = sign_engine._sample_indices(rng, hits, int(hits.sum()), need)
         assert idx.size == need and np.unique(idx).size == need and hits[idx].all()
         counts[idx] += 1
     assert stats.chisquare(counts[hits]).pvalue > LEVEL
-    low = sign_engine._sample_indices(rng, values, 0.5, False, int((~hits).sum()), 5)
+    low = sign_engine._sample_indices(rng, ~hits, int((~hits).sum()), 5)
     assert np.all(values[low] <= 0.5)
 
 
@@ -177,15 +178,66 @@ def test_direct_sign_queries_and_engine_registration():
         exact.clipped_queries(3.0)
 
 
-def test_columns_do_not_depend_on_request_order_or_cache():
+def test_columns_do_not_depend_on_request_order():
     pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3, 6.0)
-    cached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
-    uncached = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, cache_bytes=0)
+    first = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
+    second = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
     arm_a, arm_b = np.array([3, 17, 5, 29]), np.array([29, 5, 11])
-    first_a = cached.accuracies(arm_a, np.ones(4), [1, 2, 4])
-    first_b = cached.accuracies(arm_b, -np.ones(3), [1, 3])
-    np.testing.assert_array_equal(uncached.accuracies(arm_b, -np.ones(3), [1, 3]), first_b)
-    np.testing.assert_array_equal(uncached.accuracies(arm_a, np.ones(4), [1, 2, 4]), first_a)
+    first_a = first.accuracies(arm_a, np.ones(4), [1, 2, 4])
+    first_b = first.accuracies(arm_b, -np.ones(3), [1, 3])
+    np.testing.assert_array_equal(second.accuracies(arm_b, -np.ones(3), [1, 3]), first_b)
+    np.testing.assert_array_equal(second.accuracies(arm_a, np.ones(4), [1, 2, 4]), first_a)
     for j in (29, 5, 0):
-        np.testing.assert_array_equal(cached.column(j), uncached.column(j))
-    assert not uncached._cache and len(cached._cache) == 6
+        np.testing.assert_array_equal(first.column(j), second.column(j))
+
+
+def test_shared_column_order_keeps_every_order_or_says_they_disagree():
+    a, b, c = np.array([9, 4, 7, 1]), np.array([4, 3, 1, 8]), np.array([9, 3])
+    merged = sign_engine.shared_column_order([a, b, c])
+    assert sorted(merged) == [1, 3, 4, 7, 8, 9]
+    for order in (a, b, c):  # each order is a subsequence of the merged one
+        assert [j for j in merged if j in set(order.tolist())] == order.tolist()
+    assert sign_engine.shared_column_order([np.array([1, 2]), np.array([2, 1])]) is None
+    assert sign_engine.shared_column_order([np.array([], dtype=int), np.array([5])]) == [5]
+
+
+def test_accuracies_of_several_arms_are_one_arm_at_a_time_with_each_column_drawn_once(monkeypatch):
+    pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3, 6.0)
+    rank = np.random.default_rng(3).permutation(30)  # one ranking that every arm's kept attributes follow
+    arms = [(rank[[0, 2, 3, 5, 8, 9]], np.array([1.0, -1.0, 1.0, 2.5, 0.0, -1.0]), np.array([0, 2, 6, 6])),
+            (rank[[1, 2, 5, 7]], -np.ones(4), np.array([1, 4])),
+            (rank[[0, 1, 4]], np.ones(3), np.array([0, 0]))]
+    one_at_a_time = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
+    expected = [one_at_a_time.accuracies(*arm) for arm in arms]
+    together = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
+    drawn = []
+    monkeypatch.setattr(together, "column_rng", lambda j, draw=together.column_rng: drawn.append(j) or draw(j))
+    for got, want in zip(together.accuracies_many(arms, [None] * 3), expected):
+        np.testing.assert_array_equal(got, want)
+    assert sorted(drawn) == sorted(rank[[0, 1, 2, 3, 5, 7, 8, 9]])  # the columns the sizes use, each once
+    # orders that disagree: one arm at a time, same numbers
+    swapped = [arms[0], (arms[1][0][::-1], arms[1][1], arms[1][2])]
+    expected = [one_at_a_time.accuracies(*arm) for arm in swapped]
+    for got, want in zip(together.accuracies_many(swapped, [None] * 2), expected):
+        np.testing.assert_array_equal(got, want)
+    # fresh binomial accuracies: each arm from its own stream
+    fresh = sign_engine.ExactSignDataset(np.random.default_rng(9), pop, observed=False)
+    got = fresh.accuracies_many(arms, [np.random.default_rng(i) for i in range(3)])
+    for i, arm in enumerate(arms):
+        np.testing.assert_array_equal(got[i], fresh.accuracies(*arm, np.random.default_rng(i)))
+
+
+def test_runner_measuring_arms_together_gives_their_one_at_a_time_records(monkeypatch):
+    from adaptive_repro import validation
+    from adaptive_repro.simulation import experiments
+
+    spec = validation.experiment_spec("zhao-fig3", dict(
+        n=3000, d=300, replicates=1, k_grid=[0, 5, 20], query="sign", signal_attributes=10,
+        mechanisms=["standard", "dwork_code", "zhao_alg1_dp", "zhao_alg1_bdp"],
+        model={"p_s": 0.8, "p_y": 0.8, "b": 0.1}, alg1={"budget": 10, "epsilon": 2.0}))
+    together = experiments.run_replicate(spec, 11, 0)
+    monkeypatch.setattr(sign_engine, "shared_column_order",
+                        lambda orders: orders[0].tolist() if len(orders) == 1 else None)
+    alone = experiments.run_replicate(spec, 11, 0)
+    for a, b in zip(together, alone):
+        pd.testing.assert_frame_equal(a, b)

@@ -43,7 +43,7 @@ class ZhaoAlgorithm1(HoldoutMechanism):
         """Answer queries Q_i in order; q_train = Q_i(D), q_holdout = Q_i(X)."""
         q_train, q_holdout = np.atleast_1d(q_train), np.atleast_1d(q_holdout)
         m = len(q_train)
-        out = q_train.astype(float).copy()  # line 11 unless line 7 fires
+        out = q_train.astype(float)  # line 11 unless line 7 fires (a copy)
         gamma = self.rng.laplace(0.0, self.sigma_3, m)  # line 6, one fresh draw per query
         gap = np.abs(q_holdout - q_train) + gamma
         i = 0
@@ -52,10 +52,11 @@ class ZhaoAlgorithm1(HoldoutMechanism):
                 out[i:] = BOTTOM
                 self.bottoms += m - i
                 break
-            over = np.flatnonzero(gap[i:] > self.threshold_hat)  # line 7 with the current T_hat
-            if len(over) == 0:
+            over = gap[i:] > self.threshold_hat  # line 7 with the current T_hat
+            first = int(over.argmax())  # the first query over it, if any
+            if not over[first]:
                 break
-            j = i + over[0]
+            j = i + first
             self.remaining -= 1  # line 8
             self.threshold_hat = self.threshold + self.rng.laplace(0.0, self.sigma)  # line 8
             out[j] = q_holdout[j] + self.rng.laplace(0.0, self.sigma_2)  # line 9

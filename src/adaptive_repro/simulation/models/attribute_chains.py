@@ -40,7 +40,7 @@ from adaptive_repro.simulation.data_models import (
     signal_loadings,
 )
 from adaptive_repro.simulation.engines import Dataset, Engine
-from adaptive_repro.simulation.sign_engine import _sample_indices, standard_normal_above, standard_normal_at_most
+from adaptive_repro.simulation.sign_engine import condition_on_count, stream_entropy, substream
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,7 +180,7 @@ class AttributeChainsDataset(Dataset):
         self.means = pop.mu[:, None] + pop.lam * np.array([1.0, -1.0])[None, :]  # (d, 2): a = +1, a = -1
         sizes = np.stack((self.n_plus, n - self.n_plus), axis=1)
         self.positives = rng.binomial(sizes, special.ndtr(self.means))
-        self._entropy = [int(v) for v in rng.integers(0, 2**32, size=4)]
+        self._entropy = stream_entropy(rng)
         self._cache: dict[int, np.ndarray] = {}
 
     def sign_queries(self) -> np.ndarray:
@@ -192,7 +192,7 @@ class AttributeChainsDataset(Dataset):
         if j in self._cache:
             return self._cache[j]
         n = self.pop.n
-        rng = np.random.Generator(np.random.SFC64(np.random.SeedSequence(self._entropy, spawn_key=(j,))))
+        rng = substream(self._entropy, j)
         plus_lengths = uniform_composition(rng, int(self.n_plus[j]), int(self.plus_runs[j]))
         minus_lengths = uniform_composition(rng, n - int(self.n_plus[j]), int(self.runs[j] - self.plus_runs[j]))
         lengths = np.empty(int(self.runs[j]), dtype=np.int64)
@@ -204,14 +204,7 @@ class AttributeChainsDataset(Dataset):
         z = rng.standard_normal(n)
         for g, members in enumerate((np.flatnonzero(is_plus), np.flatnonzero(~is_plus))):
             seg = z[members]
-            a = -self.means[j, g]  # u_ij > 0 iff z_i > a
-            have = int(np.count_nonzero(seg > a))
-            surplus = have - int(self.positives[j, g])
-            if surplus > 0:
-                seg[_sample_indices(rng, seg, a, True, have, surplus)] = standard_normal_at_most(rng, a, surplus)
-            elif surplus < 0:
-                seg[_sample_indices(rng, seg, a, False, seg.size - have, -surplus)] = standard_normal_above(
-                    rng, a, -surplus)
+            condition_on_count(rng, seg, -self.means[j, g], int(self.positives[j, g]))  # u_ij > 0 iff z_i > -m_jg
             z[members] = seg + self.means[j, g]
         z.flags.writeable = False
         if len(self._cache) < 256:

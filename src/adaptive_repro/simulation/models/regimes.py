@@ -61,9 +61,14 @@ def sample_occupation(rng: np.random.Generator, n: int, states: int, stay: float
     composition of n into R parts, so the regime totals are R_c + Multinomial(n - R, Dirichlet(R_1, ..., R_K))
     (aggregation of the Dirichlet(1, ..., 1) run-length weights by regime)."""
     runs = 1 + int(rng.binomial(n - 1, 1.0 - stay))
-    steps = 1 + rng.integers(0, states - 1, runs - 1)
-    run_regimes = (int(rng.integers(0, states)) + np.concatenate(([0], np.cumsum(steps)))) % states
-    per_regime = np.bincount(run_regimes, minlength=states)
+    # Run r's regime is (first + S_r) mod K, S_r the sum of its first r steps (S_0 = 0): the runs per regime are the
+    # counts of S_r mod K rotated by ``first``. In place, as this is the O(runs) part (2.3e6 runs at n = 3e7).
+    sums = rng.integers(0, states - 1, runs - 1)
+    sums += 1  # the steps, 1..K-1
+    np.cumsum(sums, out=sums)
+    sums %= states  # S_1..S_{R-1} mod K
+    first = int(rng.integers(0, states))
+    per_regime = np.roll(np.bincount(sums, minlength=states) + (np.arange(states) == 0), first)  # + S_0
     present = per_regime > 0
     extra = np.zeros(states, dtype=np.int64)
     if n > runs:
