@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adaptive_repro.domain import DOMAINS, Domain, check
+from adaptive_repro.domain import DOMAINS, Domain, check, checked, unchecked
 
 LIBRARY = ["adaptive_repro.bounds.he", "adaptive_repro.bounds.he_applications",
            "adaptive_repro.bounds.he_generalization", "adaptive_repro.bounds.lecture", "adaptive_repro.bounds.zhao",
@@ -98,3 +98,14 @@ def test_valid_arguments_give_finite_bounds(eps, T, delta_tilde):
     for f in (he.drv_eps, he.kairouz_eps, he.he_theorem4_eps):
         value = f(eps, T, delta_tilde)
         assert np.isfinite(value) and value >= 0
+
+
+def test_unchecked_is_the_function_without_its_checks():
+    def f(eps, x):
+        return eps + x
+
+    g = checked(f)
+    with pytest.raises(ValueError, match="argument eps"):
+        g(-1.0, 0.0)
+    assert unchecked(g) is f and unchecked(f) is f
+    assert unchecked(g)(-1.0, 0.0) == -1.0

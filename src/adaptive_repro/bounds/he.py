@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from adaptive_repro.domain import check_public_functions
+from adaptive_repro.domain import check_public_functions, unchecked
 
 # ---------------------------------------------------------------------------------------------------------------
 # helpers
@@ -69,7 +69,7 @@ def ln2_over_eps_vacuous(eps):
 
 def kl_lemma5(eps):
     """He Lemma 5: D_KL(A(S) || A(S')) <= eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2) for eps-DP A."""
-    return eps_tanh(eps)
+    return unchecked(eps_tanh)(eps)
 
 
 def kl_dwork_et_al(eps):
@@ -138,7 +138,7 @@ def kairouz_eps_terms(eps, T, delta_tilde):
 
 def kairouz_eps(eps, T, delta_tilde):
     """Kairouz et al. [31] as quoted in He Section 4.2.2: eps' = min{eps'_1, eps'_2, eps'_3}."""
-    e1, e2, e3 = (_f(x) for x in kairouz_eps_terms(eps, T, delta_tilde))
+    e1, e2, e3 = (_f(x) for x in unchecked(kairouz_eps_terms)(eps, T, delta_tilde))
     return _ret(np.fmin(np.fmin(e1, e2), e3))
 
 
@@ -193,14 +193,14 @@ def he_corollary2_delta(eps, delta, T, eps_prime, delta_tilde):
     delta' = 1 - (1 - e^eps delta/(1+e^eps))^m (1 - delta/(1+e^eps))^{T-m} + 1 - (1 - delta/(1+e^eps))^T + delta~.
     Here e^eps/(1+e^eps) = expit(eps) and 1/(1+e^eps) = expit(-eps)."""
     eps, delta, T, ep, dt = (_f(x) for x in (eps, delta, T, eps_prime, delta_tilde))
-    m = _f(ceil_ratio(ep, eps, T))
+    m = _f(unchecked(ceil_ratio)(ep, eps, T))
     return _ret(_he_delta_core(delta * special.expit(eps), delta * special.expit(-eps), m, T) + dt)
 
 
 def he_corollary2_delta_approx(eps, delta, T, eps_prime, delta_tilde):
     """He Corollary 2, first-order form: delta' ~ (T - m) 2 delta/(1+e^eps) + m delta + delta~, m = ceil(eps'/eps)."""
     eps, delta, T, ep, dt = (_f(x) for x in (eps, delta, T, eps_prime, delta_tilde))
-    m = _f(ceil_ratio(ep, eps, T))
+    m = _f(unchecked(ceil_ratio)(ep, eps, T))
     return _ret((T - m) * 2.0 * delta * special.expit(-eps) + m * delta + dt)
 
 
@@ -208,7 +208,7 @@ def he_kairouz_delta_gap(eps, delta, T, eps_prime):
     """He Section 1 and 4.2.2: Kairouz's delta' exceeds He's by approximately delta (e^eps-1)/(e^eps+1) (T - m),
     m = ceil(eps'/eps)."""
     eps, delta, T, ep = (_f(x) for x in (eps, delta, T, eps_prime))
-    m = _f(ceil_ratio(ep, eps, T))
+    m = _f(unchecked(ceil_ratio)(ep, eps, T))
     return _ret(delta * np.tanh(eps / 2.0) * (T - m))
 
 
@@ -238,7 +238,7 @@ def he_corollary3_log_delta_pp(eps, T, eps_prime):
 
 def he_corollary3_delta_pp(eps, T, eps_prime):
     """He Corollary 3's delta'' (see :func:`he_corollary3_log_delta_pp`); nan where eps' >= T eps."""
-    return _ret(np.exp(_f(he_corollary3_log_delta_pp(eps, T, eps_prime))))
+    return _ret(np.exp(_f(unchecked(he_corollary3_log_delta_pp)(eps, T, eps_prime))))
 
 
 def he_corollary3_log_delta_pp_derived(eps, T, eps_prime):
@@ -266,7 +266,7 @@ def he_corollary3_log_delta_pp_derived(eps, T, eps_prime):
 def he_corollary3_delta_pp_derived(eps, T, eps_prime):
     """Corollary 3's delta'' as its own derivation gives it (eq. (36) at (37)); see
     :func:`he_corollary3_log_delta_pp_derived`."""
-    return _ret(np.exp(_f(he_corollary3_log_delta_pp_derived(eps, T, eps_prime))))
+    return _ret(np.exp(_f(unchecked(he_corollary3_log_delta_pp_derived)(eps, T, eps_prime))))
 
 
 def he_corollary3_delta(eps, delta, T, eps_prime, derived=False):
@@ -274,10 +274,10 @@ def he_corollary3_delta(eps, delta, T, eps_prime, derived=False):
     + 1 - (1 - delta/(1+e^eps))^T + delta'', m = ceil(eps'/eps) clamped to [0, T]; delta'' as printed, or as its
     derivation (App. B.4 eq. (36) at (37)) gives it when ``derived`` is true."""
     eps, delta, T, ep = (_f(x) for x in (eps, delta, T, eps_prime))
-    m = _f(ceil_ratio(ep, eps, T))
+    m = _f(unchecked(ceil_ratio)(ep, eps, T))
     core = _he_delta_core(delta * special.expit(eps), delta * special.expit(-eps), m, T)
     pp = he_corollary3_delta_pp_derived if derived else he_corollary3_delta_pp
-    return _ret(core + _f(pp(eps, T, ep)))
+    return _ret(core + _f(unchecked(pp)(eps, T, ep)))
 
 
 def he_theorem6_eps(eps, T, delta_tilde):
@@ -291,7 +291,7 @@ def he_theorem6_delta(eps, delta, T, eps_prime, delta_tilde):
     """He Theorem 6's delta' (the same maximum over I as Theorem 4's eq. (8)); for homogeneous steps the maximizer
     has m = ceil(eps'/eps) coordinates alpha_i = eps (Corollary 2's proof), so this is :func:`he_corollary2_delta`
     evaluated at Theorem 6's eps'."""
-    return he_corollary2_delta(eps, delta, T, eps_prime, delta_tilde)
+    return unchecked(he_corollary2_delta)(eps, delta, T, eps_prime, delta_tilde)
 
 
 check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)
