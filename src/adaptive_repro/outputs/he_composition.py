@@ -15,6 +15,7 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
+from adaptive_repro.domain import DOMAINS, check, unchecked
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.outputs.he_proof_checks import b5_row
 from adaptive_repro.registry import Claim, code_name
@@ -24,27 +25,33 @@ TOL = 1e-9  # relative tolerance of delta' >= exact delta (the exact value is a 
 
 def _bound_rows(eps, delta, T, dt):
     """(method, eps', delta') of the closed forms at one (eps, delta, T, delta~). Theorem 5 (pure DP) only at
-    delta = 0, with its free delta' set to delta~."""
-    he_eps = float(he.he_theorem4_eps(eps, T, dt))
-    c3_eps = float(he.he_corollary3_eps(eps, T, dt))
-    t6_eps = float(he.he_theorem6_eps(eps, T, dt))
+    delta = 0, with its free delta' set to delta~.
+
+    The point and the eps' handed on to the delta' formulas are checked once here (adaptive_repro.domain); the bounds
+    are then called without their per-call checks (:func:`~adaptive_repro.domain.unchecked`), which cost about a
+    tenth of he-composition-delta's build."""
+    for name, value in (("eps", eps), ("delta", delta), ("T", T), ("delta_tilde", dt)):
+        check("he_composition._bound_rows", name, value, DOMAINS[name])
+    he_eps = float(unchecked(he.he_theorem4_eps)(eps, T, dt))
+    c3_eps = float(unchecked(he.he_corollary3_eps)(eps, T, dt))
+    t6_eps = float(unchecked(he.he_theorem6_eps)(eps, T, dt))
+    check("he_composition._bound_rows", "eps_prime", [he_eps, c3_eps, t6_eps], DOMAINS["eps_prime"])
+    cor3_delta = unchecked(he.he_corollary3_delta)
     rows = [
-        ("naive", float(he.naive_eps(eps, T)), float(he.naive_delta(delta, T))),
-        ("drv", float(he.drv_eps(eps, T, dt)), float(he.drv_delta(delta, T, dt))),
-        ("kairouz", float(he.kairouz_eps(eps, T, dt)), float(he.kairouz_delta(delta, T, dt))),
-        ("he", he_eps, float(he.he_corollary2_delta(eps, delta, T, he_eps, dt))),
-        ("he_thm6", t6_eps, float(he.he_theorem6_delta(eps, delta, T, t6_eps, dt))),
-        ("he_cor3", c3_eps, float(he.he_corollary3_delta(eps, delta, T, c3_eps))),
-        ("he_cor3_derived", c3_eps, float(he.he_corollary3_delta(eps, delta, T, c3_eps, derived=True))),
+        ("naive", float(unchecked(he.naive_eps)(eps, T)), float(unchecked(he.naive_delta)(delta, T))),
+        ("drv", float(unchecked(he.drv_eps)(eps, T, dt)), float(unchecked(he.drv_delta)(delta, T, dt))),
+        ("kairouz", float(unchecked(he.kairouz_eps)(eps, T, dt)), float(unchecked(he.kairouz_delta)(delta, T, dt))),
+        ("he", he_eps, float(unchecked(he.he_corollary2_delta)(eps, delta, T, he_eps, dt))),
+        ("he_thm6", t6_eps, float(unchecked(he.he_theorem6_delta)(eps, delta, T, t6_eps, dt))),
+        ("he_cor3", c3_eps, float(cor3_delta(eps, delta, T, c3_eps))),
+        ("he_cor3_derived", c3_eps, float(cor3_delta(eps, delta, T, c3_eps, derived=True))),
     ]
     if delta == 0:
-        rows.append(("he_thm5", float(he.he_theorem5_eps(eps, T, dt)), dt))
+        rows.append(("he_thm5", float(unchecked(he.he_theorem5_eps)(eps, T, dt)), dt))
     return rows
 
 
-def _row(eps, delta, T, dt, method, ep, dp, lower=np.nan):
-    floor = float(gt.delta_floor(delta, T))
-    exact = float(gt.kov_delta(eps, delta, T, ep)) if np.isfinite(ep) else np.nan
+def _row(eps, delta, T, dt, method, ep, dp, lower, floor, exact):
     return {"eps": eps, "delta": delta, "T": int(T), "delta_tilde": dt, "method": method, "eps_prime": ep,
             "delta_prime": dp, "eps_prime_lower": lower, "delta_floor": floor, "exact_delta_at_eps_prime": exact,
             "valid": bool(np.isfinite(dp) and dp >= floor),
@@ -54,17 +61,37 @@ def _row(eps, delta, T, dt, method, ep, dp, lower=np.nan):
 def composition_points(eps, delta, T, dt, laplace=False, interval=1e-3, cache=None) -> list[dict]:
     """All methods at one grid point, plus ``exact_optimal`` (KOV Thm 3.3's optimal eps' at Kairouz's delta' =
     1-(1-delta)^T(1-delta~)) and, if ``laplace``, the Laplace(1/eps) mechanism's eps' at that delta' (dp_accounting
-    PLD; eps_prime pessimistic, eps_prime_lower optimistic)."""
-    rows = [_row(eps, delta, T, dt, m, ep, dp) for m, ep, dp in _bound_rows(eps, delta, T, dt)]
+    PLD; eps_prime pessimistic, eps_prime_lower optimistic). Each row has the floor 1-(1-delta)^T and the exact
+    delta at its eps' (KOV 2015 Thm 3.3), computed once for the point (one kov_delta call for all finite eps')."""
+    points = [(m, ep, dp, np.nan) for m, ep, dp in _bound_rows(eps, delta, T, dt)]
     dpk = float(he.kairouz_delta(delta, T, dt))
-    rows.append(_row(eps, delta, T, dt, "exact_optimal", float(gt.kov_eps(eps, delta, T, dpk)), dpk))
+    points.append(("exact_optimal", float(gt.kov_eps(eps, delta, T, dpk)), dpk, np.nan))
     if laplace:
         key = (eps, T, dpk)
         if key not in cache:
             cache[key] = gt.laplace_pld_eps(eps, T, dpk, gt.pld_interval(eps, interval))
         hi, lo = cache[key]
-        rows.append(_row(eps, delta, T, dt, "laplace_pld", hi, dpk, lo))
-    return rows
+        points.append(("laplace_pld", hi, dpk, lo))
+    floor = float(gt.delta_floor(delta, T))
+    eps_primes = np.array([ep for _, ep, _, _ in points])
+    finite = np.isfinite(eps_primes)
+    exact = np.full(len(points), np.nan)
+    exact[finite] = gt.kov_delta(eps, delta, T, eps_primes[finite])
+    return [_row(eps, delta, T, dt, m, ep, dp, lower, floor, float(ex))
+            for (m, ep, dp, lower), ex in zip(points, exact)]
+
+
+def laplace_cache(params: dict) -> dict:
+    """{(eps, T, Kairouz's delta' at ``delta_tilde``): (pessimistic, optimistic) Laplace PLD eps'} for every
+    (eps, delta, T) of the ``T`` grid, the cache :func:`composition_points` reads: each (eps, T)'s two PLDs are
+    composed once for all delta (composing is the slow part; the delta' differ with delta, the PLD does not)."""
+    dt, cache = float(params["delta_tilde"]), {}
+    for eps in map(float, params["eps"]):
+        for T in map(int, params["T"]):
+            dpks = [float(he.kairouz_delta(float(delta), T, dt)) for delta in params["delta"]]
+            his, los = gt.laplace_pld_eps(eps, T, dpks, gt.pld_interval(eps, float(params["pld_interval"])))
+            cache.update({(eps, T, d): (float(h), float(lo)) for d, h, lo in zip(dpks, his, los)})
+    return cache
 
 
 def composition_table(params: dict) -> pd.DataFrame:
@@ -77,7 +104,7 @@ def composition_table(params: dict) -> pd.DataFrame:
     p = params
     fig_dt = float(p["delta_tilde"])
     dts = sorted({fig_dt, *map(float, p["delta_tilde_sweep"])}, reverse=True)
-    cache: dict = {}
+    cache = laplace_cache(p) if p["laplace_pld"] else {}
     rows = []
     for eps in p["eps"]:
         for delta in p["delta"]:
