@@ -255,64 +255,6 @@ def laplace_pld(eps: float, T: int, interval: float | None = None, pessimistic: 
     return base.self_compose(int(T))
 
 
-#: Losses per block of :func:`_dense_epsilon_for_delta` (bounds the work past the answer; the result does not depend on
-#: it).
-PLD_BLOCK = 1 << 15
-
-
-def _dense_epsilon_for_delta(pmf, delta: float):
-    """``pmf.get_epsilon_for_delta(delta)`` of a dp_accounting 0.6.0 ``DensePLDPmf``: the same value, ~3x faster.
-
-    The library walks the losses from the largest down in a Python loop (``pld_pmf._get_epsilon_for_delta``; a third
-    of he-composition-eps's build), adding mass_upper += p and mass_lower += e^{-loss} p until
-    log((mass_upper - delta) / mass_lower) >= loss, and returns that log. This walks by blocks with the same
-    floating-point operations in the same order: the losses by repeated addition of -interval (as its
-    ``itertools.count``), the masses by ``np.cumsum`` (sequential), e^{-loss} and the log from libm (``math.exp``,
-    ``math.log``; numpy's vectorized ones may differ in the last ulp, so numpy's log only preselects the candidates
-    within a margin). Other PMF types go to the library. The tests compare it with the library."""
-    from dp_accounting.pld import pld_pmf
-
-    if not isinstance(pmf, pld_pmf.DensePLDPmf):
-        return pmf.get_epsilon_for_delta(delta)
-    if pmf._infinity_mass > delta:
-        return math.inf
-    probs = np.flip(pmf._probs)
-    step = -pmf._discretization
-    loss = (pmf._lower_loss + len(probs) - 1) * pmf._discretization  # the largest loss
-    upper, lower = pmf._infinity_mass, 0.0  # mass_upper, mass_lower before the block
-    for start in range(0, len(probs), PLD_BLOCK):
-        p = probs[start:start + PLD_BLOCK]
-        losses = np.cumsum(np.concatenate([[loss], np.full(len(p) - 1, step)]))
-        mu = np.cumsum(np.concatenate([[upper], p]))  # mass_upper before each loss of the block, then after it
-        ml = np.cumsum(np.concatenate([[lower], np.fromiter(map(math.exp, (-losses).tolist()), float, len(p)) * p]))
-        # the walk stops before adding loss k if log((mu_k - delta) / ml_k) >= loss_k ...
-        ok = (mu[:-1] > delta) & (ml[:-1] > 0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            approx = np.log((mu[:-1] - delta) / ml[:-1])
-        near = np.flatnonzero(ok & (approx >= losses - 1e-9 * np.maximum(1.0, np.abs(losses))))
-        stop = next((k for k in near.tolist() if math.log((mu[k] - delta) / ml[k]) >= losses[k]), None)
-        # ... and returns max(0, loss_k) after adding loss k if mass_upper >= delta while mass_lower is still 0
-        zero = np.flatnonzero((mu[1:] >= delta) & (ml[1:] == 0))
-        if len(zero) and (stop is None or zero[0] < stop):
-            return max(0, float(losses[zero[0]]))
-        if stop is not None:
-            upper, lower = mu[stop], ml[stop]
-            break
-        upper, lower, loss = mu[-1], ml[-1], losses[-1] + step
-    if upper <= lower + delta:
-        return 0
-    return math.log((upper - delta) / lower)
-
-
-def _pld_epsilon_for_delta(pld, delta: float):
-    """``pld.get_epsilon_for_delta(delta)`` of a dp_accounting 0.6.0 ``PrivacyLossDistribution``, the same value, by
-    :func:`_dense_epsilon_for_delta` (the larger eps of the remove and add PMFs unless the PLD is symmetric)."""
-    eps_remove = _dense_epsilon_for_delta(pld._pmf_remove, delta)
-    if pld._symmetric:
-        return eps_remove
-    return max(eps_remove, _dense_epsilon_for_delta(pld._pmf_add, delta))
-
-
 def laplace_pld_eps(eps: float, T: int, delta_prime: float | ArrayLike, interval: float | None = None):
     """(pessimistic, optimistic) eps'(delta') of T-fold Laplace(1/eps) composition by the PLD accountant: floats for
     one delta', arrays for an array of them (each PLD is composed once for all of them: composing is the slow part).
@@ -321,7 +263,7 @@ def laplace_pld_eps(eps: float, T: int, delta_prime: float | ArrayLike, interval
     out = []
     for pessimistic in (True, False):
         pld = unchecked(laplace_pld)(eps, T, interval, pessimistic=pessimistic)
-        out.append(np.reshape([_pld_epsilon_for_delta(pld, float(d)) for d in deltas.ravel()], deltas.shape))
+        out.append(np.reshape([pld.get_epsilon_for_delta(float(d)) for d in deltas.ravel()], deltas.shape))
     hi, lo = out
     return (float(hi), float(lo)) if deltas.ndim == 0 else (hi, lo)
 

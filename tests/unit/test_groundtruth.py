@@ -151,21 +151,6 @@ def test_kov_log_delta_g_cached_terms_bit_identical(eps, T):
         assert gt.kov_log_delta_g(eps, T, ep) == kov_log_delta_g_direct(eps, T, ep)
 
 
-@pytest.mark.parametrize("block", [gt.PLD_BLOCK, 7])  # 7: the walk crosses many blocks
-def test_pld_epsilon_for_delta_same_as_dp_accounting(monkeypatch, block):
-    """The blockwise walk returns exactly what dp_accounting's get_epsilon_for_delta returns (value and type), on
-    dense and sparse, symmetric and asymmetric PLDs, at deltas from 0 to 1 (inf, 0 and the early-return cases)."""
-    monkeypatch.setattr(gt, "PLD_BLOCK", block)
-    plds = [gt.laplace_pld(eps, T, gt.pld_interval(eps), pessimistic=pess)
-            for eps, T in [(0.1, 10), (1.0, 1), (0.5, 60), (0.05, 200)] for pess in (True, False)]
-    plds += [gt.dp_pld(1.0, 1e-6).self_compose(20), gt.dp_pld(0.2, 0.0).self_compose(50)]
-    deltas = [0.0, 1e-300, 1e-15, 1e-9, 1e-6, 1e-5, 1.3e-4, 0.01, 0.2, 0.5, 0.999, 1.0]
-    for pld in plds:
-        for d in deltas:
-            expected, got = pld.get_epsilon_for_delta(d), gt._pld_epsilon_for_delta(pld, d)
-            assert got == expected and type(got) is type(expected), (d, got, expected)
-
-
 def test_laplace_pld_eps_array_same_as_scalars():
     deltas = [1e-5, 2e-5, 1e-3]
     his, los = gt.laplace_pld_eps(0.5, 30, deltas)
