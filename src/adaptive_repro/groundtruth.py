@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from adaptive_repro.domain import check_public_functions
 
@@ -128,6 +128,8 @@ def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> flo
         return hi
     # Tolerance at a few ulps of eps': near T eps, delta_g falls to 0 linearly in (T eps - eps'), so log delta_g is
     # steep there and a looser xtol (1e-12 relative) left delta(eps') up to 1e-5 relatively above delta'.
+    from scipy import optimize  # here: the outputs that never invert delta do not import it
+
     root = optimize.brentq(f, 0.0, hi_f, xtol=4 * np.finfo(float).eps * max(1.0, hi), rtol=4 * np.finfo(float).eps,
                            maxiter=500)
     # the smallest eps' with delta(eps') <= delta': step up from the root (by ulps, doubling) until the float

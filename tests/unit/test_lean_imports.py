@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
+from adaptive_repro import catalogue
 from adaptive_repro import stats as ar_stats
 from adaptive_repro.simulation import data_models
 
@@ -71,7 +72,10 @@ def _imported_by(statement: str) -> set[str]:
     ("import adaptive_repro.stats, adaptive_repro.io, adaptive_repro.joblog, adaptive_repro.registry",
      ("scipy", "matplotlib", "networkx")),
     ("import adaptive_repro.plotting", ("scipy",)),
-    ("import adaptive_repro.simulation.specs, adaptive_repro.simulation.registries", ("scipy.stats", "matplotlib")),
+    ("import adaptive_repro.simulation.specs, adaptive_repro.simulation.registries",
+     ("scipy.stats", "scipy.optimize", "matplotlib", "networkx")),
+    ("\n".join(f"import adaptive_repro.outputs.{m}" for m in sorted({o.module for o in catalogue.CATALOGUE})),
+     ("scipy.stats", "scipy.optimize")),  # every builder (each output's build job imports its own)
 ])
 def test_job_modules_import_only_what_they_use(statement, absent):
     """What the jobs import at start-up (workflow/scripts/, the pickled specs, the builders) does not pull in
