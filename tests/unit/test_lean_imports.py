@@ -71,6 +71,7 @@ def _imported_by(statement: str) -> set[str]:
 @pytest.mark.parametrize("statement, absent", [
     ("import adaptive_repro.stats, adaptive_repro.io, adaptive_repro.joblog, adaptive_repro.registry",
      ("scipy", "matplotlib", "networkx")),
+    ("import adaptive_repro.io, adaptive_repro.joblog, adaptive_repro.config", ("pandas", "scipy")),
     ("import adaptive_repro.plotting", ("scipy",)),
     ("import adaptive_repro.simulation.specs, adaptive_repro.simulation.registries",
      ("scipy.stats", "scipy.optimize", "matplotlib", "networkx")),
