@@ -10,11 +10,12 @@ What a job imports at start-up, as Snakemake runs it (``script:`` rules):
 * for a build job, the output's builder module (catalogue.build imports it).
 
 Each job type is measured in a fresh interpreter (user + system CPU of the whole process, interpreter start-up
-included), ``--repeats`` times; the CSV has the median, min and max, the wall time, and which of the heavy
-libraries the job ended up importing. Rows: one build job per catalogue output, one simulate job per experiment
+included), ``--repeats`` times after one warm-up run; the CSV has the median, min and max, the wall time, and which
+of the heavy libraries the job imported. Rows: one build job per catalogue output, one simulate job per experiment
 output (its first spec), and the aggregate, reproduction_report, html_report and run_config jobs. Imports a job makes
-later, inside the functions it calls, are not counted (the job logs' "done ... (CPU-s)" lines count everything).
-Nothing here is asserted: the numbers are from one machine.
+later, inside the functions it calls (scipy.special in a simulation, scipy.optimize for a root), are not counted: the
+job logs' "done ... (CPU-s)" lines count everything. Nothing here is asserted: the numbers are from one machine (and
+vary by 10-20% with its load: compare two versions with --src, one run after the other).
 """
 from __future__ import annotations
 
@@ -98,18 +99,20 @@ def job_types(cfg: dict, workdir: Path) -> list[tuple[str, str, str]]:
     return jobs
 
 
-def measure(source: str, repeats: int) -> dict:
+def measure(source: str, repeats: int, src: Path = ROOT / "src") -> dict:
     """Median, min and max CPU seconds (and the median wall seconds) of ``repeats`` fresh interpreters running
-    ``source``."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])))
+    ``source`` with the package of ``src`` first on the path (as the workflow runs its jobs on the checkout)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")])))
     cpus, walls, notable = [], [], []
-    for _ in range(repeats):
+    for attempt in range(repeats + 1):  # the first run (bytecode compiled, files cached) is not counted
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, env=env, cwd=ROOT)
         walls.append(time.perf_counter() - start)
         if done.returncode:
             raise RuntimeError(f"the job's imports failed:\n{done.stderr}")
         found = json.loads(done.stdout.strip().splitlines()[-1])
+        if not attempt:
+            continue
         cpus.append(found["cpu"])
         notable = found["notable"]
     return {"cpu_s": statistics.median(cpus), "cpu_s_min": min(cpus), "cpu_s_max": max(cpus),
@@ -121,6 +124,9 @@ def main() -> None:
     parser.add_argument("configfiles", nargs="*", help="config files on top of config.yaml (the experiments' specs)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=None, help="job types to measure (e.g. build simulate)")
+    parser.add_argument("--src", type=Path, default=ROOT / "src",
+                        help="the package to measure (default this checkout's src/; e.g. an older version exported "
+                             "with `git archive <commit> src | tar -x -C /tmp/old`, then --src /tmp/old/src)")
     parser.add_argument("--output", default="results/benchmarks/startup.csv")
     args = parser.parse_args()
     import pandas as pd
@@ -133,7 +139,7 @@ def main() -> None:
         for job, output, source in job_types(cfg, Path(tmp)):
             if args.only and job not in args.only:
                 continue
-            row = {"job": job, "output": output, **measure(source, args.repeats)}
+            row = {"job": job, "output": output, **measure(source, args.repeats, args.src.resolve())}
             row["within_budget"] = row["cpu_s"] <= BUDGET_CPU_S
             print(f"{job:20s} {output:26s} {row['cpu_s']:.2f} CPU-s  {row['notable_imports']}", flush=True)
             rows.append(row)
