@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, special
+from scipy import special
 
 from adaptive_repro.domain import check_public_functions, unchecked
 
@@ -157,6 +157,8 @@ def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> flo
         return hi
     # Tolerance at a few ulps of eps': near T eps, delta_g falls to 0 linearly in (T eps - eps'), so log delta_g is
     # steep there and a looser xtol (1e-12 relative) left delta(eps') up to 1e-5 relatively above delta'.
+    from scipy import optimize  # here: the outputs that never invert delta do not import it
+
     root = optimize.brentq(f, 0.0, hi_f, xtol=4 * np.finfo(float).eps * max(1.0, hi), rtol=4 * np.finfo(float).eps,
                            maxiter=500)
     # the smallest eps' with delta(eps') <= delta': step up from the root (by ulps, doubling) until the float
@@ -221,6 +223,8 @@ def gaussian_delta(eps, sensitivity, sigma):
 def gaussian_eps(delta, sensitivity, sigma):
     """The smallest eps for which the Gaussian mechanism N(0, sigma^2) on a query of this sensitivity is
     (eps, delta)-DP: the root of :func:`gaussian_delta` (decreasing in eps), 0 if delta is already met at eps = 0."""
+    from scipy import optimize
+
     def one(d, s, g):
         if unchecked(gaussian_delta)(0.0, s, g) <= d:
             return 0.0

@@ -16,8 +16,10 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a CSV is parsed: a job that writes only text does not load it
+    import pandas as pd
 
 
 def _umask() -> int:
@@ -97,6 +99,8 @@ def read_verified_csv(path: str | os.PathLike, expect: dict | None = None, rerun
         if json.loads(json.dumps(meta.get(key), default=str)) != json.loads(json.dumps(wanted, default=str)):
             raise IntegrityError(f"{where}holds {key} = {meta.get(key)!r} but this run needs {wanted!r} (a file "
                                  f"copied or moved from elsewhere?): delete it and its .meta.json and {rerun}")
+    import pandas as pd
+
     try:
         frame = pd.read_csv(io.BytesIO(data), **read_kw)
     except Exception as err:

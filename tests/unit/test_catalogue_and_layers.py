@@ -4,7 +4,7 @@ import pytest
 from adaptive_repro import catalogue, sources
 from adaptive_repro.validation import config_schema
 
-LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "seeds", "io", "registry", "stats")
+LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "seeds", "io", "registry", "stats", "lazy")
 
 
 def package_modules():

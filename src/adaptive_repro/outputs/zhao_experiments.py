@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from adaptive_repro.outputs.zhao_common import THEOREM2_ARM, short_model_subtitle, theory_table
 from adaptive_repro.plotting import COLORS, _plain, legend_below, pyplot, suptitle
@@ -31,7 +30,11 @@ def build(output_id: str, params: dict, inputs: dict):
 
 
 def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
-    """Exact binomial confidence interval (scipy.stats.binomtest)."""
+    """Exact binomial confidence interval (scipy.stats.binomtest: its root-finding on the binomial tail, whose last
+    bits scipy.special's public functions do not reproduce; imported here, so only this output's job pays for
+    scipy.stats)."""
+    from scipy import stats
+
     ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=level, method="exact")
     return float(ci.low), float(ci.high)
 

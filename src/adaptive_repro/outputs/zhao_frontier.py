@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import optimize
 
 from adaptive_repro import privacy
 from adaptive_repro.bounds import zhao as zb
@@ -58,6 +57,8 @@ def analytic_required_n(eps_dp, budget, candidates, gap_units, threshold_units, 
     need = target * candidates / budget
     if need <= queries_per_budget(0.0):
         return 1.0
+    from scipy import optimize
+
     t = optimize.brentq(lambda x: float(queries_per_budget(x)) - need, 0.0, 200.0)
     return float((9.0 * budget * t / (2.0 * eps_dp * (threshold_units - gap_units))) ** 2)
 

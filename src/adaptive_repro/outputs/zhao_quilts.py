@@ -9,7 +9,6 @@ Also the helpers shared by the other Zhao theory builders (:mod:`adaptive_repro.
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 
@@ -67,6 +66,8 @@ from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, plai
 
 
 def fig1_figure(table: pd.DataFrame):
+    import networkx as nx
+
     n = len(table)
     g = markov_chain_graph(n)
     pos = {k: (k, 0.0) for k in range(n)}

@@ -7,13 +7,18 @@ Records are nodes; a Bayesian network (networkx.DiGraph) is moralized into a Mar
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: a job that only reads the chain lemmas does not load networkx
+    import networkx as nx
 
 
 def markov_chain_graph(n: int) -> nx.DiGraph:
     """The Bayesian network X_1 -> X_2 -> ... -> X_n (Zhao Fig. 1), nodes 0..n-1."""
     if n < 1:
         raise ValueError(f"chain length must be >= 1, got {n}")
+    import networkx as nx
+
     g = nx.DiGraph()
     g.add_nodes_from(range(n))
     g.add_edges_from((i, i + 1) for i in range(n - 1))
@@ -26,6 +31,8 @@ def moralize(graph: nx.Graph | nx.DiGraph) -> nx.Graph:
     Zhao 2017, section 2.4 (Markov quilt): "for a Bayesian network, we moralize it into a Markov network; for a
     Markov network, no action is taken".
     """
+    import networkx as nx
+
     if graph.is_directed():
         if not nx.is_directed_acyclic_graph(graph):
             raise ValueError("a Bayesian network must be a directed acyclic graph")

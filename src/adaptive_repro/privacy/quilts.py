@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING, Iterator
 
 from adaptive_repro.privacy.graphs import moralize
+
+if TYPE_CHECKING:  # imported where used (the chain quilts of Lemma 2 need no graph library)
+    import networkx as nx
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Quilt:
 
 def quilt_from_set(graph: nx.Graph | nx.DiGraph, node, quilt) -> Quilt:
     """The triple (Q, N, R) for quilt node set Q of ``node``: R = nodes separated from ``node`` by Q (maximal)."""
+    import networkx as nx
+
     g = moralize(graph)
     quilt = frozenset(quilt)
     if node in quilt:
@@ -55,6 +58,8 @@ def quilt_from_set(graph: nx.Graph | nx.DiGraph, node, quilt) -> Quilt:
 
 def is_markov_quilt(graph, node, quilt, remote) -> bool:
     """Definition check: every path from ``node`` to a node of ``remote`` meets ``quilt`` (or there is none)."""
+    import networkx as nx
+
     g = moralize(graph)
     h = g.subgraph(set(g.nodes) - set(quilt))
     reach = nx.node_connected_component(h, node)

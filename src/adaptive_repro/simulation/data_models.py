@@ -16,11 +16,13 @@ import dataclasses
 from typing import ClassVar
 
 import numpy as np
-from scipy import stats
 
+from adaptive_repro.lazy import LazyModule
 from adaptive_repro.plugins import check_keys
 from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
 from adaptive_repro.privacy.lemmas import ConversionResult
+
+special = LazyModule("scipy.special")  # imported when a simulation first needs it, not by a job reading specs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,7 +116,7 @@ def population_accuracy(c: np.ndarray, pop: Population) -> float:
         return 0.5
     m = float(c @ pop.mu)
     bc = float(c @ pop.beta)
-    return 0.5 * (stats.norm.cdf((m + bc) / norm) + stats.norm.cdf((m - bc) / norm))
+    return 0.5 * (special.ndtr((m + bc) / norm) + special.ndtr((m - bc) / norm))
 
 
 def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.ndarray, pop: Population) -> np.ndarray:
@@ -124,7 +126,7 @@ def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.nda
     bc = np.concatenate(([0.0], np.cumsum(weights * pop.beta[ranked])))[sizes]
     norm = np.sqrt(np.concatenate(([0.0], np.cumsum(weights**2)))[sizes])
     safe = np.where(norm > 0, norm, 1.0)
-    acc = 0.5 * (stats.norm.cdf((m + bc) / safe) + stats.norm.cdf((m - bc) / safe))
+    acc = 0.5 * (special.ndtr((m + bc) / safe) + special.ndtr((m - bc) / safe))
     return np.where(norm > 0, acc, 0.5)
 
 
@@ -155,8 +157,17 @@ def clipped_query_population(pop: Population, clip: float) -> np.ndarray:
 def clipped_normal_mean(m, clip: float):
     """E[clip(U, -C, C)] for U ~ N(m, 1) (truncated-normal first moment, see :func:`clipped_query_population`)."""
     hi, lo = clip - m, -clip - m
-    return (clip * stats.norm.sf(hi) - clip * stats.norm.cdf(lo) + m * (stats.norm.cdf(hi) - stats.norm.cdf(lo))
-            - (stats.norm.pdf(hi) - stats.norm.pdf(lo)))
+    return (clip * special.ndtr(-hi) - clip * special.ndtr(lo) + m * (special.ndtr(hi) - special.ndtr(lo))
+            - (_normal_pdf(hi) - _normal_pdf(lo)))
+
+
+_SQRT_2PI = np.sqrt(2 * np.pi)
+
+
+def _normal_pdf(x):
+    """The standard normal density as scipy.stats.norm.pdf computes it, exp(-x**2/2.0) / sqrt(2 pi) (the same bits; a
+    test checks it), without importing scipy.stats."""
+    return np.exp(-x**2 / 2.0) / _SQRT_2PI
 
 
 def lag_sum(n: int, lam: float) -> float:
@@ -194,7 +205,7 @@ def sign_queries(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def sign_query_population(pop: Population) -> np.ndarray:
     """Exact population value of each sign query: x_j y = beta_j r + mu_j + N(0, 1) with r = s y = +-1 fair
     (stationary), so P[x_j y > 0] = 1/2 [Phi(mu_j + beta_j) + Phi(mu_j - beta_j)]."""
-    return 0.5 * (stats.norm.cdf(pop.mu + pop.beta) + stats.norm.cdf(pop.mu - pop.beta))
+    return 0.5 * (special.ndtr(pop.mu + pop.beta) + special.ndtr(pop.mu - pop.beta))
 
 
 def statistic_from_sign_query(q: np.ndarray) -> np.ndarray:
@@ -413,6 +424,6 @@ class BatchChain(DataModel):
         """Given r (a symmetric chain with lag-k correlation theta^k, theta = (2p_s - 1)(2p_y - 1)), the indicators
         1[u_ij > 0] are independent with P = p_j + a_j r_i, a_j = [Phi(mu_j + beta_j) - Phi(mu_j - beta_j)]/2: the
         covariance k records apart is a_j^2 theta^k (docs/METHODS.md §4b)."""
-        plus, minus = stats.norm.cdf(pop.mu + pop.beta), stats.norm.cdf(pop.mu - pop.beta)
+        plus, minus = special.ndtr(pop.mu + pop.beta), special.ndtr(pop.mu - pop.beta)
         theta = (2.0 * pop.p_s - 1.0) * (2.0 * pop.p_y - 1.0)
         return sign_query_inflation(0.5 * (plus + minus), (0.5 * (plus - minus)) ** 2, pop.n, theta)
