@@ -49,17 +49,39 @@ def _snakemake_ancestor() -> int | None:
     return None
 
 
+#: The environment variable through which the Snakemake process names itself to its jobs (set by the Snakefile).
+WORKFLOW_PID_VARIABLE = "ADAPTIVE_REPRO_WORKFLOW_PID"
+
+
+def mark_workflow_process() -> None:
+    """Called by the Snakefile in the Snakemake process: its jobs inherit its PID, so a job that starts after
+    Snakemake died (during the job's own start-up) still knows whom to watch (:func:`watch_workflow`)."""
+    os.environ[WORKFLOW_PID_VARIABLE] = str(os.getpid())
+
+
+def _workflow_pid() -> int | None:
+    try:
+        return int(os.environ[WORKFLOW_PID_VARIABLE])
+    except (KeyError, ValueError):
+        return None
+
+
 def watch_workflow(log: logging.Logger, interval: float = 0.5) -> None:
     """If the Snakemake process that started this job dies (SIGKILL leaves its jobs running), stop the job within
     ``interval`` seconds: KeyboardInterrupt in the main thread, so atomic writes clean up their temporary files and
-    nothing half-written is left (Snakemake's rerun-incomplete then redoes the job)."""
-    ancestor = _snakemake_ancestor()
+    nothing half-written is left (Snakemake's rerun-incomplete then redoes the job). The process watched is the one
+    the Snakefile named (:func:`mark_workflow_process`), else the nearest Snakemake ancestor; a job whose Snakemake
+    died before this point stops at the first check."""
+    ancestor = _workflow_pid() or _snakemake_ancestor()
     if ancestor is None:
         return
 
     def watch():
+        first = True
         while True:
-            time.sleep(interval)
+            if not first:
+                time.sleep(interval)
+            first = False
             try:
                 os.kill(ancestor, 0)
             except ProcessLookupError:
