@@ -279,7 +279,7 @@ document.querySelectorAll('input[name=claim-filter]').forEach(function (box) {
     document.querySelectorAll('.claim').forEach(function (card) {
       card.style.display = shown.indexOf(card.dataset.group) < 0 ? 'none' : '';
     });
-    document.querySelectorAll('#all-claims tr[data-group]').forEach(function (row) {
+    document.querySelectorAll('#all-claims-table tr[data-group]').forEach(function (row) {
       row.style.display = shown.indexOf(row.dataset.group) < 0 ? 'none' : '';
     });
   });
@@ -321,7 +321,8 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
 <div id="summary">{summary_html}</div>
 {''.join(body)}
 <h2 id="all-claims">All claims of this run (REPRODUCTION.md)</h2>
-<details><summary>Every claim in one table, as in <a href="REPRODUCTION.md">REPRODUCTION.md</a> and
+<details id="all-claims-table"><summary>Every claim in one table, as in <a href="REPRODUCTION.md">REPRODUCTION.md</a>
+and
 <a href="tables/claims.csv">tables/claims.csv</a></summary>
 <div class="scroll">{group_claim_rows(markdown_to_html(per_output))}</div>
 </details>

@@ -171,3 +171,11 @@ def test_pipeline_report_renders_every_output_in_a_browser(tmp_path):
 
     with Image.open(shot) as image:  # something was drawn: not a blank page
         assert len(image.convert("L").getcolors(maxcolors=1 << 16) or range(1 << 16)) > 50
+
+    # the claim filter, clicked in the browser: only failing claims stay visible, in the cards and the full table
+    clicked = tmp_path / "clicked.html"
+    clicked.write_text(page.read_text().replace(
+        "</body>", '<script>document.querySelector("input[name=claim-filter][value=bad]").click();</script></body>'))
+    after = dump_dom(clicked)
+    shown = re.findall(r'<(?:div class="claim"|tr) data-group="(\w+)"( style="display: none;")?', after)
+    assert shown and all((group == "bad") != bool(hidden) for group, hidden in shown), shown
