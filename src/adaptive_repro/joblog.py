@@ -6,6 +6,7 @@ from __future__ import annotations
 import _thread
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -75,6 +76,11 @@ def watch_workflow(log: logging.Logger, interval: float = 0.5) -> None:
     ancestor = _workflow_pid() or _snakemake_ancestor()
     if ancestor is None:
         return
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL):
+        # interrupt_main() does nothing unless Python handles SIGINT, and a job started from a background shell
+        # inherits SIGINT ignored: restore Python's handler so the watchdog can stop the job
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def watch():
         first = True

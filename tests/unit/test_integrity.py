@@ -116,6 +116,7 @@ def test_replicate_check_survives_nan_and_names_the_gap(chunks):
 def test_a_job_whose_snakemake_died_during_its_start_up_stops_at_once():
     """The Snakefile names its process to the jobs (joblog.WORKFLOW_PID_VARIABLE): a job that starts watching after
     that process is gone stops at the first check, instead of running to the end orphaned; a live one is watched."""
+    import signal
     import subprocess
     import sys
 
@@ -129,5 +130,7 @@ def test_a_job_whose_snakemake_died_during_its_start_up_stops_at_once():
               "except KeyboardInterrupt:\n    print('stopped')\n")
     for pid, expected in ((gone.pid, "stopped"), (os.getpid(), "ran on")):
         env = os.environ | {joblog.WORKFLOW_PID_VARIABLE: str(pid)}
-        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+        # started as a background shell starts its jobs: SIGINT ignored (the watchdog must stop the job anyway)
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
         assert out.stdout.strip() == expected, out.stderr
