@@ -82,12 +82,8 @@ def watch_workflow(log: logging.Logger, interval: float = 0.5) -> None:
         # inherits SIGINT ignored: restore Python's handler so the watchdog can stop the job
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
-    def watch():
-        first = True
+    def watch():  # the first check at once: Snakemake may have died during this job's start-up
         while True:
-            if not first:
-                time.sleep(interval)
-            first = False
             try:
                 os.kill(ancestor, 0)
             except ProcessLookupError:
@@ -96,6 +92,7 @@ def watch_workflow(log: logging.Logger, interval: float = 0.5) -> None:
                 return
             except PermissionError:
                 return
+            time.sleep(interval)
 
     threading.Thread(target=watch, daemon=True, name="watch-snakemake").start()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import html
 import io
 import re
@@ -71,6 +72,21 @@ class OutputFiles:
     png: Path
     links: dict[str, str]  # label -> path relative to the report's folder
     params: dict = dataclasses.field(default_factory=dict)  # the output's resolved config block (config.output_params)
+
+    @functools.cached_property
+    def caption(self) -> str:
+        """The caption template's text (read once: the section and the table of contents both use it)."""
+        return self.caption_template.read_text()
+
+    @functools.cached_property
+    def claims_table(self) -> pd.DataFrame:
+        """The output's claims (read once)."""
+        return pd.read_csv(self.claims, dtype=str, keep_default_na=False)
+
+    @property
+    def title(self) -> str:
+        """The output's human title (:func:`caption_title`)."""
+        return caption_title(self.caption, self.output_id)
 
 
 def render_caption(template: str, config: dict) -> str:
@@ -186,15 +202,15 @@ def params_html(files: OutputFiles) -> str:
 def output_section(files: OutputFiles, config: dict) -> str:
     """The section of one output: caption, figure with its claims beside it, table."""
     oid = html.escape(files.output_id)
-    caption = render_caption(files.caption_template.read_text(), config)
-    claims = pd.read_csv(files.claims, dtype=str, keep_default_na=False)
+    caption = render_caption(files.caption, config)
+    claims = files.claims_table
     table = pd.read_csv(files.table)
     links = " · ".join(f'<a href="{html.escape(path)}">{html.escape(label)}</a>'
                        for label, path in files.links.items())
     shown = min(len(table), TABLE_ROWS)
     image, (width, height) = thumbnail(files.png)
     layout = "pair wide" if width > 2.2 * height else "pair"  # a wide figure gets the full width, its claims below
-    title = html.escape(caption_title(files.caption_template.read_text(), files.output_id))
+    title = html.escape(files.title)
     return f"""
 <section class="output" id="{oid}">
   <h3>{title} <code class="muted">{oid}</code></h3>
@@ -255,10 +271,8 @@ def toc_html(by_paper: dict[str, list[OutputFiles]]) -> str:
     for paper, members in by_paper.items():
         parts.append(f'<p class="toc-paper"><a href="#paper-{paper}">{html.escape(PAPER_NAMES[paper])}</a></p><ul>')
         for f in members:
-            title = caption_title(f.caption_template.read_text(), f.output_id)
-            status = output_status(pd.read_csv(f.claims, dtype=str, keep_default_na=False))
-            parts.append(f'<li><span class="dot {status}"></span><a href="#{html.escape(f.output_id)}">'
-                         f'{html.escape(title)}</a></li>')
+            parts.append(f'<li><span class="dot {output_status(f.claims_table)}"></span><a '
+                         f'href="#{html.escape(f.output_id)}">{html.escape(f.title)}</a></li>')
         parts.append("</ul>")
     return "\n".join(parts)
 

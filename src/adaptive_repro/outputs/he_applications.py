@@ -344,7 +344,7 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                         "He only quotes the condition and does not compare", "opposite directions",
                         np.isfinite(w.he_max_T) & (w.wang_min_T > 0), w, ["N", "eps_target", "wang_min_T", "he_max_T"],
                         code=code_name(hea.wang_sgld_min_T), note="a question of this project, not a claim of He"))
-    return cl + [per_step_row(oid, params, which)]
+    return cl + [per_step_row(oid, params, which, table)]
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

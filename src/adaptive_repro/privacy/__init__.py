@@ -31,6 +31,7 @@ from adaptive_repro.privacy.lemmas import (
                                                lemma3_blanket_influence,
                                                lemma3_eps_bdp,
                                                lemma3_eps_dp,
+                                               lemma4_chain_constants,
                                                lemma4_eps_bdp,
                                                lemma4_eps_dp,
                                                lemma4_h,

@@ -268,6 +268,13 @@ def _chain_constants(P):
     return ci, g, rho, irreducible_aperiodic
 
 
+def lemma4_chain_constants(P) -> tuple[float, float]:
+    """(g, rho) of Lemma 4 for a chain: its spectral gap and the probability of its least probable stationary state,
+    as :func:`lemma4_eps_dp` computes them."""
+    _, g, rho, _ = _chain_constants(P)
+    return float(g), float(rho)
+
+
 def lemma4_eps_dp(eps: float, n: int, P, c: float | None = None) -> ConversionResult:
     """Zhao Lemma 4: h(eps, g, rho)-DP implies eps-BDP if the chain is aperiodic, irreducible, reversible,
     0 < c < 1/6 and n >= 2d. Infeasible (None) when a precondition fails. c = None: the best c of C_GRID."""
