@@ -117,7 +117,11 @@ def write_text(text: str, path: str | os.PathLike) -> None:
         tmp.write_text(text)
 
 
-def save_figure(fig, pdf_path: str | os.PathLike, png_path: str | os.PathLike, dpi: int = 150) -> None:
+#: Resolution of every saved PNG (the report shows a figure at 96 CSS px per inch: report_html.figure_css_width).
+FIGURE_DPI = 150
+
+
+def save_figure(fig, pdf_path: str | os.PathLike, png_path: str | os.PathLike, dpi: int = FIGURE_DPI) -> None:
     """Save a matplotlib figure as PDF and PNG, each atomically."""
     for target, fmt in ((pdf_path, "pdf"), (png_path, "png")):
         with atomic_path(target) as tmp:

@@ -3,13 +3,18 @@
 Every figure of every output is drawn through :func:`pyplot` (matplotlib on the Agg backend, with this module's
 style applied), so that
 
-* fonts are readable when a PNG (saved at 150 dpi) is shown about 1,000 px wide: figures are kept at most
-  :data:`MAX_WIDTH` inches wide and text is at least 11 pt;
-* colours are the colour-blind-safe Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2008), and the same
-  arm / data set / method has the same colour in every figure (:data:`COLORS`);
+* a figure is drawn at the size it is seen: the report shows it at its natural size (1 inch = 96 CSS px), so a
+  figure at most :data:`MAX_WIDTH` inches wide fits the report's column at 1,400 px and its text, at least
+  :data:`MIN_FONT_PT` pt as drawn, is that size on screen;
+* one encoding across the pipeline: colours are the colour-blind-safe Okabe-Ito palette (Okabe & Ito, "Color
+  Universal Design", 2008); every arm, data set and method has one colour and marker in every figure
+  (:func:`style`: arms by their registered objects and :data:`ARM_MARKERS`, the rest by :data:`ENCODINGS`);
+  ordinal parameters (n, p, sigma, ...) get sequential colours (:func:`ordinal_colors`);
+* one verdict per figure, in words, as its title (:func:`verdict_title`); points where a claim fails are ringed on
+  the data (:func:`ring`);
 * names are words (:data:`DISPLAY_NAMES`), not code names;
 * legends sit below the panels, outside the data (:func:`legend_below`);
-* log axes have plain tick labels (:func:`plain_log_axis`), and an empty or absent curve is explained on its panel
+* log axes are labelled 10^k (:func:`log_axis`), and an empty or absent curve is explained on its panel
   (:func:`note`).
 
 The Dwork-style accuracy panels of the classifier experiments are :func:`accuracy_panels`.
@@ -24,7 +29,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
-from matplotlib.ticker import FuncFormatter, LogFormatterMathtext, LogLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from adaptive_repro.stats import Z95
 
@@ -35,10 +40,13 @@ OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9", "bl
 PALETTE = [OKABE_ITO[c] for c in ("blue", "orange", "bluish green", "vermillion", "reddish purple", "sky blue",
                                   "yellow", "black")]
 
-#: Widest figure in inches (at 150 dpi: 2,100 px, shown at 1,000 px the 11-13 pt text stays ~11 px or more).
-MAX_WIDTH = 14.0
+#: Widest figure in inches: shown at its natural size (96 CSS px per inch) it is 960 px wide, the report's figure
+#: column at a 1,400 px window (report_html.figure_css_width), so text drawn at n pt is seen at n pt.
+MAX_WIDTH = 10.0
+#: Smallest text in points, as drawn and therefore as seen in the report (tests render every figure and check).
+MIN_FONT_PT = 9.0
 #: Text sizes in points.
-SIZES = {"text": 12, "title": 12.5, "suptitle": 13.5, "tick": 11, "legend": 11.5, "note": 11.5}
+SIZES = {"text": 10.5, "title": 11, "suptitle": 12, "verdict": 12.5, "tick": 9.5, "legend": 10, "note": 10}
 
 STYLE = {
     "font.size": SIZES["text"], "axes.titlesize": SIZES["title"], "axes.labelsize": SIZES["text"],
@@ -69,21 +77,81 @@ OUTPUT_TITLES = {
     "dwork-signal": "Reusing a holdout with signal attributes (as Dwork et al. 2015, Fig. 2)",
 }
 
-#: One colour per arm / data set / method, the same in every figure.
+#: One colour per data set / method / role, the same in every figure (arms are coloured by their objects).
 COLORS = {
     "train": OKABE_ITO["blue"], "holdout": OKABE_ITO["bluish green"], "fresh": OKABE_ITO["vermillion"],
     "population": OKABE_ITO["black"],
     "naive": OKABE_ITO["grey"], "drv": OKABE_ITO["orange"], "kairouz": OKABE_ITO["bluish green"],
     "he": OKABE_ITO["blue"], "he_cor3": OKABE_ITO["reddish purple"], "he_cor3_derived": OKABE_ITO["sky blue"],
-    "exact_optimal": OKABE_ITO["black"], "laplace_pld": OKABE_ITO["vermillion"],
+    "exact_optimal": OKABE_ITO["black"], "laplace_pld": OKABE_ITO["vermillion"], "floor": "#777777",
     "node": OKABE_ITO["vermillion"], "quilt": OKABE_ITO["blue"], "nearby": OKABE_ITO["yellow"],
     "remote": "#dddddd",
-    # roles that recur: reference lines, budget, answered fraction, "does not hold" markers
-    "reference": OKABE_ITO["grey"], "answered": OKABE_ITO["bluish green"], "budget": OKABE_ITO["reddish purple"],
-    "violation": OKABE_ITO["vermillion"],
+    # roles that recur: reference lines and "does not hold" rings. Quantities of an arm (its budget used, its
+    # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
+    "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["vermillion"],
+}
+#: Marker of each data set / method (with :data:`COLORS`: its encoding).
+MARKERS = {
+    "train": "o", "holdout": "s", "fresh": "^", "population": "",
+    "naive": "x", "drv": "v", "kairouz": "D", "he": "o", "he_cor3": "P", "he_cor3_derived": "X",
+    "exact_optimal": "*", "laplace_pld": "s", "floor": "",
+}
+#: Marker of each registered arm (its colour is the arm object's ``color``).
+ARM_MARKERS = {
+    "standard": "o", "dwork_code": "s", "thresholdout_effective_n": "D", "zhao_alg1_dp": "^",
+    "zhao_alg1_bdp": "v", "zhao_alg1_theorem2": "P", "zhao_alg1_dp_effective_n": "<",
+    "zhao_alg1_bdp_effective_n": ">",
 }
 #: Background shading of a region where a bound is vacuous or its hypothesis fails.
 SHADE = {"color": OKABE_ITO["vermillion"], "alpha": 0.08, "lw": 0}
+#: Where each sequential colour map starts and ends (viridis without its faint yellow end, readable on white).
+ORDINAL_RANGE = (0.0, 0.82)
+
+
+def style(key) -> dict:
+    """The encoding of an arm (a registered arm object or its name), data set or method as plot keywords: its colour,
+    marker and a ``gid`` naming the key, by which the figure tests check that every figure draws it the same way."""
+    from adaptive_repro.simulation.registries import ARMS
+
+    if not isinstance(key, str):
+        return {"color": key.color, "marker": ARM_MARKERS[key.name], "gid": f"encoding:{key.name}"}
+    if key in ARM_MARKERS:
+        return style(ARMS.get(key))
+    return {"color": COLORS[key], "marker": MARKERS.get(key, "") or None, "gid": f"encoding:{key}"}
+
+
+def encoding_of(key: str) -> tuple[str, str | None]:
+    """(colour, marker) of ``key`` as :func:`style` draws it (what the figure tests compare artists with)."""
+    s = style(key)
+    return s["color"], s["marker"]
+
+
+def ordinal_colors(n: int) -> list[str]:
+    """``n`` colours of a sequential map (viridis) for an ordinal parameter (n, p, sigma, T, ...): dark for the
+    first value, light for the last, so order reads as order."""
+    import matplotlib.colors as mcolors
+
+    lo, hi = ORDINAL_RANGE
+    cmap = matplotlib.colormaps["viridis"]
+    return [mcolors.to_hex(cmap(lo + (hi - lo) * (i / (n - 1) if n > 1 else 0.0))) for i in range(n)]
+
+
+def verdict_title(fig, verdict: str, subject: str = ""):
+    """The figure's one message as its title: ``verdict`` (a sentence in words computed from the claim's numbers, e.g.
+    "Lemma 1 fails for p ≥ 0.95") on the first line, ``subject`` (what is plotted, on which data) on the second."""
+    return fig.suptitle(verdict if not subject else f"{verdict}\n{subject}", fontsize=SIZES["verdict"])
+
+
+def ring(ax, x, y, label: str | None = "claim does not hold here", size: float = 170):
+    """Ring the points (``x``, ``y``) where a claim fails, on the data: open circles in the violation colour, above
+    every curve, with ``label`` in the legend (None: no legend entry)."""
+    import numpy as np
+
+    x, y = np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float))
+    if not len(x):
+        return None
+    return ax.scatter(x, y, s=size, facecolors="none", edgecolors=COLORS["violation"], linewidths=2.0, zorder=20,
+                      label=label or "_ring", gid="encoding:violation", clip_on=False)
 
 
 def pyplot():
@@ -96,22 +164,12 @@ def name(code: str) -> str:
     return DISPLAY_NAMES.get(code, code)
 
 
-def color(key, index: int = 0) -> str:
-    """The colour of an arm / data set / method; for other keys the ``index``-th palette colour."""
-    return COLORS.get(key, PALETTE[index % len(PALETTE)]) if isinstance(key, str) else PALETTE[index % len(PALETTE)]
-
-
-def series_colors(n: int) -> list[str]:
-    """``n`` distinguishable colours for a numeric series (sample sizes, chains, ...), from the palette."""
-    return [PALETTE[i % len(PALETTE)] for i in range(n)]
-
-
-def panel_width(n_panels: int, preferred: float = 4.6) -> float:
+def panel_width(n_panels: int, preferred: float = 3.4) -> float:
     """Width of one panel so that ``n_panels`` side by side fit in :data:`MAX_WIDTH`."""
     return min(preferred, MAX_WIDTH / max(1, n_panels))
 
 
-def panel_grid(n_panels: int, max_cols: int = 3, size=(4.6, 4.0), **kwargs):
+def panel_grid(n_panels: int, max_cols: int = 3, size=(3.4, 3.0), **kwargs):
     """``n_panels`` panels in rows of at most ``max_cols``, at most :data:`MAX_WIDTH` wide; unused cells hidden.
     Returns (figure, flat list of the ``n_panels`` axes)."""
     ncols = min(max_cols, n_panels)
@@ -149,7 +207,7 @@ def legend_below(fig, axes=None, handles=None, labels=None, ncol: int | None = N
 
 
 def _plain(x: float, _pos=None) -> str:
-    """A tick label in plain numbers: 0.001, 0.5, 4, 1000, 1e+06 (no 4x10^0)."""
+    """A number in plain words for titles, legends and notes: 0.001, 0.5, 4, 1000, 1e+06 (not for tick labels)."""
     if x <= 0 or not math.isfinite(x):
         return ""
     e = math.log10(x)
@@ -159,9 +217,20 @@ def _plain(x: float, _pos=None) -> str:
     return f"1e{math.floor(e + 1e-9)}" if abs(mant - 1) < 1e-6 else f"{mant:.2g}e{math.floor(e + 1e-9)}"
 
 
-def plain_log_axis(ax, which: str = "both", subs=None):
-    """Log scale on ``which`` ("x", "y", "both") with plain tick labels (1, 10, 100, 1e6; no 4×10^0); an axis that
-    spans less than two decades (call after plotting) is also labelled at 2 and 5 times the powers of ten, or at
+def _power_of_ten(x: float, _pos=None) -> str:
+    """A log-axis tick label: 10^k at powers of ten, m×10^k between them (mathtext)."""
+    if x <= 0 or not math.isfinite(x):
+        return ""
+    k = math.floor(math.log10(x) + 1e-9)
+    mant = x / 10.0 ** k
+    if abs(mant - round(mant)) < 1e-6 and round(mant) == 1:
+        return f"$10^{{{k}}}$"
+    return f"${mant:.2g}\\times10^{{{k}}}$"
+
+
+def log_axis(ax, which: str = "both", subs=None):
+    """Log scale on ``which`` ("x", "y", "both") with tick labels 10^k at every power of ten; an axis that spans less
+    than two decades (call after plotting) is also labelled at 2 and 5 times the powers of ten (2×10^k), or at
     ``subs`` times them if given."""
     for axis_name in ("x", "y") if which == "both" else (which,):
         axis = ax.xaxis if axis_name == "x" else ax.yaxis
@@ -170,18 +239,9 @@ def plain_log_axis(ax, which: str = "both", subs=None):
         lo, hi = sorted(ax.get_xlim() if axis_name == "x" else ax.get_ylim())
         narrow = lo > 0 and math.log10(hi / lo) < 2
         chosen = subs if subs is not None else ((1, 2, 5) if narrow else (1.0,))
-        axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=9))
-        axis.set_major_formatter(FuncFormatter(_plain))
+        axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=12))
+        axis.set_major_formatter(FuncFormatter(_power_of_ten))
         axis.set_minor_formatter(NullFormatter())
-
-
-def power_of_ten_axis(ax, which: str = "x"):
-    """Log scale on ``which`` ("x" or "y") labelled 10^k at every power of ten (for axes spanning many decades)."""
-    axis = ax.xaxis if which == "x" else ax.yaxis
-    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
-    axis.set_major_locator(LogLocator(base=10, numticks=12))
-    axis.set_major_formatter(LogFormatterMathtext())
-    axis.set_minor_formatter(NullFormatter())
 
 
 def plain_symlog_yaxis(ax, linthresh: float, linscale: float = 1.0):
@@ -376,3 +436,53 @@ def symlog_minor_ticks(ax, linthresh: float):
             v = k * 10.0 ** e
             ticks += [t for t in (v, -v) if lo <= t <= hi and abs(t) > linthresh]
     ax.yaxis.set_minor_locator(FixedLocator(sorted(ticks)))
+
+
+_CODE_IN_TITLE = ("docs/", "results/", ".py", ".csv", "§", "METHODS")
+
+
+def figure_problems(fig) -> list[str]:
+    """What keeps ``fig`` from being drawn for the size it is seen and in the pipeline's one encoding, in words (empty:
+    none): wider than :data:`MAX_WIDTH`; text smaller than :data:`MIN_FONT_PT`; an artist of an encoded key
+    (:func:`style`'s gid) in another colour or marker; a log axis not labelled 10^k (:func:`log_axis`); a code name
+    or file path in a title. Call after the figure is laid out (the figure tests and tools/redraw.py use it)."""
+    import re
+
+    import matplotlib.colors as mcolors
+    from matplotlib.collections import PathCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.text import Text
+
+    problems = []
+    if fig.get_figwidth() > MAX_WIDTH + 1e-6:
+        problems.append(f"figure is {fig.get_figwidth():.1f} in wide (at most {MAX_WIDTH:g})")
+    for t in fig.findobj(Text):
+        if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_FONT_PT - 1e-6:
+            problems.append(f"text {t.get_text()[:30]!r} at {t.get_fontsize():g} pt (at least {MIN_FONT_PT:g})")
+    for artist in fig.findobj(lambda a: str(a.get_gid() or "").startswith("encoding:")):
+        key = artist.get_gid().split(":", 1)[1]
+        if key == "violation":
+            continue
+        want_colour, want_marker = encoding_of(key)
+        if isinstance(artist, Line2D):
+            colour, marker = artist.get_color(), artist.get_marker()
+        elif isinstance(artist, PathCollection) and len(artist.get_facecolors()):
+            colour, marker = artist.get_facecolors()[0], None
+        else:
+            continue
+        if mcolors.to_hex(colour) != mcolors.to_hex(want_colour):
+            problems.append(f"{key} drawn in {mcolors.to_hex(colour)}, its colour is {mcolors.to_hex(want_colour)}")
+        if marker not in (None, "None", "", " ") and want_marker and marker != want_marker:
+            problems.append(f"{key} drawn with marker {marker!r}, its marker is {want_marker!r}")
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() == "log" and axis.get_visible() and any(t.get_text() for t in axis.get_ticklabels()):
+                formatter = axis.get_major_formatter()
+                if getattr(formatter, "func", None) is not _power_of_ten:
+                    problems.append(f"log axis of panel {ax.get_title()[:30]!r} not labelled 10^k (log_axis)")
+    titles = [fig._suptitle.get_text()] if fig._suptitle is not None else []
+    titles += [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
+    for title in titles:
+        if any(code in title for code in _CODE_IN_TITLE) or re.search(r"\b[a-z]+_[a-z_]+\b", title):
+            problems.append(f"code name or path in title {title[:50]!r}")
+    return problems

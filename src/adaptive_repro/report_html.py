@@ -23,6 +23,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from . import catalogue
+from .io import FIGURE_DPI
 
 #: Width of a figure thumbnail in pixels: readable on a laptop screen, small enough to keep the page < 5 MB.
 THUMBNAIL_WIDTH = 1100
@@ -128,6 +129,13 @@ def thumbnail(png: Path, width: int = THUMBNAIL_WIDTH) -> tuple[bytes, tuple[int
     return buffer.getvalue(), size
 
 
+def figure_css_width(png_width: int, dpi: int = FIGURE_DPI) -> int:
+    """The width at which the report shows a figure: its natural size, 96 CSS px per inch of the figure as drawn
+    (``png_width`` pixels saved at ``dpi``), so that text drawn at n pt is seen at n pt (plotting.MAX_WIDTH inches
+    fit the figure column at a 1,400 px window; a narrower window scales the figure down)."""
+    return round(png_width / dpi * 96)
+
+
 def data_uri(png_bytes: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png_bytes).decode("ascii")
 
@@ -208,15 +216,15 @@ def output_section(files: OutputFiles, config: dict) -> str:
     links = " · ".join(f'<a href="{html.escape(path)}">{html.escape(label)}</a>'
                        for label, path in files.links.items())
     shown = min(len(table), TABLE_ROWS)
-    image, (width, height) = thumbnail(files.png)
-    layout = "pair wide" if width > 2.2 * height else "pair"  # a wide figure gets the full width, its claims below
+    image, (width, _) = thumbnail(files.png)
     title = html.escape(files.title)
     return f"""
 <section class="output" id="{oid}">
   <h3>{title} <code class="muted">{oid}</code></h3>
-  <div class="{layout}">
+  <div class="pair wide">
     <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="figure {oid}"
-      src="{data_uri(image)}"></a><figcaption>Files: {links}</figcaption></figure>
+      style="width:{figure_css_width(width)}px" src="{data_uri(image)}"></a>
+      <figcaption>Files: {links}</figcaption></figure>
     <div class="claims"><h4>Claims checked on this figure's numbers ({len(claims)})</h4>{claims_html(claims)}</div>
   </div>
   <div class="caption">{caption}</div>

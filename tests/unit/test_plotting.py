@@ -33,15 +33,61 @@ def test_no_output_module_sets_the_backend_or_its_own_colormap():
         assert "get_cmap(" not in text and "plt.cm." not in text and '"tab:' not in text, path.name
 
 
-def test_plain_log_tick_labels():
+def test_log_axes_are_labelled_in_powers_of_ten():
     fig, ax = plotting.pyplot().subplots()
     ax.plot([1, 4, 1000], [1e-6, 3, 40])
-    plotting.plain_log_axis(ax)
+    plotting.log_axis(ax)
     fig.canvas.draw()
     labels = [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text()]
-    assert labels and not any("times" in lab or "^" in lab or "×" in lab for lab in labels), labels
-    assert "1000" in labels and "1e-6" in labels, labels
+    assert "$10^{3}$" in labels and "$10^{-6}$" in labels, labels
+    assert not any("e-" in lab or "e+" in lab for lab in labels), labels
+    assert plotting.figure_problems(fig) == []
+    ax.set_xscale("linear")
+    ax.set_yscale("log")  # matplotlib's own labels: the figure check names the axis
+    assert any("not labelled 10^k" in p for p in plotting.figure_problems(fig))
     plotting.pyplot().close(fig)
+
+
+def test_a_narrow_log_axis_is_labelled_between_powers_of_ten():
+    fig, ax = plotting.pyplot().subplots()
+    ax.plot([100, 900], [1, 2])
+    plotting.log_axis(ax, "x")
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert "$2\\times10^{2}$" in labels and "$10^{2}$" in labels, labels
+    plotting.pyplot().close(fig)
+
+
+def test_figure_problems_names_small_text_wide_figures_wrong_encodings_and_code_in_titles():
+    plt = plotting.pyplot()
+    fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH + 2, 3))
+    ax.plot([0, 1], [0, 1], **(plotting.style("he") | {"color": "#123456"}))
+    ax.text(0.5, 0.5, "tiny", fontsize=plotting.MIN_FONT_PT - 2)
+    ax.set_title("see docs/METHODS.md for zhao_alg1_dp")
+    problems = " | ".join(plotting.figure_problems(fig))
+    assert "in wide" in problems and "tiny" in problems and "he drawn in #123456" in problems, problems
+    assert "code name or path in title" in problems, problems
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH, 3))
+    ax.plot([0, 1], [0, 1], **plotting.style("zhao_alg1_bdp"))
+    ax.plot([0, 1], [1, 0], **plotting.style("he"))
+    plotting.ring(ax, [0.5], [0.5])
+    plotting.verdict_title(fig, "Lemma 1 fails for p ≥ 0.95", "exact tail probabilities")
+    assert plotting.figure_problems(fig) == []
+    plt.close(fig)
+
+
+def test_ordinal_colours_are_sequential_and_arms_have_one_marker_each():
+    import numpy as np
+
+    colours = plotting.ordinal_colors(5)
+    lightness = [np.mean(mcolors.to_rgb(c)) for c in colours]
+    assert lightness == sorted(lightness), "dark to light in the order of the parameter"
+    from adaptive_repro.simulation.registries import ARMS
+
+    assert set(plotting.ARM_MARKERS) == set(ARMS.names())
+    assert len(set(plotting.ARM_MARKERS.values())) == len(plotting.ARM_MARKERS)
+    assert plotting.style("standard")["color"] == ARMS.get("standard").color
 
 
 def test_legend_below_sits_under_the_panels():

@@ -20,7 +20,7 @@ from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.outputs.he_proof_checks import per_step_row
-from adaptive_repro.plotting import SHADE, SIZES, legend_below, note, plain_log_axis, plain_number, series_colors
+from adaptive_repro.plotting import SHADE, SIZES, legend_below, log_axis, note, ordinal_colors, plain_number
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, check_grid, code_name, format_point
 
@@ -132,7 +132,7 @@ def below_floor_panel(ax, table: pd.DataFrame, p: dict, colors, lss) -> list:
     else:
         ax.set_yticks([])
     ax.set_xlim(min(p["T"]) / 2, max(p["T"]) * 2)
-    plain_log_axis(ax)
+    log_axis(ax)
     return [Line2D([], [], color="grey", ls="", marker=BELOW_MARKS[k % 4], ms=9, mew=2,
                    label=rf"$\tilde{{\delta}}$ = {plain_number(d)}")
             for k, d in enumerate(dts) if (bad.delta_tilde == d).any()]
@@ -150,7 +150,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     Ts = np.unique(np.round(np.geomspace(1, max(p["T"]), 60)).astype(int))
     fig, grid = pyplot.subplots(2, 2, figsize=(14, 10.8))
     axes = [grid[0, 0], grid[0, 1], grid[1, 1], grid[1, 0]]  # eps', delta'/floor, Wang, below the floor
-    colors = series_colors(8)
+    colors = ordinal_colors(8)
     lss = ["-", "--", ":", "-."]
     ratios: dict = {}
     for i, N in enumerate(p["N"]):
@@ -194,7 +194,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
                  + rf"; $\tilde{{\delta}}$ = {dt:g} except lower left (every $\tilde{{\delta}}$ of the sweep, "
                  "as the claims)")
     for ax in axes[:3]:
-        plain_log_axis(ax)
+        log_axis(ax)
     marks = below_floor_panel(axes[3], table, p, colors, lss)
     spread = max((float(np.nanmax(np.abs(w / v[0] - 1))) for v in ratios.values() for w in v), default=0.0)
     if len(p["sigma"]) > 1 and spread < 0.01:  # the sigma curves lie on top of each other: say so

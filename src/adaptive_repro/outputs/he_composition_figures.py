@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.plotting import COLORS, DISPLAY_NAMES, SHADE, legend_below, note, plain_log_axis
+from adaptive_repro.plotting import COLORS, DISPLAY_NAMES, SHADE, legend_below, log_axis, note
 from adaptive_repro.plotting import pyplot as plt
 
 DT = r"$\tilde{\delta}$"
@@ -72,8 +72,8 @@ def composition_eps_figure(table: pd.DataFrame, curve: pd.DataFrame, params: dic
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = {delta:g}")
             lo, hi = ax.get_ylim()
             ax.set_ylim(lo, hi * (hi / lo) ** 0.85)  # head room for the note
-            plain_log_axis(ax, "x")
-            plain_log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
+            log_axis(ax, "x")
+            log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
             d = _rel(r["kairouz"], r["he"])
             text = "Kairouz ◇ = He Thm 4\n" + ("(identical ε', to 1e-12)" if d < 1e-12 else f"(ε' within {_pct(d)})") \
                 if d < 0.01 else f"Kairouz ◇ and He Thm 4\ndiffer by up to {_pct(d)}"
@@ -124,7 +124,7 @@ def _zoom_panel(ax, w: pd.DataFrame, bad: pd.DataFrame):
     span = max(1.0 - low, 2e-3)
     ax.axhspan(1.0 - 2.3 * span, 1.0, **SHADE)
     ax.set(xscale="log", ylim=(1.0 - 2.3 * span, 1.0 + 0.6 * span), title="zoom near the floor (linear axis)")
-    plain_log_axis(ax, "x")
+    log_axis(ax, "x")
     he = w["he"].dropna()
     text = f"× He Thm 4 / Cor 2 below:\n{len(bad)} of {len(he)} T"
     if len(bad):
@@ -173,8 +173,8 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             note(ax, "\n".join(said), x=0.97, y=0.97, ha="right", va="top")
             ax.axhspan(0.4, 1.0, **SHADE)
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = {delta:g}", ylim=(0.4, 60))
-            plain_log_axis(ax, "x")
-            plain_log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
+            log_axis(ax, "x")
+            log_axis(ax, "y", subs=(1.0, 2.0, 5.0))
             ax.set_ylabel(f"δ' / floor {FLOOR}")
             _zoom_panel(axes[1, j], w, bad)
         ax = axes[2, j]
@@ -205,9 +205,9 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
             missing.append("naive Tε: δ' = 0, not shown")
             note(ax, "\n".join(missing), x=0.03, y=0.03, ha="left", va="bottom")
             ax.set(xscale="log", yscale="log", title=f"ε = {eps:g}, δ = 0")
-            plain_log_axis(ax, "x")
+            log_axis(ax, "x")
             ax.set_ylim(bottom=ymin, top=1)
-            plain_log_axis(ax, "y")
+            log_axis(ax, "y")
             ax.set_ylabel("δ'")
     for ax in axes[:, -1]:
         ax.set_xlabel("number of steps T")

@@ -14,7 +14,7 @@ from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.outputs.he_proof_checks import eq18_rows
-from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, note, plain_log_axis, plain_number
+from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, log_axis, note, plain_number
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
 
@@ -124,7 +124,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
         note(ax, "\n".join(same), x=0.03, y=0.97, ha="left", va="top")
     fig.suptitle("He et al. Theorems 1-2 against earlier generalization bounds for (ε, δ)-DP algorithms")
     for ax in axes:
-        plain_log_axis(ax)
+        log_axis(ax)
     handles = [Line2D([], [], color=col["he"], marker="o", ms=3, label="He et al. (Thm 1; Thm 2 on the right)"),
                Line2D([], [], color=col["he"], ls="--", marker="o", ms=3,
                       label="He Thm 1, b as in the introduction (2×)"),

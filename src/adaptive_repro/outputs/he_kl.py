@@ -13,7 +13,7 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import legend_below, note, plain_log_axis, series_colors
+from adaptive_repro.plotting import legend_below, log_axis, note, ordinal_colors
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
 
@@ -43,7 +43,7 @@ def kl_figure(table: pd.DataFrame, params: dict):
     wide = table.pivot(index="eps", columns="method", values="kl")
     styles = {"lemma5": "-", "dwork_rothblum": "--", "dwork_et_al": ":", "randomized_response_exact": "o",
               "laplace_exact": "s"}
-    colours = dict(zip(styles, series_colors(len(styles))))
+    colours = dict(zip(styles, ordinal_colors(len(styles))))
     for m, (label, _) in KL_METHODS.items():
         st = styles[m]
         if st.isalpha():
@@ -75,7 +75,7 @@ def kl_figure(table: pd.DataFrame, params: dict):
     axes[1].set(xlabel="per-step privacy level ε", ylabel="ratio to He Lemma 5",
                 title="Looseness relative to Lemma 5 (ratio 1 = Lemma 5)")
     for ax in axes:
-        plain_log_axis(ax)
+        log_axis(ax)
     fig.suptitle("He et al. Lemma 5: the KL divergence of an ε-DP step (markers: exact KL of two ε-DP mechanisms)")
     legend_below(fig, axes)
     return fig

@@ -13,12 +13,12 @@ from adaptive_repro.plotting import (
     COLORS,
     OKABE_ITO,
     SIZES,
+    log_axis,
+    ordinal_colors,
     panel_grid,
-    plain_log_axis,
     plain_number,
     plain_symlog_yaxis,
     pyplot,
-    series_colors,
     symlog_minor_ticks,
 )
 
@@ -31,7 +31,7 @@ def transfer_figure(frame: pd.DataFrame):
     fig, ax = pyplot().subplots(figsize=(9.5, 6.2))
     floor = 0.3 / frame["replicates"].max()
     groups = list(frame.groupby("epsilon"))
-    colours = series_colors(len(groups))
+    colours = ordinal_colors(len(groups))
     for i, (c, (eps, s)) in enumerate(zip(colours, groups)):
         s = s.sort_values("m")
         y = np.maximum(s.mc_probability, floor)
@@ -46,7 +46,7 @@ def transfer_figure(frame: pd.DataFrame):
     ax.set(xscale="log", yscale="log", xlabel="data set size m", ylabel="probability")
     positive = frame.mc_ci_low.to_numpy()[frame.mc_ci_low.to_numpy() > 0]
     ax.set_ylim(min(floor, positive.min() if positive.size else 1e-3) / 3, 2)
-    plain_log_axis(ax, "y")
+    log_axis(ax, "y")
     ms = sorted(frame.m.unique())
     ax.set_xticks(ms, [plain_number(m) for m in ms])
     ax.set_xticks([], minor=True)
@@ -109,7 +109,7 @@ def monitor_figure(frame: pd.DataFrame):
             if ax is axes[0]:
                 legends.append((title, h))
         ax.set_xscale("log")
-        plain_log_axis(ax, "x")
+        log_axis(ax, "x")
         plain_symlog_yaxis(ax, linthresh=LINTHRESH, linscale=1.5)
         ax.set_ylim(ymin, 1.5)
         symlog_minor_ticks(ax, LINTHRESH)
@@ -139,7 +139,7 @@ def monitor_figure(frame: pd.DataFrame):
         ax.axhline(beta, color=beta_colours[ib % 4], ls="--", lw=1.5)
         ax.text(0.55, beta * 1.12, f"β = {beta:g}", transform=ax.get_yaxis_transform(), ha="center", va="bottom",
                 color=beta_colours[ib % 4], fontsize=SIZES["note"])
-    plain_log_axis(ax)
+    log_axis(ax)
     ax.set_xlabel("number of data sets T (|Y| = 2T)")
     ax.set_ylabel("failure frequency")
     ax.set_title("Theorem 0.1: how often the exponential\nmechanism misses its utility bound")

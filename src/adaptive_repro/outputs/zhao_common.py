@@ -139,10 +139,10 @@ def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory
         if not fraction_row:
             continue
         cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
-        axb.plot(cur["k"], cur["answered"], "o-", color=COLORS["answered"], label="accuracy queries answered (not ⊥)")
+        axb.plot(cur["k"], cur["answered"], "o-", color=arm_obj.color, label="accuracy queries answered (not ⊥)")
         if arm_obj.budgeted:
             budget = row.budget if row is not None else np.nan
-            axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=COLORS["budget"], ms=4,
+            axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=arm_obj.color, ms=4,
                      label="budget used / B")
         axb.set_ylim(-0.05, 1.1)
     axes[0][0].set_ylabel("accuracy (mean ± SD)")

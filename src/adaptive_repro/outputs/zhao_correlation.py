@@ -16,7 +16,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, theory_table
-from adaptive_repro.plotting import COLORS, legend_below, plain_log_axis, pyplot, suptitle
+from adaptive_repro.plotting import COLORS, legend_below, log_axis, pyplot, suptitle
 from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import Z95, paired_gap
 
@@ -96,7 +96,7 @@ def figure(table: pd.DataFrame, spec):
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         top.set_title(structure.replace("_", " "))
         bottom.set_xscale("log")
-        plain_log_axis(bottom, "x")
+        log_axis(bottom, "x")
         bottom.set_xlabel("variance inflation V (effective n = n/V)")
         bottom.set_ylim(-0.05, 1.08)
     axes[0][0].set_ylabel("holdout − fresh at the largest k\n[i.i.d. sampling SE units ½/√n]")

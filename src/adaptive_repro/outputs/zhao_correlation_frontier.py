@@ -16,7 +16,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
-from adaptive_repro.plotting import COLORS, legend_below, power_of_ten_axis, pyplot, suptitle
+from adaptive_repro.plotting import COLORS, legend_below, log_axis, pyplot, suptitle
 from adaptive_repro.registry import Claim, code_name, verdict
 
 #: line style per strength within the figure (strongest correlation solid)
@@ -85,7 +85,7 @@ def figure(table: pd.DataFrame, spec):
             ax.plot([], [], style, color=COLORS["reference"], label=f"V ≈ {v:.0f}" if structure == structures[0]
                     else None)
         ax.axhline(TARGET, color=COLORS["reference"], lw=0.8, ls=":")
-        power_of_ten_axis(ax, "x")
+        log_axis(ax, "x")
         ax.set_title(structure.replace("_", " "))
         ax.set_xlabel("records n")
         ax.set_ylim(-0.03, 1.05)

@@ -28,9 +28,9 @@ from adaptive_repro.plotting import (
     OKABE_ITO,
     _plain,
     legend_below,
+    log_axis,
     note_in_empty,
     panel_width,
-    plain_log_axis,
     pyplot,
     suptitle,
 )
@@ -154,7 +154,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
             if cal == "bdp":
                 ax.axvline(r["theorem2_n_required"], color=colour, ls=":", lw=1.2)
         ax.axhline(TARGET, color=COLORS["reference"], lw=0.8)
-        plain_log_axis(ax, "x")
+        log_axis(ax, "x")
         t2 = req[req["calibration"] == "bdp"]["theorem2_n_required"]
         ax.set_xlim(table["n"].min() / 1.5, max(table["n"].max(), t2.replace(np.inf, np.nan).max()) * 1.5)
         boxes.append((ax, "Theorem 2 needs n ≥\n" + "\n".join(

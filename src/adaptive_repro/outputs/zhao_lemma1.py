@@ -192,16 +192,16 @@ def build_figure(frame: pd.DataFrame):
     from adaptive_repro.plotting import (
         NOTE_SPOTS,
         legend_below,
+        log_axis,
         note_in_empty,
+        ordinal_colors,
         panel_grid,
-        plain_log_axis,
-        series_colors,
     )
 
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())
     fig, axes = panel_grid(len(taus), max_cols=3, size=(4.6, 4.2), sharey=True)
-    colors = series_colors(len(ps))
+    colors = ordinal_colors(len(ps))
     floor = 0.3 / frame["replicates"].max()
     notes = []
     for ax, tau in zip(axes, taus):
@@ -222,7 +222,7 @@ def build_figure(frame: pd.DataFrame):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_ylim(floor * 0.5, TOP)  # probabilities: nothing above 1 but the bound, cut off (and noted) there
-        plain_log_axis(ax)
+        log_axis(ax)
         ax.set_yticks([10.0 ** e for e in range(int(np.ceil(np.log10(floor * 0.5))), 1)])
         ax.set_title(f"τ = {tau:g}")
         ax.set_xlabel("records n")

@@ -33,13 +33,13 @@ def maxinfo_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-from adaptive_repro.plotting import COLORS, legend_below, plain_log_axis, pyplot, series_colors  # noqa: E402
+from adaptive_repro.plotting import COLORS, legend_below, log_axis, ordinal_colors, pyplot  # noqa: E402
 
 
 def maxinfo_figure(table: pd.DataFrame):
     fig, axes = pyplot().subplots(1, 2, figsize=(13, 5.2))
     ns = sorted(table["n"].unique())
-    for n, col in zip(ns, series_colors(len(ns))):
+    for n, col in zip(ns, ordinal_colors(len(ns))):
         sub = table[table["n"] == n]
         axes[0].plot(sub["eps"], sub["theorem3_bits"], "-", color=col, label=f"n = {n:,}")
         axes[0].plot(sub["eps"], sub["dwork_thm19_bits"], "--", color=col)
@@ -56,7 +56,7 @@ def maxinfo_figure(table: pd.DataFrame):
     axes[1].set_ylabel("Theorem 3 / (ε n log e)")
     axes[1].set_title(rf"ratio < 1 iff $2\varepsilon+\sqrt{{2\ln(2/\beta)/n}}<1$, $\beta$ = {table['beta'].iloc[0]:g}")
     for ax in axes:
-        plain_log_axis(ax)
+        log_axis(ax)
     axes[1].grid(alpha=0.3, which="both")
     fig.suptitle("Zhao Theorem 3 vs Dwork et al. Theorem 19: max-information of an ε-DP algorithm")
     legend_below(fig, axes)

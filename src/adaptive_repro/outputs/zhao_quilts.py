@@ -62,7 +62,7 @@ def fig1_table(params) -> pd.DataFrame:
                          "role": [roles[k] for k in range(n)], "focal_node": i + 1, "a": a, "b": b})
 
 
-from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, plain_log_axis, pyplot  # noqa: E402
+from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, log_axis, pyplot  # noqa: E402
 
 
 def fig1_figure(table: pd.DataFrame):
@@ -202,7 +202,7 @@ def conversion_figure(curves: pd.DataFrame, n: int):
         inf3 = sub[(sub["method"] == "lemma3") & ~sub["feasible"]]
         if len(inf3):
             ax.axvspan(inf3["corr"].min(), inf3["corr"].max(), **SHADE, label="Lemma 3 infeasible (no finite ε')")
-        plain_log_axis(ax)
+        log_axis(ax)
         ax.set_xlabel("correlation 2p − 1 of the binary chain")
         ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$, n = {n:,}")
         ax.grid(alpha=0.3, which="both")

@@ -71,10 +71,10 @@ from adaptive_repro.plotting import (  # noqa: E402
     NOTE_SPOTS,
     coincide_within,
     legend_below,
+    log_axis,
     note_in_empty,
-    plain_log_axis,
+    ordinal_colors,
     pyplot,
-    series_colors,
 )
 
 
@@ -121,7 +121,7 @@ def sample_complexity_figure(table: pd.DataFrame):
     fig, axes = plt.subplots(1, 2, figsize=(13, 5.4))
     ax = axes[0]
     chains = list(dict.fromkeys(table["chain"]))
-    cols = series_colors(len(chains))
+    cols = ordinal_colors(len(chains))
     same = _coinciding(table, chains)
     marked = {b for _, b, _, _ in same}
     mk = {"marker": "o", "mfc": "none", "ms": 6, "markevery": 4}
@@ -158,7 +158,7 @@ def sample_complexity_figure(table: pd.DataFrame):
     ax.set_title("$n_\\#$ of the left panel over the claimed order: flat as $\\tau\\to 0$ would mean\n"
                  r"$n = \Theta(B\ln(1/\tau)\ln(m/\beta)/\tau^2)$" + span, fontsize=11.5)
     for ax in axes:
-        plain_log_axis(ax)
+        log_axis(ax)
         ax.grid(alpha=0.3, which="both")
     handles = [plt.Line2D([], [], color=cols[j], lw=2, label=_chain_words(ch), **(mk if ch in marked else {}))
                for j, ch in enumerate(chains)]
@@ -176,7 +176,7 @@ def sample_complexity_figure(table: pd.DataFrame):
         for ax, room in zip(axes, (100, 10)):
             lo_y, hi_y = ax.get_ylim()
             ax.set_ylim(lo_y / room, hi_y)
-            plain_log_axis(ax, "y")
+            log_axis(ax, "y")
     if texts:
         note_in_empty(axes[0], texts[0])
     for t in same_text:

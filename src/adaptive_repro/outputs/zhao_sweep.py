@@ -12,7 +12,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import DP_ARM, MODEL_NOTE, arms_in, theory_table
-from adaptive_repro.plotting import COLORS, legend_below, note, panel_grid, plain_log_axis, series_colors, suptitle
+from adaptive_repro.plotting import COLORS, legend_below, log_axis, note, ordinal_colors, panel_grid, suptitle
 from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import paired_gap
 
@@ -70,7 +70,7 @@ def figure(table: pd.DataFrame, spec):
     n, d = spec.n, spec.d
     arms = arms_in(spec, table["mechanism"])
     fig, axes = panel_grid(len(arms) + 1, max_cols=2, size=(6.2, 4.6))
-    b_colours = dict(zip(sorted(table["b"].unique()), series_colors(table["b"].nunique())))
+    b_colours = dict(zip(sorted(table["b"].unique()), ordinal_colors(table["b"].nunique())))
     dodge = {b: 0.01 * (i - (len(b_colours) - 1) / 2) for i, b in enumerate(b_colours)}
     for ax, arm in zip(axes, arms):
         mech = arm.name
@@ -96,7 +96,7 @@ def figure(table: pd.DataFrame, spec):
     if not dp.empty:
         ax.plot(dp["p"], dp["certified_bdp"], "-o", color=spec.arm(DP_ARM).color,
                 label="certified Bayesian-DP level of the DP calibration (Lemma 2)")
-        plain_log_axis(ax, "y")
+        log_axis(ax, "y")
         ax.axhline(float(dp["eps_session"].iloc[0]), color=COLORS["reference"], ls="--", label="session ε")
         ax.set_title("What the DP calibration really gives")
         ax.set_xlabel("stay probability p = p_s = p_y")
