@@ -4,7 +4,8 @@
 
 For each output ID: the builder (catalogue.build) runs on the run's resolved config (``<results>/run-config.yaml``)
 and, for an experiment output, its aggregated records; the figure is written to ``<out>/<ID>.png`` at full resolution
-and ``<out>/<ID>.report.png`` at the size the HTML report shows it at a 1,400 px window, and every problem
+and ``<out>/<ID>.report.png`` at the size the HTML report shows it at a 1,400 px window (with the table and
+claims, to ``cmp`` against the run's), and every problem
 plotting.figure_problems finds (width, font sizes, encoding, log ticks, code in titles) is printed. Nothing under
 ``<results>`` is written: this is a developer's tool, the pipeline's figures come from ``snakemake``.
 """
@@ -37,12 +38,19 @@ def build_inputs(output_id: str, config: dict, results: Path) -> tuple[dict, dic
 
 
 def redraw(output_id: str, config: dict, results: Path, out: Path) -> list[str]:
-    """Build ``output_id``'s figure, save it full-size and at report size; its problems (figure_problems)."""
+    """Build ``output_id``'s figure, save it full-size and at report size, its table and claims as
+    ``<out>/<ID>.table.csv`` and ``<out>/<ID>.claims.csv`` (to compare with the run's: a figure change must leave
+    them byte-identical); its problems (figure_problems)."""
     from PIL import Image
+
+    from adaptive_repro.io import write_csv
+    from adaptive_repro.registry import write_claims
 
     params, inputs = build_inputs(output_id, config, results)
     start = time.process_time()
-    _, fig, claims = catalogue.build(output_id, params, inputs)
+    table, fig, claims = catalogue.build(output_id, params, inputs)
+    write_csv(table, out / f"{output_id}.table.csv")
+    write_claims(claims, out / f"{output_id}.claims.csv")
     fig.canvas.draw()
     problems = plotting.figure_problems(fig)
     png = out / f"{output_id}.png"
