@@ -177,6 +177,13 @@ def job_resources(cost: ReplicateCost, replicates_in_job: int) -> dict[str, int]
             "runtime": int(math.ceil(2 * cost.seconds * replicates_in_job / 60.0)) + 1}
 
 
+def job_priority(estimated_seconds: float) -> int:
+    """Snakemake priority of a job: its estimated CPU seconds (in tenths), so that of the jobs ready to run the
+    longest start first (longest-processing-time-first scheduling: the short jobs fill the cores at the end instead
+    of a long job starting last and running alone). Scheduling only: no output depends on it."""
+    return int(round(10 * estimated_seconds))
+
+
 def available_memory_mb() -> int:
     """Memory this machine can give a job now (MemAvailable of /proc/meminfo; total physical memory elsewhere)."""
     try:

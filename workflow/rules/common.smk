@@ -190,6 +190,20 @@ def theory_cost(output_id):
     return resources.theory_cost(output_id, output_params(config, output_id), default_params(output_id))
 
 
+def simulate_priority(wildcards):
+    """A simulation chunk's scheduling priority: its estimated CPU seconds (resources.job_priority)."""
+    cost = replicate_cost(wildcards.experiment)
+    return resources.job_priority(cost.seconds * (int(wildcards.last) - int(wildcards.first) + 1))
+
+
+def build_priority(wildcards):
+    """A builder job's scheduling priority: a theory output's estimated CPU seconds (it can start at once), an
+    experiment output's none (it waits for its simulations anyway)."""
+    if catalogue.get(wildcards.output).kind == "theory":
+        return resources.job_priority(theory_cost(wildcards.output).seconds)
+    return 0
+
+
 def build_resources(wildcards):
     """A builder job's declared memory and runtime: a theory output's estimate, else the default."""
     if catalogue.get(wildcards.output).kind == "theory":

@@ -18,6 +18,7 @@ rule build_output:
         params_digest=lambda w: output_digest(w.output),
         specs=lambda w: {name: EXPERIMENT_SPECS[name] for name in experiments_of(w.output)},
         records_expected=lambda w: records_expectation(w.output) if w.output in catalogue.EXPERIMENT_OUTPUTS else {},
+    priority: build_priority
     resources:
         mem_mb=lambda w: build_resources(w)["mem_mb"],
         runtime=lambda w: build_resources(w)["runtime"],

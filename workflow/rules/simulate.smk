@@ -28,6 +28,7 @@ rule simulate_chunk:
         spec_digest=lambda w: spec_digest(w.experiment),
         replicates=lambda w: list(range(int(w.first), int(w.last) + 1)),
         seed=config["seed"],
+    priority: simulate_priority
     resources:
         mem_mb=lambda w: simulate_resources(w)["mem_mb"],
         runtime=lambda w: simulate_resources(w)["runtime"],
