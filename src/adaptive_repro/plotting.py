@@ -438,6 +438,15 @@ def symlog_minor_ticks(ax, linthresh: float):
     ax.yaxis.set_minor_locator(FixedLocator(sorted(ticks)))
 
 
+def _encoded_names() -> dict[str, str]:
+    """Display name -> key of every arm and method with an encoding (a curve labelled so must be drawn in it)."""
+    from adaptive_repro.simulation.registries import ARMS
+
+    names = {arm.display_name: arm.name for arm in ARMS}
+    names.update({DISPLAY_NAMES[key]: key for key in MARKERS if key in DISPLAY_NAMES})
+    return names
+
+
 _CODE_IN_TITLE = ("docs/", "results/", ".py", ".csv", "§", "METHODS")
 
 
@@ -445,7 +454,7 @@ def figure_problems(fig) -> list[str]:
     """What keeps ``fig`` from being drawn for the size it is seen and in the pipeline's one encoding, in words (empty:
     none): wider than :data:`MAX_WIDTH`; text smaller than :data:`MIN_FONT_PT`; an artist of an encoded key
     (:func:`style`'s gid) in another colour or marker; a log axis not labelled 10^k (:func:`log_axis`); a code name
-    or file path in a title. Call after the figure is laid out (the figure tests and tools/redraw.py use it)."""
+    or file path in a title. Needs no drawing (the build job logs these as warnings; the figure tests fail on them)."""
     import re
 
     import matplotlib.colors as mcolors
@@ -474,9 +483,13 @@ def figure_problems(fig) -> list[str]:
             problems.append(f"{key} drawn in {mcolors.to_hex(colour)}, its colour is {mcolors.to_hex(want_colour)}")
         if marker not in (None, "None", "", " ") and want_marker and marker != want_marker:
             problems.append(f"{key} drawn with marker {marker!r}, its marker is {want_marker!r}")
+    for artist in fig.findobj(lambda a: isinstance(a, (Line2D, PathCollection))):
+        key = _encoded_names().get(artist.get_label())
+        if key and artist.get_gid() != f"encoding:{key}":
+            problems.append(f"{artist.get_label()!r} drawn without its encoding (plotting.style({key!r}))")
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            if axis.get_scale() == "log" and axis.get_visible() and any(t.get_text() for t in axis.get_ticklabels()):
+            if axis.get_scale() == "log" and axis.get_visible() and ax.get_visible() and ax.axison:
                 formatter = axis.get_major_formatter()
                 if getattr(formatter, "func", None) is not _power_of_ten:
                     problems.append(f"log axis of panel {ax.get_title()[:30]!r} not labelled 10^k (log_axis)")

@@ -69,6 +69,11 @@ def test_figure_problems_names_small_text_wide_figures_wrong_encodings_and_code_
     assert "code name or path in title" in problems, problems
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH, 3))
+    ax.plot([0, 1], [0, 1], color="#123456", label="Standard holdout")  # an arm's name, not its encoding
+    assert plotting.figure_problems(fig) == [
+        "'Standard holdout' drawn without its encoding (plotting.style('standard'))"]
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH, 3))
     ax.plot([0, 1], [0, 1], **plotting.style("zhao_alg1_bdp"))
     ax.plot([0, 1], [1, 0], **plotting.style("he"))
     plotting.ring(ax, [0.5], [0.5])
