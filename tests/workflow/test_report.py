@@ -58,6 +58,25 @@ def test_caption_renders_with_the_default_config(caption):
     assert render_caption((REPORT_DIR / caption).read_text(), config).strip()
 
 
+CAPTION_PARTS = ("*What the paper claims.*", "*What this run shows.*", "*How to read it.*")
+
+
+@pytest.mark.parametrize("output_id", catalogue_ids())
+def test_every_caption_has_a_title_and_the_three_parts_in_order(output_id):
+    """One structure for every output: a bold human title, then what the paper claims, what this run shows and how
+    to read the figure, each part once and in that order."""
+    from adaptive_repro.report_html import caption_title
+
+    text = (REPORT_DIR / f"{output_id}.rst").read_text()
+    title = caption_title(text, "")
+    assert title and "_" not in title and "docs/" not in title, f"{output_id}: title {title!r}"
+    positions = [text.find(part) for part in CAPTION_PARTS]
+    missing = [part for part, at in zip(CAPTION_PARTS, positions) if at < 0]
+    assert not missing, f"{output_id}: missing {missing}"
+    assert positions == sorted(positions), f"{output_id}: parts out of order"
+    assert all(text.count(part) == 1 for part in CAPTION_PARTS), f"{output_id}: a part twice"
+
+
 def report_data(html: str):
     def js_object(name):
         match = re.search(rf"^\s*var {name} = (\{{.*\}});\s*$", html, re.M)
