@@ -8,7 +8,8 @@ style applied), so that
   :data:`MIN_FONT_PT` pt as drawn, is that size on screen;
 * one encoding across the pipeline: colours are the colour-blind-safe Okabe-Ito palette (Okabe & Ito, "Color
   Universal Design", 2008); every arm, data set and method has one colour and marker in every figure
-  (:func:`style`: arms by their registered objects and :data:`ARM_MARKERS`, the rest by :data:`ENCODINGS`);
+  (:func:`style`: an arm by its registered object's ``color`` and ``marker``, a data set or method by
+  :data:`COLORS` and :data:`MARKERS`);
   ordinal parameters (n, p, sigma, ...) get sequential colours (:func:`ordinal_colors`);
 * one verdict per figure, in words, as its title (:func:`verdict_title`); points where a claim fails are ringed on
   the data (:func:`ring`);
@@ -96,12 +97,6 @@ MARKERS = {
     "naive": "x", "drv": "v", "kairouz": "D", "he": "o", "he_cor3": "P", "he_cor3_derived": "X",
     "exact_optimal": "*", "laplace_pld": "s", "floor": "",
 }
-#: Marker of each registered arm (its colour is the arm object's ``color``).
-ARM_MARKERS = {
-    "standard": "o", "dwork_code": "s", "thresholdout_effective_n": "D", "zhao_alg1_dp": "^",
-    "zhao_alg1_bdp": "v", "zhao_alg1_theorem2": "P", "zhao_alg1_dp_effective_n": "<",
-    "zhao_alg1_bdp_effective_n": ">",
-}
 #: Background shading of a region where a bound is vacuous or its hypothesis fails.
 SHADE = {"color": OKABE_ITO["vermillion"], "alpha": 0.08, "lw": 0}
 #: Where each sequential colour map starts and ends (viridis without its faint yellow end, readable on white).
@@ -114,8 +109,8 @@ def style(key) -> dict:
     from adaptive_repro.simulation.registries import ARMS
 
     if not isinstance(key, str):
-        return {"color": key.color, "marker": ARM_MARKERS[key.name], "gid": f"encoding:{key.name}"}
-    if key in ARM_MARKERS:
+        return {"color": key.color, "marker": key.marker, "gid": f"encoding:{key.name}"}
+    if key in ARMS.names():
         return style(ARMS.get(key))
     return {"color": COLORS[key], "marker": MARKERS.get(key, "") or None, "gid": f"encoding:{key}"}
 

@@ -90,8 +90,8 @@ def test_ordinal_colours_are_sequential_and_arms_have_one_marker_each():
     assert lightness == sorted(lightness), "dark to light in the order of the parameter"
     from adaptive_repro.simulation.registries import ARMS
 
-    assert set(plotting.ARM_MARKERS) == set(ARMS.names())
-    assert len(set(plotting.ARM_MARKERS.values())) == len(plotting.ARM_MARKERS)
+    markers = [arm.marker for arm in ARMS]
+    assert len(set(markers)) == len(markers), "two arms share a marker"
     assert plotting.style("standard")["color"] == ARMS.get("standard").color
 
 

@@ -70,8 +70,9 @@ class Calibration(abc.ABC):
     :data:`adaptive_repro.simulation.registries.CALIBRATIONS`).
 
     Contract: ``name`` is the config name (the arm is ``zhao_alg1_<name>``); ``display_name`` and ``purpose`` are
-    the words figures and claims use ("DP calibration", "as if records were independent"); ``color`` the arm's
-    colour; ``targets_session_epsilon`` True if the calibration aims at the session's eps (``alg1.epsilon``);
+    the words figures and claims use ("DP calibration", "as if records were independent"); ``color`` and ``marker``
+    the arm's colour and marker in every figure; ``targets_session_epsilon`` True if the calibration aims at the
+    session's eps (``alg1.epsilon``);
     ``paper_claim`` True if it is the calibration the paper's Fig. 3 claim is about (its rows are paper claims, the
     others project questions); ``solves_for_bdp`` True if sigma is solved from the BDP -> DP conversion (then the
     BDP level Lemma 2 certifies for it is the session's eps by construction, when the conversion is Lemma 2).
@@ -87,6 +88,7 @@ class Calibration(abc.ABC):
     paper_claim: bool = False
     solves_for_bdp: bool = False
     claim_name: str = ""  # how claim text names the arm, if not its display name
+    marker: str = "o"
 
     @abc.abstractmethod
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
@@ -105,6 +107,7 @@ class DPCalibration(Calibration):
     display_name: str = "DP calibration"
     purpose: str = "as if records were independent"
     color: str = "#CC79A7"  # Okabe-Ito reddish purple
+    marker: str = "^"
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         eps = settings.session_epsilon
@@ -123,6 +126,7 @@ class BayesianDPCalibration(Calibration):
     display_name: str = "Bayesian-DP calibration"
     purpose: str = "Lemma 2 on the records' chain"
     color: str = "#0072B2"  # Okabe-Ito blue
+    marker: str = "v"
     paper_claim: bool = True
     solves_for_bdp: bool = True
 
@@ -147,6 +151,7 @@ class Theorem2Calibration(Calibration):
     display_name: str = "Theorem 2 calibration"
     purpose: str = "Theorem 2's σ and T"
     color: str = "#009E73"  # Okabe-Ito bluish green
+    marker: str = "P"
     targets_session_epsilon: bool = False
     claim_name: str = "Algorithm 1, Theorem 2's σ and T"
 
@@ -184,6 +189,7 @@ class EffectiveNCalibration(DPCalibration):
     display_name: str = "DP calibration, threshold for n/V"
     purpose: str = "V known to the mechanism"
     color: str = "#000000"  # Okabe-Ito black
+    marker: str = "<"
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         """The DP calibration, its threshold multiplied by sqrt(V)."""
@@ -200,6 +206,7 @@ class BayesianDPEffectiveNCalibration(BayesianDPCalibration):
     display_name: str = "Bayesian-DP calibration, threshold for n/V"
     purpose: str = "Lemma 2, V known to the mechanism"
     color: str = "#332288"  # Paul Tol indigo (a darker partner of the Bayesian-DP blue)
+    marker: str = ">"
     paper_claim: bool = False
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:

@@ -73,7 +73,7 @@ class ZhaoAlgorithm1(HoldoutMechanism):
 
 @dataclasses.dataclass(frozen=True)
 class Algorithm1Arm(Arm):
-    """Algorithm 1 with one calibration. Its name, display name, detail and colour come from the calibration."""
+    """Algorithm 1 with one calibration. Its name, display name, detail, colour and marker come from the calibration."""
 
     analyst: Analyst = BUDGET_AWARE_ANALYST
     unit_queries: bool = True
@@ -88,7 +88,8 @@ class Algorithm1Arm(Arm):
     def for_calibration(cls, calibration: Calibration) -> "Algorithm1Arm":
         """The arm ``zhao_alg1_<calibration name>``, named and drawn as its calibration says."""
         return cls(name=f"zhao_alg1_{calibration.name}", display_name=f"Algorithm 1, {calibration.display_name}",
-                   detail=f"({calibration.purpose})", color=calibration.color, calibration=calibration)
+                   detail=f"({calibration.purpose})", color=calibration.color, marker=calibration.marker,
+                   calibration=calibration)
 
     def setting(self, spec) -> Alg1Calibration:
         return self.calibration.calibrate(spec.alg1, spec.n, spec.d, spec.k_grid, spec.model)

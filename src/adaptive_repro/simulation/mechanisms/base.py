@@ -60,8 +60,8 @@ class Arm(abc.ABC):
     Contract for implementers (frozen dataclass, every field part of the experiment's digest):
 
     * ``name``: the config name (also the key of the arm's random streams: never rename a registered arm);
-    * ``display_name``, ``detail``, ``color``: how figures and claims name and draw it (``detail`` says in words
-      what distinguishes it, e.g. "as if records were independent");
+    * ``display_name``, ``detail``, ``color``, ``marker``: how figures and claims name and draw it (``detail`` says
+      in words what distinguishes it, e.g. "as if records were independent");
     * ``analyst``: the analyst that faces this mechanism (:mod:`adaptive_repro.simulation.analysts`);
     * ``unit_queries``: True if it answers statistical queries with values in [0, 1] (Algorithm 1), False if it
       answers the analyst's statistics as they are (the engines use it to pick an exact engine);
@@ -79,6 +79,7 @@ class Arm(abc.ABC):
     unit_queries: bool = False
     budgeted: bool = False
     calibration: "Calibration | None" = None  # Algorithm 1's calibration, None for other mechanisms
+    marker: str = "o"  # matplotlib marker of the arm in every figure (plotting.style), with its colour
 
     def setting(self, spec) -> ArmSetting:
         """The arm's set-up for the experiment ``spec`` (e.g. a calibrated noise scale)."""

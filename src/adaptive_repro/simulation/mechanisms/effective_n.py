@@ -24,6 +24,7 @@ class ThresholdoutEffectiveNArm(Arm):
     display_name: str = "Thresholdout for n/V"
     detail: str = "(threshold and noise at the effective n, V known)"
     color: str = "#56B4E9"  # Okabe-Ito sky blue
+    marker: str = "D"
     analyst: Analyst = DWORK_ANALYST
 
     def scale(self, spec) -> float:

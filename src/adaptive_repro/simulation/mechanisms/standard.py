@@ -29,6 +29,7 @@ class StandardArm(Arm):
     display_name: str = "Standard holdout"
     detail: str = "(reused as is)"
     color: str = "#D55E00"  # Okabe-Ito vermillion
+    marker: str = "o"
     analyst: Analyst = DWORK_ANALYST
 
     @property

@@ -43,6 +43,7 @@ class ThresholdoutArm(Arm):
     display_name: str = "Thresholdout (Dwork et al. 2015 script)"
     detail: str = ""
     color: str = "#E69F00"  # Okabe-Ito orange
+    marker: str = "s"
     analyst: Analyst = DWORK_ANALYST
 
     def create(self, rng: np.random.Generator, spec, setting: ArmSetting) -> DworkCodeThresholdout:
