@@ -64,6 +64,8 @@ def _t_axis(ax, rows: pd.DataFrame):
 
 def _verdict(n_bad: int, n: int, bad: str, good: str) -> str:
     """The title's verdict: ``bad`` at how many of the ``n`` drawn grid points, or ``good`` at all of them."""
+    if not n:  # only δ = 0 configured: He's pair is Kairouz's there
+        return "No (ε, δ)-DP steps with δ > 0 in this run: He's δ′ is Kairouz's"
     return f"{bad} at {n_bad} of {n} grid points" if n_bad else f"{good} at all {n} grid points"
 
 
@@ -152,8 +154,10 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         ax.set_ylim(*ylim)
     above = shown[shown.method.isin(["he", "kairouz"]) & (shown.delta_over_floor > ylim[1])]
     if len(above):  # where δ̃ dominates the floor, so He and Kairouz are far above it: not the question here
-        note(axes[0, 0], f"He, Kairouz above\nthe top for T ≤ {plain_number(above['T'].max())}",
-             x=0.04, y=0.96, ha="left", va="top")
+        last = above.groupby(["eps", "delta"])["T"].max()
+        where = f"for T ≤ {plain_number(last.max())}" if last.nunique() == 1 and len(last) == len(epss) * len(deltas) \
+            else f"at small T (up to {plain_number(last.max())})"
+        note(axes[0, 0], f"He, Kairouz above\nthe top {where}", x=0.04, y=0.96, ha="left", va="top")
     verdict_title(fig, _verdict(len(bad), len(he), f"He's δ′ is below the floor {FLOOR} that no valid δ′ can undercut,",
                                 f"He's δ′ is at least the floor {FLOOR}"),
                   f"δ′ of T-fold composition relative to the floor, He vs Kairouz et al., {DT} = {plain_number(dt)}")
