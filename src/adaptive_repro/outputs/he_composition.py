@@ -357,7 +357,7 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
     if output_id == "he-composition-eps":
         t = composition_table(params)
         curve = composition_curve(params, [float(params["delta_tilde"])])
-        return t, figs.composition_eps_figure(t, curve, params), composition_eps_claims(t, params)
+        return t, figs.composition_eps_figure(curve, params), composition_eps_claims(t, params)
     if output_id == "he-composition-delta":
         t = composition_delta_table(params)
         return t, figs.composition_delta_figure(t, params), composition_delta_claims(t, params)

@@ -193,6 +193,35 @@ def test_gap_residual_is_second_order(built):
     mpmath.mp.dps = 15
 
 
+@pytest.mark.parametrize("oid", ["he-composition-eps", "he-composition-delta"])
+def test_composition_figure_counts_and_rings_each_failure(oid):
+    """One panel per ε at δ > 0; the title's verdict counts He's failing points among those drawn (δ′ below the exact
+    optimal δ at ε′ for eps, below the floor for delta), counted here from the dense-T table, and each is ringed;
+    no status text in the panels; nothing figure_problems objects to."""
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PathCollection
+    from matplotlib.text import Text
+
+    from adaptive_repro.plotting import figure_problems
+
+    params = default_params(oid, SMALL[oid], seed=1)
+    _, fig, _ = catalogue.build(oid, params, {})
+    dense = catalogue.build("he-composition-delta", default_params("he-composition-delta", COMPOSITION, seed=1), {})[0]
+    he = dense[(dense.method == "he") & (dense.delta > 0) & (dense.delta_tilde == float(params["delta_tilde"]))]
+    bound = he.exact_delta_at_eps_prime * (1 - 1e-9) if oid == "he-composition-eps" else he.delta_floor
+    n_bad = int((he.delta_prime < bound).sum())
+    assert 0 < n_bad < len(he)  # the default-like grid has both: the test can fail either way
+    fig.canvas.draw()
+    assert fig._suptitle.get_text().split("\n")[0].endswith(f"at {n_bad} of {len(he)} grid points")
+    rings = [c for c in fig.findobj(PathCollection) if c.get_gid() == "encoding:violation"]
+    assert sum(len(c.get_offsets()) for c in rings) == n_bad
+    assert len([ax for ax in fig.axes if ax.get_visible()]) == len(params["eps"])
+    texts = " ".join(t.get_text().lower() for ax in fig.axes for t in ax.findobj(Text))
+    assert "hold" not in texts and "differs" not in texts
+    assert figure_problems(fig) == []
+    plt.close(fig)
+
+
 # ---------------------------------------------------------------- generalization
 
 def test_theorem2_factor_readings(built):
