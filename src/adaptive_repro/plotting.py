@@ -478,7 +478,9 @@ def figure_problems(fig) -> list[str]:
             problems.append(f"{key} drawn in {mcolors.to_hex(colour)}, its colour is {mcolors.to_hex(want_colour)}")
         if marker not in (None, "None", "", " ") and want_marker and marker != want_marker:
             problems.append(f"{key} drawn with marker {marker!r}, its marker is {want_marker!r}")
-    for artist in fig.findobj(lambda a: isinstance(a, (Line2D, PathCollection))):
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    in_legends = {id(a) for legend in legends for a in legend.findobj()}  # proxies copy the label, not the gid
+    for artist in fig.findobj(lambda a: isinstance(a, (Line2D, PathCollection)) and id(a) not in in_legends):
         key = _encoded_names().get(artist.get_label())
         if key and artist.get_gid() != f"encoding:{key}":
             problems.append(f"{artist.get_label()!r} drawn without its encoding (plotting.style({key!r}))")

@@ -74,8 +74,9 @@ def test_figure_problems_names_small_text_wide_figures_wrong_encodings_and_code_
         "'Standard holdout' drawn without its encoding (plotting.style('standard'))"]
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH, 3))
-    ax.plot([0, 1], [0, 1], **plotting.style("zhao_alg1_bdp"))
-    ax.plot([0, 1], [1, 0], **plotting.style("he"))
+    ax.plot([0, 1], [0, 1], **plotting.style("zhao_alg1_bdp"), label="Algorithm 1, Bayesian-DP calibration")
+    ax.plot([0, 1], [1, 0], **plotting.style("he"), label=plotting.name("he"))
+    plotting.legend_below(fig)  # its proxies copy the labels, not the gids: not a problem
     plotting.ring(ax, [0.5], [0.5])
     plotting.verdict_title(fig, "Lemma 1 fails for p ≥ 0.95", "exact tail probabilities")
     assert plotting.figure_problems(fig) == []
