@@ -88,7 +88,18 @@ def fig1_table(params) -> pd.DataFrame:
                          "role": [roles[k] for k in range(n)], "focal_node": i + 1, "a": a, "b": b})
 
 
-from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, log_axis, pyplot  # noqa: E402
+from adaptive_repro.plotting import (  # noqa: E402
+    COLORS,
+    OKABE_ITO,
+    legend_below,
+    log_axis,
+    ordinal_colors,
+    panel_grid,
+    plain_number,
+    pyplot,
+    ring,
+    verdict_title,
+)
 
 
 def fig1_figure(table: pd.DataFrame):
@@ -202,40 +213,76 @@ def conversion_curves(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def conversion_figure(curves: pd.DataFrame, n: int):
-    """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau."""
+def lemma3_gives_up(curves: pd.DataFrame) -> float | None:
+    """The smallest correlation 2p - 1 of the figure's binary chains from which on Lemma 3 is infeasible at every tau
+    (None: feasible at the largest one drawn)."""
+    l3 = curves[curves["method"] == "lemma3"].assign(corr=lambda f: 2 * f["p"] - 1)
+    feasible = l3.groupby("corr")["feasible"].any().sort_index()
+    last = feasible[feasible].index.max() if feasible.any() else -np.inf
+    after = feasible.index[feasible.index > last]
+    return float(after.min()) if len(after) else None
+
+
+def conversion_verdict(curves: pd.DataFrame) -> str:
+    """The figure's one message, from the curves it draws: where the Markov-blanket route (Lemma 3) stops certifying
+    a DP level, and up to which correlation Lemma 2's exact quilts still do."""
+    x = lemma3_gives_up(curves)
+    l2 = curves[(curves["method"] == "lemma2") & curves["feasible"]]
+    up_to = f"; Lemma 2's quilts do up to {2 * l2['p'].max() - 1:.2g}" if len(l2) else ""
+    if x is None:
+        return "Lemma 3 (Markov blanket) certifies a DP level at every correlation drawn" + up_to
+    return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {plain_number(x)}" + up_to
+
+
+def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None = None):
+    """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau: Lemma 2 black, Lemma 3 with
+    markers, its infeasible points as crosses in a strip under an axis break, Lemma 4 dashed in sequential colours
+    for c; rings on the strip at the tabulated binary chains where Lemma 3 is infeasible (row lemma3-feasible)."""
     curves = curves.assign(corr=2 * curves["p"] - 1)
     taus = sorted(curves["tau"].unique())
-    ncol = min(3, len(taus))
-    fig, axes = pyplot().subplots((len(taus) + ncol - 1) // ncol, ncol,
-                                  figsize=(4.6 * ncol, 4.4 * ((len(taus) + ncol - 1) // ncol)),
-                                  sharey=True, squeeze=False)
-    for ax in list(axes.flat)[len(taus):]:
-        ax.set_axis_off()
+    fig, axes = panel_grid(len(taus), max_cols=3, size=(3.33, 3.7), sharey=True)
     cs = sorted(c for c in curves["c"].dropna().unique())
-    c_colours = [OKABE_ITO[k] for k in ("orange", "sky blue", "bluish green", "reddish purple", "yellow")]
-    for ax, tau in zip(axes.flat, taus):
-        sub = curves[curves["tau"] == tau]
-        eps = tau / 3
-        ax.axhline(eps, color=COLORS["reference"], ls=":", lw=1.2, label=r"$\varepsilon$ (independent records)")
-        l2 = sub[sub["method"] == "lemma2"]
+    c_colours = ordinal_colors(len(cs))
+    l3_colour = OKABE_ITO["orange"]
+    feasible = curves[curves["feasible"]]
+    floor = 10.0 ** np.floor(np.log10(feasible["eps_dp"].min()))
+    top = 10.0 ** np.ceil(np.log10(feasible["eps_dp"].max() * 1.5))
+    strip = []
+    for ax, tau in zip(axes, taus):
+        sub = curves[np.isclose(curves["tau"], tau)]
+        ax.axhline(tau / 3, color=COLORS["reference"], ls=":", lw=1.4, label="ε = τ/3 (independent records)")
+        l2 = sub[(sub["method"] == "lemma2") & sub["feasible"]]
         ax.plot(l2["corr"], l2["eps_dp"], "-", color="black", lw=2, label="Lemma 2 (exact quilts)")
-        l3 = sub[(sub["method"] == "lemma3") & sub["feasible"]]
-        ax.plot(l3["corr"], l3["eps_dp"], "-o", color=OKABE_ITO["vermillion"], ms=3, label="Lemma 3 (Markov blanket)")
         for j, c in enumerate(cs):
-            l4 = sub[(sub["method"] == "lemma4") & (sub["c"] == c) & sub["feasible"]]
-            ax.plot(l4["corr"], l4["eps_dp"], "--", color=c_colours[j % len(c_colours)], label=f"Lemma 4, c = {c:g}")
-        inf3 = sub[(sub["method"] == "lemma3") & ~sub["feasible"]]
-        if len(inf3):
-            ax.axvspan(inf3["corr"].min(), inf3["corr"].max(), **SHADE, label="Lemma 3 infeasible (no finite ε')")
+            l4 = sub[(sub["method"] == "lemma4") & np.isclose(sub["c"], c) & sub["feasible"]]
+            ax.plot(l4["corr"], l4["eps_dp"], "--", color=c_colours[j], label=f"Lemma 4's h, c = {c:g}")
+        l3 = sub[sub["method"] == "lemma3"]
+        ok = l3[l3["feasible"]]
+        ax.plot(ok["corr"], ok["eps_dp"], "-o", color=l3_colour, ms=4, label="Lemma 3 (Markov blanket)")
+        bad = l3[~l3["feasible"]]
+        strip.append(ax.plot(bad["corr"], np.ones(len(bad)), "x", color=l3_colour, ms=6, mew=1.6, ls="",
+                             label="Lemma 3: no positive ε′ (infeasible)")[0])
+        if table is not None:
+            tab = table[(table["method"] == "lemma3") & ~table["feasible"] & np.isclose(table["tau"], tau)
+                        & table["chain"].str.startswith("binary")]
+            strip.append(ring(ax, tab["correlation"], np.ones(len(tab)),
+                              label="tabulated chain where Lemma 3 is infeasible", size=110))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
         log_axis(ax)
-        ax.set_xlabel("correlation 2p − 1 of the binary chain")
-        ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$, n = {n:,}")
-        ax.grid(alpha=0.3, which="both")
-    for row in axes:
-        row[0].set_ylabel(r"DP level $\varepsilon'$ implying $\varepsilon$-BDP")
-    fig.suptitle("Zhao Lemmas 2-4: the DP level that implies Bayesian DP, against correlation")
-    legend_below(fig, axes)
+        ax.set_xlabel("correlation 2p − 1")
+        ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$")
+    y = floor_band(axes, floor, top, "none")
+    for artist in strip:  # the strip's markers at its height
+        if artist is None:
+            continue
+        if hasattr(artist, "set_ydata"):
+            artist.set_ydata(np.full(len(artist.get_xdata()), y))
+        else:
+            artist.set_offsets(np.column_stack([artist.get_offsets()[:, 0], np.full(len(artist.get_offsets()), y)]))
+    axes[0].set_ylabel("DP level ε′ implying ε-BDP")
+    verdict_title(fig, conversion_verdict(curves), f"a binary symmetric chain of n = {n:,} records, stay probability p")
+    legend_below(fig, axes, ncol=3)
     return fig
 
 
@@ -420,5 +467,6 @@ def build(output_id: str, params: dict, inputs: dict):
         return table, fig1_figure(table), fig1_claims(params, table)
     if output_id == "zhao-bdp-conversion":
         table = conversion_table(params)
-        return table, conversion_figure(conversion_curves(params), params["n"]), conversion_claims(params, table)
+        return (table, conversion_figure(conversion_curves(params), params["n"], table),
+                conversion_claims(params, table))
     raise ValueError(f"{__name__} does not build {output_id!r}")

@@ -60,7 +60,7 @@ def test_builders(name):
     assert set(frame["status"]) <= {"holds", "does not hold", "not applicable"}
     failing = frame[frame["status"].isin(["does not hold", "not applicable"])]
     assert (failing["counterexample"] != "").all()
-    fig = (z.fig1_figure(table) if name == "fig1" else z.conversion_figure(z.conversion_curves(p), p["n"])
+    fig = (z.fig1_figure(table) if name == "fig1" else z.conversion_figure(z.conversion_curves(p), p["n"], table)
            if name == "conversion" else getattr(mod, f"{name}_figure")(table))
     plt.close(fig)
 
