@@ -90,7 +90,9 @@ def fig1_table(params) -> pd.DataFrame:
 
 from adaptive_repro.plotting import (  # noqa: E402
     COLORS,
+    MAX_WIDTH,
     OKABE_ITO,
+    SIZES,
     legend_below,
     log_axis,
     ordinal_colors,
@@ -109,7 +111,7 @@ def fig1_figure(table: pd.DataFrame):
     g = markov_chain_graph(n)
     pos = {k: (k, 0.0) for k in range(n)}
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(min(14.0, max(8.0, 0.8 * n)), 2.6))
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, max(7.0, 0.75 * n)), 2.0))  # at most 10 in: seen at full size
     colors = [COLORS[r] for r in table["role"]]
     nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=14, node_size=900)
     nx.draw_networkx_nodes(g, pos, ax=ax, node_color=colors, node_size=900, edgecolors="black")
@@ -118,10 +120,10 @@ def fig1_figure(table: pd.DataFrame):
     handles = [plt.Line2D([], [], marker="o", ls="", ms=10, mfc=COLORS[r], mec="black", label=lab)
                for r, lab in (("node", f"$X_i$ ($i={i + 1}$)"), ("quilt", f"Markov quilt $X_{{Q_i}}$ (a={a}, b={b})"),
                               ("nearby", "nearby set $X_{N_i}$"), ("remote", "remote set $X_{R_i}$"))]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2, frameon=False)
-    ax.set_title("Zhao Fig. 1: a Markov quilt of $X_i$ on a Markov chain")
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.36), ncol=2, frameon=False)
+    ax.set_title("Zhao Fig. 1: a Markov quilt of $X_i$ on a Markov chain", fontsize=SIZES["verdict"])
     ax.set_xlim(-0.6, n - 0.4)
-    ax.set_ylim(-0.5, 0.5)
+    ax.set_ylim(-0.5, 0.3)
     ax.axis("off")
     return fig
 
