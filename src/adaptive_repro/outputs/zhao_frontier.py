@@ -1,6 +1,7 @@
 """zhao-frontier: the fraction of candidate attribute queries Algorithm 1 answers, against n (docs/METHODS.md §4a).
 
-The measured fraction is drawn beside the analytic requirement from the budget-consumption law. Derivation
+The figure draws the n at which 90% are answered (measured: a grid point) beside the analytic requirement from the
+budget-consumption law and Theorem 2's sample-size requirement. Derivation
 (re-derived here; Zhao 2017 Algorithm 1 lines 2, 6-8): while the threshold T_hat = T + delta (delta ~ Lap(sigma))
 is fixed, a query with gap g = |Q(X) - Q(D)| spends budget iff gamma > T_hat - g, gamma ~ Lap(2 sigma), with
 probability p(x) = 1/2 e^{-x/(2 sigma)} for x = T_hat - g >= 0 and 1 - 1/2 e^{x/(2 sigma)} for x < 0. The number of
@@ -25,14 +26,12 @@ from adaptive_repro import privacy
 from adaptive_repro.bounds import zhao as zb
 from adaptive_repro.plotting import (
     COLORS,
-    OKABE_ITO,
-    _plain,
     legend_below,
     log_axis,
-    note_in_empty,
-    panel_width,
-    pyplot,
-    suptitle,
+    panel_grid,
+    ring,
+    style,
+    verdict_title,
 )
 from adaptive_repro.registry import Claim, check_grid, code_name
 
@@ -98,87 +97,91 @@ def requirements(table: pd.DataFrame, spec) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def dp_label(table: pd.DataFrame) -> str:
-    """The legend label of the one DP-calibration curve: it stands for every p (its σ ignores the correlation), with
-    the largest difference between the p's measured answered fractions at the same ε and n."""
-    dp = table[table["calibration"] == "dp"]
-    ps = sorted(dp["p"].unique())
-    label = "DP calibration, as if records were independent (measured)"
-    if len(ps) < 2:
-        return label
-    by_point = dp.groupby(["eps", "n"])
-    spread = by_point["answered_fraction"].agg(lambda a: a.max() - a.min())
-    where = spread.idxmax()
-    se = by_point["answered_fraction_se"].max()[where]
-    return (f"{label}; one curve (p = {max(ps):g}) for p = {', '.join(f'{p:g}' for p in ps)}: same σ, answered\n"
-            f"    fractions differ by ≤ {spread.max():.3f} (at ε = {where[0]:g}, n = {where[1]:,.0f}; "
-            f"SE there up to {se:.3f})")
+def _sci(x: float) -> str:
+    """A size for a title: 1.8×10^5 in mathtext (1000 and below plain)."""
+    if not np.isfinite(x) or x <= 0:
+        return "—"
+    k = int(np.floor(np.log10(x) + 1e-9))
+    mant = float(f"{x / 10**k:.2g}")
+    if k <= 3:
+        return f"{x:,.0f}"
+    return f"$10^{{{k}}}$" if mant == 1 else f"${mant:g}\\times10^{{{k}}}$"
 
 
-def optimism_note(req: pd.DataFrame) -> str:
-    """How optimistic the analytic law is: the range of measured / analytic n_90 over the rows having both."""
-    have = req.dropna(subset=["measured_n90", "analytic_n90"])
+def failing_rows(req: pd.DataFrame) -> pd.DataFrame:
+    """Rows of ``req`` where a claim of this output fails: the measured n_90 beyond a factor 4 of the analytic one
+    (analytic-law-predicts-frontier), or a Bayesian-DP n_90 not below Theorem 2's requirement (or never reached)."""
+    ratio = req["measured_n90"] / req["analytic_n90"]
+    law = req["measured_n90"].notna() & req["analytic_n90"].notna() & ~((ratio <= 4.0) & (ratio >= 0.25))
+    t2 = (req["calibration"] == "bdp") & ~(req["measured_n90"].fillna(np.inf) < req["theorem2_n_required"])
+    return req[law | t2]
+
+
+def verdict(req: pd.DataFrame) -> str:
+    """The figure's one message, from the numbers the claims check: the n at which the Bayesian-DP calibration answers
+    90% of the queries, and how far below Theorem 2's requirement that is."""
+    bdp = req[req["calibration"] == "bdp"]
+    have = bdp.dropna(subset=["measured_n90"])
     if have.empty:
-        return ""
-    ratio = have["measured_n90"] / have["analytic_n90"]
-    return (f"\n    optimistic: measured n at {TARGET:.0%} answered is {ratio.min():.1f}–{ratio.max():.1f}× "
-            "the analytic n (measured n: a grid point)")
+        return f"The Bayesian-DP calibration answers {TARGET:.0%} of the queries at no n of the grid"
+    span = (f"Bayesian-DP calibration: {TARGET:.0%} answered from n ≈ "
+            f"{_sci(have['measured_n90'].min())} to {_sci(have['measured_n90'].max())}")
+    below = have["measured_n90"] < have["theorem2_n_required"]
+    if len(have) == len(bdp) and below.all():
+        factor = float((have["theorem2_n_required"] / have["measured_n90"]).min())
+        return f"{span}, ≥ {factor:.0f}× below Theorem 2's n"
+    return f"{span}; below Theorem 2's n at {int(below.sum())} of {len(bdp)} (p, ε)"
 
 
 def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
-    plt = pyplot()
-    eps_grid = sorted(table["eps"].unique())
-    w = panel_width(len(eps_grid), 6.2)
-    fig, axes = plt.subplots(1, len(eps_grid), figsize=(w * len(eps_grid), 5.0), sharey=True, squeeze=False)
-    p_colours = [OKABE_ITO[c] for c in ("blue", "orange", "bluish green", "vermillion", "sky blue", "black")]
-    colours = dict(zip(sorted(table["p"].unique()), p_colours))
-    n_fine = np.logspace(np.log10(table["n"].min()), np.log10(table["n"].max()), 200)
-    boxes = []
-    dp_colour = next((c.color for c in spec.calibrations if c.name == "dp"), COLORS["reference"])
-    by_name = {c.name: c for c in spec.calibrations}
-    styles = {name: ("o", "-") if i == 0 else ("s", "-.") for i, name in  # calibrations drawn per p: marker, line
-              enumerate(c.name for c in spec.calibrations if c.name != "dp")}
-    for ax, eps in zip(axes[0], eps_grid):
-        for (cal, p), grp in table[table["eps"] == eps].groupby(["calibration", "p"]):
-            if cal == "dp" and p != max(colours):  # dp's sigma does not depend on p: one curve (at the largest p)
+    """The frontier: per session ε (panels, shared y), the holdout size n_90 at which each calibration answers 90% of
+    the candidate queries against the stay probability p: measured (solid, arm marker; bar back to the previous grid
+    n, the measurement's resolution), the budget-consumption law's prediction (dashed, same arm colour), Theorem 2's
+    requirement at the spec's tau (dotted grey); points where a claim fails ringed. Each arm in its registered
+    encoding (plotting.style); the answered fractions per n stay in the table."""
+    eps_grid = sorted(req["eps"].unique())
+    fig, axes = panel_grid(len(eps_grid), max_cols=3, size=(4.6, 4.0), sharey=True)
+    grid = np.sort(table["n"].unique())
+    bad = failing_rows(req)
+    for ax, eps in zip(axes, eps_grid):
+        at = req[np.isclose(req["eps"], eps)]
+        for cal in spec.calibrations:
+            r = at[at["calibration"] == cal.name].sort_values("p")
+            if r.empty:
                 continue
-            grp = grp.sort_values("n")
-            colour = dp_colour if cal == "dp" else colours[p]
-            label = dp_label(table) if cal == "dp" else f"{by_name[cal].display_name}, p = {p:g} (measured)"
-            marker, line = ("o", "-") if cal == "dp" else styles[cal]
-            ax.errorbar(grp["n"], grp["answered_fraction"], yerr=grp["answered_fraction_se"], color=colour,
-                        marker=marker, ls=line, ms=4, capsize=2, label=label)
-            r = req[(req["calibration"] == cal) & (req["p"] == p) & (req["eps"] == eps)].iloc[0]
-            ax.plot(n_fine, analytic_fraction(n_fine, r["eps_dp"], spec.budget, r["candidates"], r["gap_units"],
-                                              spec.threshold_units), "--", color=colour, lw=1.2)
-            if cal == "bdp":
-                ax.axvline(r["theorem2_n_required"], color=colour, ls=":", lw=1.2)
-        ax.axhline(TARGET, color=COLORS["reference"], lw=0.8)
-        log_axis(ax, "x")
-        t2 = req[req["calibration"] == "bdp"]["theorem2_n_required"]
-        ax.set_xlim(table["n"].min() / 1.5, max(table["n"].max(), t2.replace(np.inf, np.nan).max()) * 1.5)
-        boxes.append((ax, "Theorem 2 needs n ≥\n" + "\n".join(
-            f"{_plain(float(f'{v:.2g}'))} (p = {p:g})" for p, v in zip(req[req["calibration"] == "bdp"]["p"].unique(),
-                                                     req[(req["calibration"] == "bdp") & (req["eps"] == eps)][
-                                                         "theorem2_n_required"])) + f"\nat τ = {spec.tau:g}"))
-        ax.set_xlabel("holdout size n (records)")
+            enc = style(cal.arm_name)
+            m = r.dropna(subset=["measured_n90"])
+            prev = np.array([grid[max(0, np.searchsorted(grid, v) - 1)] for v in m["measured_n90"]])
+            bars = ax.errorbar(m["p"], m["measured_n90"], yerr=[m["measured_n90"] - prev, np.zeros(len(m))],
+                               ls="-", capsize=3, ms=6, color=enc["color"], marker=enc["marker"],
+                               label=f"{cal.display_name}, {cal.purpose}: measured")
+            bars.lines[0].set_gid(enc["gid"])  # the data line carries the arm's encoding (caps are '_' markers)
+            ax.plot(r["p"], r["analytic_n90"], ls="--", lw=1.4, color=enc["color"], gid=enc["gid"],
+                    label=f"{cal.display_name}: budget-consumption law")
+            never = r[r["measured_n90"].isna()]
+            if len(never):  # never 90% on the grid: an open marker at its largest n
+                ax.plot(never["p"], np.full(len(never), grid[-1]), ls="", marker="^", mfc="white", ms=8,
+                        color=enc["color"], label=f"{TARGET:.0%} not reached by the largest n")
+        t2 = at.drop_duplicates("p").sort_values("p")
+        ax.plot(t2["p"], t2["theorem2_n_required"], ":", marker="_", ms=10, color=COLORS["reference"], lw=1.6,
+                label=f"Theorem 2's sample-size requirement (τ = {spec.tau:g})")
+        hit = bad[np.isclose(bad["eps"], eps)]
+        ring(ax, hit["p"], hit["measured_n90"].fillna(grid[-1]), label="claim does not hold here")
+        log_axis(ax, "y")
+        ax.set_xticks(sorted(req["p"].unique()))
+        ax.set_xlim(req["p"].min() - 0.05, req["p"].max() + 0.05)
+        ax.set_xlabel("stay probability p of the records' chain")
         ax.set_title(f"session privacy level ε = {eps:g}")
-    axes[0][0].set_ylabel("fraction of candidate\nattribute queries answered")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    handles += [plt.Line2D([], [], color="grey", ls="--"), plt.Line2D([], [], color="grey", ls=":"),
-                plt.Line2D([], [], color=COLORS["reference"], lw=0.8)]
-    labels += ["analytic: min(1, B·L(t)/m), L(t) = (8/3)·exp(t/2) + (4 ln 2 − 8/3)·exp(−t), t = (T − gap)/σ"
-               + optimism_note(req),
-               f"Theorem 2's sample-size requirement at τ = {spec.tau:g} (Bayesian-DP colours)"
-               + (": " + boxes[0][1].split("\n", 1)[1].replace("\n", ", ").rsplit(", at", 1)[0]
-                  if len({text for _, text in boxes}) == 1 else ""),
-               f"{TARGET:.0%} answered (the frontier's target)"]
-    suptitle(fig, f"How large must n be for Algorithm 1 to answer? d = {spec.d:,}, B = {spec.budget}, "
-                  f"T = {spec.threshold_units:g}/(2√n), batch SD b = {spec.b:g},\n"
-                  f"{int(table['replicates'].max())} replicates; batch-chain data model (this project's design)")
-    legend_below(fig, handles=handles, labels=labels, ncol=1)
-    for ax, text in boxes if len({text for _, text in boxes}) > 1 else []:  # differ by ε: on each panel
-        note_in_empty(ax, text)
+    axes[0].set_ylabel(f"holdout size n at which\n{TARGET:.0%} of the queries are answered")
+    verdict_title(fig, verdict(req),
+                  f"Algorithm 1 on the batch-chain data model: d = {spec.d:,} candidate attributes, "
+                  f"B = {spec.budget}, {int(table['replicates'].max())} replicates per n")
+    found = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            found.setdefault(lab, h)
+    order = sorted(found, key=lambda lab: (": " not in lab, lab.split(":")[0].split(",")[0], "law" in lab))  # arms
+    legend_below(fig, handles=[found[lab] for lab in order], labels=order, ncol=2)
     return fig
 
 

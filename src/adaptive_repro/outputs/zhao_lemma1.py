@@ -182,88 +182,91 @@ def build(output_id: str, params: dict, inputs: dict):
     return frame, build_figure(frame), build_claims(frame)
 
 
-TOP = 2.0  # top of the probability axis: just above 1
+TOP = 5.0  # top of the probability axis: above 1, so that the bound's vacuous values (>= 1) show
+
+
+def correlated_failures(frame: pd.DataFrame) -> pd.DataFrame:
+    """The correlated (p > 0.5) grid points where the exact probability exceeds Lemma 1's bound (lemma1-correlated)."""
+    corr = frame[~np.isclose(frame["p"], 0.5)]
+    return corr[corr["exact_probability"] > corr["bound"]]
+
+
+def verdict(frame: pd.DataFrame) -> str:
+    """The figure's one message, from the numbers lemma1-correlated checks."""
+    corr = frame[~np.isclose(frame["p"], 0.5)]
+    bad = correlated_failures(frame)
+    if bad.empty:
+        return f"Lemma 1's bound holds at all {len(corr)} correlated grid points (p ≤ {corr['p'].max():g})"
+    ps = sorted(bad["p"].unique())
+    where = f"all with p = {ps[0]:g}" if len(ps) == 1 else "at p = " + ", ".join(f"{p:g}" for p in ps)
+    return f"Lemma 1's bound fails at {len(bad)} of {len(corr)} correlated grid points, {where}"
 
 
 def build_figure(frame: pd.DataFrame):
-    """One panel per tau: P[|q(X) - 1/2| >= tau] vs n, one colour per p, MC with CP error bars, bound in black."""
-    from matplotlib.patches import Rectangle
-
+    """One panel per tau: the exact P[|q(X) - 1/2| >= tau] against n, one sequential colour per stay probability p,
+    Lemma 1's bound in black, the points above it ringed; probabilities below the axis's floor (the smallest bound's
+    decade) drawn as open markers in a strip under a break. The Monte Carlo cross-check stays in the table."""
+    from adaptive_repro.outputs.zhao_quilts import floor_band
     from adaptive_repro.plotting import (
-        NOTE_SPOTS,
+        COLORS,
         legend_below,
         log_axis,
-        note_in_empty,
         ordinal_colors,
         panel_grid,
+        ring,
+        verdict_title,
     )
 
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())
-    fig, axes = panel_grid(len(taus), max_cols=3, size=(4.6, 4.2), sharey=True)
+    fig, axes = panel_grid(len(taus), max_cols=4, size=(2.5, 3.7), sharey=True)
     colors = ordinal_colors(len(ps))
-    floor = 0.3 / frame["replicates"].max()
-    notes = []
-    for ax, tau in zip(axes, taus):
+    floor = 10.0 ** np.floor(np.log10(frame["bound"].min()))  # every bound value, hence every failure, above it
+    bad = correlated_failures(frame)
+    below_any = False
+    for j, (ax, tau) in enumerate(zip(axes, taus)):
         sub_t = frame[np.isclose(frame["tau"], tau)]
-        for c, p in zip(colors, ps):
-            s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")
-            y = np.maximum(s.mc_probability, floor)
-            ax.errorbar(s.n, y, yerr=[y - np.maximum(s.mc_ci_low, floor), np.maximum(s.mc_ci_high, floor) - y],
-                        fmt="-", color=c, capsize=2, label=f"Monte Carlo, stay prob. p = {p:g}")
-            pos = s.mc_probability > 0
-            ax.plot(s.n[pos], y[pos], "o", color=c, ms=4)
-            ax.plot(s.n[~pos], y[~pos], "o", color=c, mfc="white", ms=4)
-            ax.plot(s.n, s.exact_probability.clip(lower=floor), ":", color=c, lw=1.2)
         s = sub_t.drop_duplicates("n").sort_values("n")
-        (line,) = ax.plot(s.n, s.bound, "k-", lw=2, label="Lemma 1: 4 exp(−τ²n/9)")
-        line.set_clip_path(Rectangle((s.n.min() / 10, floor * 0.5), s.n.max() * 100, TOP - floor * 0.5,  # not under
-                                     transform=ax.transData))  # the floor (the notes go there), not above TOP
+        ax.plot(s.n, s.bound, "-", color="black", lw=2.2, zorder=5, label="Lemma 1's bound 4 exp(−τ²n/9)")
+        ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1)
+        for i, (c, p) in enumerate(zip(colors, ps)):
+            s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")
+            above = s.exact_probability >= floor
+            ax.plot(s.n, s.exact_probability.where(above), "-o", color=c, ms=4.5, zorder=6,
+                    label=f"p = {p:g}" + (" (i.i.d.)" if np.isclose(p, 0.5) else ""))
+            below_any |= bool((~above).any())
+            dodge = 10 ** (0.035 * (i - (len(ps) - 1) / 2))
+            ax.plot(s.n[~above] * dodge, [1.0] * int((~above).sum()), "o", color=c, mfc="white", ms=4.5, zorder=6,
+                    gid="below-floor")  # y set to the strip's height once the strip exists
+        hit = bad[np.isclose(bad["tau"], tau)]
+        ring(ax, hit.n, hit.exact_probability, label="exact probability above Lemma 1's bound")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_ylim(floor * 0.5, TOP)  # probabilities: nothing above 1 but the bound, cut off (and noted) there
-        log_axis(ax)
-        ax.set_yticks([10.0 ** e for e in range(int(np.ceil(np.log10(floor * 0.5))), 1)])
+        ax.set_xlim(frame.n.min() / 1.6, frame.n.max() * 1.6)
+        log_axis(ax, "x", subs=(1.0,))
+        log_axis(ax, "y")
         ax.set_title(f"τ = {tau:g}")
         ax.set_xlabel("records n")
-        below = s[s.bound < floor]
-        lines = [f"bound below the floor from n = {int(below.n.min()):,}"] if len(below) else []
-        vacuous = s[s.bound >= 1]
-        if len(vacuous):  # the bound is cut off at the top of the axis
-            where = ("at every n" if len(vacuous) == len(s) else f"for n ≤ {int(vacuous.n.max()):,}")
-            lines.insert(0, f"bound ≥ 1 {where} (vacuous; cut off)")
-        zero = [p for p in ps if (sub_t[np.isclose(sub_t["p"], p)]["mc_probability"] == 0).all()]
-        if zero:  # curves entirely at the floor hide under each other
-            lines.append("p = " + ", ".join(f"{p:g}" for p in zero) + ": zero count at every n (on the floor)")
-        if lines:
-            notes.append((ax, "\n".join(lines)))
-    if notes:  # room below the floor for the notes (the panels share y; curves fill the rest up to the cut at TOP)
-        axes[0].set_ylim(floor * 0.5 / 40, TOP)
-    axes[0].set_ylabel("P[|q(X) − q(P)| ≥ τ]\n(0-BDP query)")
-    axes[0].plot([], [], ":", color="grey",
-                 label="exact probability (dotted; under the\nMonte Carlo curve where not seen)")
-    axes[0].plot([], [], "o", color="grey", mfc="white", label=f"zero count, drawn at the floor {floor:.2g}")
-    fig.suptitle("Zhao Lemma 1 vs Monte Carlo on Markov-chain labels\n"
-                 f"(bars: {frame.confidence.iloc[0]:.0%} Clopper-Pearson intervals)")
-    legend = legend_below(fig, axes)
-    empty = [a for a in fig.axes if not a.axison]
-    if legend is not None and len(empty) >= 2:  # the legend in the empty cells of the grid, clear of the data
-        x0 = min(a.get_position().x0 for a in empty)
-        x1 = max(a.get_position().x1 for a in empty)
-        y0 = min(a.get_position().y0 for a in empty)
-        y1 = max(a.get_position().y1 for a in empty)
-        legend.remove()
-        fig.legend(*_handles(axes),
-                   loc="center", bbox_to_anchor=((x0 + x1) / 2, (y0 + y1) / 2), ncol=2, frameon=False)
-    for ax, text in notes:  # after the layout, where nothing is drawn
-        note_in_empty(ax, text, fontsize=10, spots=(NOTE_SPOTS[2], NOTE_SPOTS[3], NOTE_SPOTS[8]))
+    y_band = floor_band(axes, floor, TOP, f"< {_power(floor)}")
+    for ax in axes:  # the strip's markers at its height
+        for line in ax.lines:
+            if line.get_gid() == "below-floor":
+                line.set_ydata(np.full(len(line.get_xdata()), y_band))
+    axes[0].set_ylabel("exact P[|q(X) − ½| ≥ τ]")
+    if below_any:
+        axes[0].plot([], [], "o", color="grey", mfc="white", label=f"exact probability below {_plain_power(floor)}")
+    verdict_title(fig, verdict(frame),
+                  "a data-independent (0-BDP) query on Markov-chain labels with stay probability p")
+    legend_below(fig, axes, ncol=4)
     return fig
 
 
-def _handles(axes):
-    """(handles, labels) of the panels, merged by label (first wins)."""
-    found = {}
-    for ax in axes:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            found.setdefault(lab, h)
-    return list(found.values()), list(found)
+def _power(x: float) -> str:
+    """10^k as mathtext (a tick-like label)."""
+    return f"$10^{{{int(round(np.log10(x)))}}}$"
+
+
+def _plain_power(x: float) -> str:
+    """10^k in words for a legend (unicode superscripts)."""
+    sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+    return "10" + str(int(round(np.log10(x)))).translate(sup)

@@ -33,33 +33,61 @@ def maxinfo_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-from adaptive_repro.plotting import COLORS, legend_below, log_axis, ordinal_colors, pyplot  # noqa: E402
+from adaptive_repro.plotting import (  # noqa: E402
+    COLORS,
+    SHADE,
+    legend_below,
+    log_axis,
+    ordinal_colors,
+    pyplot,
+    ring,
+    verdict_title,
+)
 
 
-def maxinfo_figure(table: pd.DataFrame):
-    fig, axes = pyplot().subplots(1, 2, figsize=(13, 5.2))
+def usage_points(params) -> pd.DataFrame:
+    """Where Zhao uses Theorem 3 (Lemma 1: eps = tau/3) at the block's n: both bounds (row thm3-weaker-where-used)."""
+    n, beta = params["n"], params["beta"]
+    pts = pd.DataFrame({"tau": np.asarray(params["tau"], dtype=float)})
+    pts["eps"], pts["n"] = pts["tau"] / 3, n
+    pts["theorem3_bits"] = zb.theorem3_maxinfo_bound(pts["eps"], n, beta)
+    pts["dwork_thm19_bits"] = zb.dwork_maxinfo_bound(pts["eps"], n)
+    return pts
+
+
+def maxinfo_verdict(table: pd.DataFrame, pts: pd.DataFrame) -> str:
+    """The figure's one message: at how many grid points Theorem 3's bound is below eps n log e (the literal reading
+    of "weaker"), and at how many of the points where Zhao uses it."""
+    k, used = int(table["theorem3_tighter"].sum()), int((pts["theorem3_bits"] < pts["dwork_thm19_bits"]).sum())
+    where = (f"and at all {len(pts)} points where Zhao uses it" if used == len(pts)
+             else f"and at {used} of {len(pts)} points where Zhao uses it")
+    return f"Theorem 3's bound is below ε n log e at {k} of {len(table)} grid points, {where}"
+
+
+def maxinfo_figure(table: pd.DataFrame, params):
+    """Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n) against eps, one sequential colour per n: below 1
+    Theorem 3 is the tighter bound; the region above 1 shaded and its grid points ringed (the literal reading of
+    "weaker" fails there); Zhao's own use (eps = tau/3 at n) marked. The bounds themselves stay in the table."""
+    fig, ax = pyplot().subplots(figsize=(7.0, 4.6))
     ns = sorted(table["n"].unique())
     for n, col in zip(ns, ordinal_colors(len(ns))):
         sub = table[table["n"] == n]
-        axes[0].plot(sub["eps"], sub["theorem3_bits"], "-", color=col, label=f"n = {n:,}")
-        axes[0].plot(sub["eps"], sub["dwork_thm19_bits"], "--", color=col)
-        axes[1].plot(sub["eps"], sub["ratio"], "-", color=col)
-    axes[0].plot([], [], "-", color="grey", label="Zhao Theorem 3 (solid)")
-    axes[0].plot([], [], "--", color="grey", label="Dwork et al. Theorem 19 (dashed)")
-    axes[0].set_xlabel(r"$\varepsilon$")
-    axes[0].set_ylabel("bound on max-information (bits)")
-    axes[0].set_title(r"Zhao Thm 3: $(2\varepsilon^2 n+\varepsilon\sqrt{2n\ln(2/\beta)})\log e$"
-                      "\n" r"Dwork et al. Thm 19: $\varepsilon n\log e$")
-    axes[1].axhline(1.0, color=COLORS["reference"], lw=1.2, label="ratio 1 (below: Theorem 3 tighter)")
-    axes[1].axvline(0.5, color=COLORS["reference"], ls=":", lw=1.2, label=r"$\varepsilon = 1/2$")
-    axes[1].set_xlabel(r"$\varepsilon$")
-    axes[1].set_ylabel("Theorem 3 / (ε n log e)")
-    axes[1].set_title(rf"ratio < 1 iff $2\varepsilon+\sqrt{{2\ln(2/\beta)/n}}<1$, $\beta$ = {table['beta'].iloc[0]:g}")
-    for ax in axes:
-        log_axis(ax)
-    axes[1].grid(alpha=0.3, which="both")
-    fig.suptitle("Zhao Theorem 3 vs Dwork et al. Theorem 19: max-information of an ε-DP algorithm")
-    legend_below(fig, axes)
+        ax.plot(sub["eps"], sub["ratio"], "-", color=col, label=f"n = {n:,}")
+    ax.axhline(1.0, color=COLORS["reference"], lw=1.2)
+    log_axis(ax)
+    lo, hi = ax.get_ylim()
+    ax.axhspan(1.0, hi, **SHADE, label="ε n log e is the smaller bound")
+    ax.set_ylim(lo, hi)
+    bad = table[~table["theorem3_tighter"]]
+    ring(ax, bad["eps"], bad["ratio"], label="grid point where Theorem 3 is not below ε n log e", size=32)
+    pts = usage_points(params)
+    ax.plot(pts["eps"], pts["theorem3_bits"] / pts["dwork_thm19_bits"], "D", color="black", ms=7, ls="", zorder=25,
+            label=f"where Zhao uses it: ε = τ/3, n = {int(params['n']):,}")
+    ax.set_xlabel(r"privacy level $\varepsilon$")
+    ax.set_ylabel(r"Theorem 3's bound / ($\varepsilon\, n \log e$)")
+    verdict_title(fig, maxinfo_verdict(table, pts),
+                  f"max-information bounds of an ε-(B)DP algorithm, ratio 2ε + √(2 ln(2/β)/n), β = {params['beta']:g}")
+    legend_below(fig, [ax], ncol=3)
     return fig
 
 
@@ -75,11 +103,7 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
               "and for small n; see thm3-weaker-where-used for the reading at the paper's own use",
         expected="Theorem 3 < eps n log e", measured=chk.measured + " ((eps, n) points); " + _region_text(table, beta),
         status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_THM3_WEAKER, code=CODE)]
-    n = params["n"]
-    taus = np.asarray(params["tau"], dtype=float)
-    pts = pd.DataFrame({"tau": taus, "eps": taus / 3, "n": n})
-    pts["theorem3_bits"] = zb.theorem3_maxinfo_bound(pts["eps"], n, beta)
-    pts["dwork_thm19_bits"] = zb.dwork_maxinfo_bound(pts["eps"], n)
+    pts = usage_points(params)
     chk = check_grid(pts["theorem3_bits"] < pts["dwork_thm19_bits"], pts, ("tau", "eps", "n"))
     claims.append(Claim(
         output_id=oid, claim_id="thm3-weaker-where-used",
@@ -119,4 +143,4 @@ def build(output_id: str, params: dict, inputs: dict):
     if output_id != "zhao-maxinfo":
         raise ValueError(f"{__name__} does not build {output_id!r}")
     table = maxinfo_table(params)
-    return table, maxinfo_figure(table), maxinfo_claims(params, table)
+    return table, maxinfo_figure(table, params), maxinfo_claims(params, table)

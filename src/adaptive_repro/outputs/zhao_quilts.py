@@ -48,6 +48,32 @@ def _chains(params) -> list[tuple[str, np.ndarray, float]]:
     return out
 
 
+def floor_band(axes, floor: float, top: float, text: str, decades: float = 1.2, max_ticks: int = 6) -> float:
+    """A broken log y axis for values below ``floor`` (or absent), on panels ``axes`` sharing their y axis: the axis
+    runs from ``top`` down to ``floor``, and a grey strip beneath it, cut off by a dashed break line, holds such values
+    as markers (never a line diving to a floor); ``text`` names the strip as a tick label.
+    Ticks are 10^k above ``floor``, every decade or every few so that at most ``max_ticks`` show (call after
+    :func:`log_axis`). Returns the y at which to draw in the strip (Zhao theory figures: zhao-lemma1's tiny exact
+    probabilities, zhao-bdp-conversion's infeasible Lemma 3)."""
+    from matplotlib.ticker import FixedFormatter, FixedLocator
+
+    from adaptive_repro.plotting import COLORS, SIZES
+
+    lo, cut = floor / 10**decades, floor / 10**0.25
+    for ax in axes:
+        ax.axhspan(lo, cut, color="#ececec", lw=0, zorder=0)
+        ax.axhline(cut, color=COLORS["reference"], lw=1.0, ls=(0, (4, 2)), zorder=1)
+    k_lo, k_hi = int(np.ceil(np.log10(floor) - 1e-9)) + 1, int(np.floor(np.log10(top) + 1e-9))
+    step = max(1, int(np.ceil((k_hi - k_lo + 1) / max_ticks)))
+    axes[0].set_yticks([10.0**k for k in range(k_hi, k_lo - 1, -step)])
+    axes[0].set_ylim(lo, top)
+    y = float(np.sqrt(lo * cut))
+    axes[0].yaxis.set_minor_locator(FixedLocator([y]))  # the strip's name as a (minor) tick label
+    axes[0].yaxis.set_minor_formatter(FixedFormatter([text]))
+    axes[0].tick_params(axis="y", which="minor", length=0, labelsize=SIZES["tick"])
+    return y
+
+
 # ============================================================================================ zhao-fig1
 
 def fig1_table(params) -> pd.DataFrame:
@@ -62,7 +88,20 @@ def fig1_table(params) -> pd.DataFrame:
                          "role": [roles[k] for k in range(n)], "focal_node": i + 1, "a": a, "b": b})
 
 
-from adaptive_repro.plotting import COLORS, OKABE_ITO, SHADE, legend_below, log_axis, pyplot  # noqa: E402
+from adaptive_repro.plotting import (  # noqa: E402
+    COLORS,
+    MAX_WIDTH,
+    OKABE_ITO,
+    SIZES,
+    legend_below,
+    log_axis,
+    ordinal_colors,
+    panel_grid,
+    plain_number,
+    pyplot,
+    ring,
+    verdict_title,
+)
 
 
 def fig1_figure(table: pd.DataFrame):
@@ -72,7 +111,7 @@ def fig1_figure(table: pd.DataFrame):
     g = markov_chain_graph(n)
     pos = {k: (k, 0.0) for k in range(n)}
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(min(14.0, max(8.0, 0.8 * n)), 2.6))
+    fig, ax = plt.subplots(figsize=(min(MAX_WIDTH, max(7.0, 0.75 * n)), 2.0))  # at most 10 in: seen at full size
     colors = [COLORS[r] for r in table["role"]]
     nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=14, node_size=900)
     nx.draw_networkx_nodes(g, pos, ax=ax, node_color=colors, node_size=900, edgecolors="black")
@@ -81,10 +120,10 @@ def fig1_figure(table: pd.DataFrame):
     handles = [plt.Line2D([], [], marker="o", ls="", ms=10, mfc=COLORS[r], mec="black", label=lab)
                for r, lab in (("node", f"$X_i$ ($i={i + 1}$)"), ("quilt", f"Markov quilt $X_{{Q_i}}$ (a={a}, b={b})"),
                               ("nearby", "nearby set $X_{N_i}$"), ("remote", "remote set $X_{R_i}$"))]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2, frameon=False)
-    ax.set_title("Zhao Fig. 1: a Markov quilt of $X_i$ on a Markov chain")
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.36), ncol=2, frameon=False)
+    ax.set_title("Zhao Fig. 1: a Markov quilt of $X_i$ on a Markov chain", fontsize=SIZES["verdict"])
     ax.set_xlim(-0.6, n - 0.4)
-    ax.set_ylim(-0.5, 0.5)
+    ax.set_ylim(-0.5, 0.3)
     ax.axis("off")
     return fig
 
@@ -176,40 +215,76 @@ def conversion_curves(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def conversion_figure(curves: pd.DataFrame, n: int):
-    """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau."""
+def lemma3_gives_up(curves: pd.DataFrame) -> float | None:
+    """The smallest correlation 2p - 1 of the figure's binary chains from which on Lemma 3 is infeasible at every tau
+    (None: feasible at the largest one drawn)."""
+    l3 = curves[curves["method"] == "lemma3"].assign(corr=lambda f: 2 * f["p"] - 1)
+    feasible = l3.groupby("corr")["feasible"].any().sort_index()
+    last = feasible[feasible].index.max() if feasible.any() else -np.inf
+    after = feasible.index[feasible.index > last]
+    return float(after.min()) if len(after) else None
+
+
+def conversion_verdict(curves: pd.DataFrame) -> str:
+    """The figure's one message, from the curves it draws: where the Markov-blanket route (Lemma 3) stops certifying
+    a DP level, and up to which correlation Lemma 2's exact quilts still do."""
+    x = lemma3_gives_up(curves)
+    l2 = curves[(curves["method"] == "lemma2") & curves["feasible"]]
+    up_to = f"; Lemma 2's quilts do up to {2 * l2['p'].max() - 1:.2g}" if len(l2) else ""
+    if x is None:
+        return "Lemma 3 (Markov blanket) certifies a DP level at every correlation drawn" + up_to
+    return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {plain_number(x)}" + up_to
+
+
+def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None = None):
+    """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau: Lemma 2 black, Lemma 3 with
+    markers, its infeasible points as crosses in a strip under an axis break, Lemma 4 dashed in sequential colours
+    for c; rings on the strip at the tabulated binary chains where Lemma 3 is infeasible (row lemma3-feasible)."""
     curves = curves.assign(corr=2 * curves["p"] - 1)
     taus = sorted(curves["tau"].unique())
-    ncol = min(3, len(taus))
-    fig, axes = pyplot().subplots((len(taus) + ncol - 1) // ncol, ncol,
-                                  figsize=(4.6 * ncol, 4.4 * ((len(taus) + ncol - 1) // ncol)),
-                                  sharey=True, squeeze=False)
-    for ax in list(axes.flat)[len(taus):]:
-        ax.set_axis_off()
+    fig, axes = panel_grid(len(taus), max_cols=3, size=(3.33, 3.7), sharey=True)
     cs = sorted(c for c in curves["c"].dropna().unique())
-    c_colours = [OKABE_ITO[k] for k in ("orange", "sky blue", "bluish green", "reddish purple", "yellow")]
-    for ax, tau in zip(axes.flat, taus):
-        sub = curves[curves["tau"] == tau]
-        eps = tau / 3
-        ax.axhline(eps, color=COLORS["reference"], ls=":", lw=1.2, label=r"$\varepsilon$ (independent records)")
-        l2 = sub[sub["method"] == "lemma2"]
+    c_colours = ordinal_colors(len(cs))
+    l3_colour = OKABE_ITO["orange"]
+    feasible = curves[curves["feasible"]]
+    floor = 10.0 ** np.floor(np.log10(feasible["eps_dp"].min()))
+    top = 10.0 ** np.ceil(np.log10(feasible["eps_dp"].max() * 1.5))
+    strip = []
+    for ax, tau in zip(axes, taus):
+        sub = curves[np.isclose(curves["tau"], tau)]
+        ax.axhline(tau / 3, color=COLORS["reference"], ls=":", lw=1.4, label="ε = τ/3 (independent records)")
+        l2 = sub[(sub["method"] == "lemma2") & sub["feasible"]]
         ax.plot(l2["corr"], l2["eps_dp"], "-", color="black", lw=2, label="Lemma 2 (exact quilts)")
-        l3 = sub[(sub["method"] == "lemma3") & sub["feasible"]]
-        ax.plot(l3["corr"], l3["eps_dp"], "-o", color=OKABE_ITO["vermillion"], ms=3, label="Lemma 3 (Markov blanket)")
         for j, c in enumerate(cs):
-            l4 = sub[(sub["method"] == "lemma4") & (sub["c"] == c) & sub["feasible"]]
-            ax.plot(l4["corr"], l4["eps_dp"], "--", color=c_colours[j % len(c_colours)], label=f"Lemma 4, c = {c:g}")
-        inf3 = sub[(sub["method"] == "lemma3") & ~sub["feasible"]]
-        if len(inf3):
-            ax.axvspan(inf3["corr"].min(), inf3["corr"].max(), **SHADE, label="Lemma 3 infeasible (no finite ε')")
+            l4 = sub[(sub["method"] == "lemma4") & np.isclose(sub["c"], c) & sub["feasible"]]
+            ax.plot(l4["corr"], l4["eps_dp"], "--", color=c_colours[j], label=f"Lemma 4's h, c = {c:g}")
+        l3 = sub[sub["method"] == "lemma3"]
+        ok = l3[l3["feasible"]]
+        ax.plot(ok["corr"], ok["eps_dp"], "-o", color=l3_colour, ms=4, label="Lemma 3 (Markov blanket)")
+        bad = l3[~l3["feasible"]]
+        strip.append(ax.plot(bad["corr"], np.ones(len(bad)), "x", color=l3_colour, ms=6, mew=1.6, ls="",
+                             label="Lemma 3: no positive ε′ (infeasible)")[0])
+        if table is not None:
+            tab = table[(table["method"] == "lemma3") & ~table["feasible"] & np.isclose(table["tau"], tau)
+                        & table["chain"].str.startswith("binary")]
+            strip.append(ring(ax, tab["correlation"], np.ones(len(tab)),
+                              label="tabulated chain where Lemma 3 is infeasible", size=110))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
         log_axis(ax)
-        ax.set_xlabel("correlation 2p − 1 of the binary chain")
-        ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$, n = {n:,}")
-        ax.grid(alpha=0.3, which="both")
-    for row in axes:
-        row[0].set_ylabel(r"DP level $\varepsilon'$ implying $\varepsilon$-BDP")
-    fig.suptitle("Zhao Lemmas 2-4: the DP level that implies Bayesian DP, against correlation")
-    legend_below(fig, axes)
+        ax.set_xlabel("correlation 2p − 1")
+        ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$")
+    y = floor_band(axes, floor, top, "none")
+    for artist in strip:  # the strip's markers at its height
+        if artist is None:
+            continue
+        if hasattr(artist, "set_ydata"):
+            artist.set_ydata(np.full(len(artist.get_xdata()), y))
+        else:
+            artist.set_offsets(np.column_stack([artist.get_offsets()[:, 0], np.full(len(artist.get_offsets()), y)]))
+    axes[0].set_ylabel("DP level ε′ implying ε-BDP")
+    verdict_title(fig, conversion_verdict(curves), f"a binary symmetric chain of n = {n:,} records, stay probability p")
+    legend_below(fig, axes, ncol=3)
     return fig
 
 
@@ -394,5 +469,6 @@ def build(output_id: str, params: dict, inputs: dict):
         return table, fig1_figure(table), fig1_claims(params, table)
     if output_id == "zhao-bdp-conversion":
         table = conversion_table(params)
-        return table, conversion_figure(conversion_curves(params), params["n"]), conversion_claims(params, table)
+        return (table, conversion_figure(conversion_curves(params), params["n"], table),
+                conversion_claims(params, table))
     raise ValueError(f"{__name__} does not build {output_id!r}")

@@ -68,13 +68,15 @@ def sample_complexity_table(params) -> pd.DataFrame:
 
 
 from adaptive_repro.plotting import (  # noqa: E402
-    NOTE_SPOTS,
-    coincide_within,
+    COLORS,
+    SHADE,
     legend_below,
     log_axis,
-    note_in_empty,
     ordinal_colors,
+    panel_grid,
     pyplot,
+    ring,
+    verdict_title,
 )
 
 
@@ -87,101 +89,89 @@ def _chain_words(chain: str) -> str:
     return f"{'binary chain' if kind == 'binary' else 'chain data model'}, {args}" if args else chain
 
 
-#: Two chains whose curves differ by less than this (relative) are said to coincide, drawn with markers, noted.
-COINCIDE = 0.10
+def _chain_styles(chains: list[str]) -> dict[str, dict]:
+    """Plot keywords per chain: i.i.d. records and the binary chains in sequential colours by stay probability
+    (i.i.d. = p 0.5, darkest), the data-model chains (another family, not ordered with them) black with their own
+    open markers."""
+    binary = [c for c in chains if c == "iid" or c.startswith("binary")]
+    colours = dict(zip(binary, ordinal_colors(len(binary))))
+    markers = iter(("o", "s", "^", "D", "v"))
+    return {c: {"color": colours[c]} if c in colours else
+            {"color": "black", "marker": next(markers, "o"), "mfc": "none", "ms": 5, "markevery": 3, "lw": 0.9,
+             "zorder": 3}
+            for c in chains}
 
 
-def _coinciding(table: pd.DataFrame, chains: list[str]) -> list[tuple[str, str, float, float]]:
-    """(chain a, chain b, smallest and largest ratio b/a of n_#) of chain pairs whose n_# curves (both routes)
-    coincide within :data:`COINCIDE` (relative), i.e. lie on top of each other on the log axes."""
-    out = []
-    for i, a in enumerate(chains):
-        for b in chains[i + 1:]:
-            diffs, ratios = [], []
-            for q in (EXACT, "theorem2 n_# with Lemma 4's h"):
-                ca = table[(table["chain"] == a) & (table["quantity"] == q)].sort_values("tau")["n_required"]
-                cb = table[(table["chain"] == b) & (table["quantity"] == q)].sort_values("tau")["n_required"]
-                if len(ca) and len(ca) == len(cb):
-                    diffs.append(coincide_within(ca.to_numpy(), cb.to_numpy()))
-                    ratios.extend(cb.to_numpy() / ca.to_numpy())
-            if diffs and max(diffs) < COINCIDE:
-                out.append((a, b, float(np.nanmin(ratios)), float(np.nanmax(ratios))))
-    return out
+def markov_vs_iid_constant(table: pd.DataFrame) -> pd.DataFrame:
+    """Per correlated chain and tau: k = (n_chain / n_iid) / ln(1/tau) with Lemma 2's n_# (row
+    markov-vs-iid-constant asks k <= 1)."""
+    ex = table[table["quantity"] == EXACT]
+    iid = ex[ex["chain"] == "iid"].set_index("tau")["n_required"]
+    rel = ex[ex["chain"] != "iid"]
+    return rel.assign(k=rel["n_required"].to_numpy() / iid.reindex(rel["tau"]).to_numpy() / np.log(1 / rel["tau"]))
 
 
-def _pct(ratio: float) -> str:
-    return f"{100 * (ratio - 1):+.2g}%"
+N_SHARP = r"$n_\#$"
 
 
-def sample_complexity_figure(table: pd.DataFrame):
-    """Left: n_# per chain (solid: Lemma 2, dotted: Lemma 4's h; x: n_* where finite). Right: n_# tau^2/(B ln(m/beta)
-    ln(1/tau)), both routes. One legend (colour = chain, style = route) below both panels, clear of the curves; chains
-    whose curves coincide are drawn with markers and said so on the panels."""
+def sample_complexity_verdict(table: pd.DataFrame, claims: list[Claim]) -> str:
+    """The figure's one message: does n_# keep the claimed order on the chains (row markov-order), and by how much
+    it exceeds ln(1/tau) times the i.i.d. n_# (row markov-vs-iid-constant's k)."""
+    status = {c.claim_id: c.status for c in claims}
+    order = ("keeps the claimed order ln(1/τ)/τ²" if status.get("markov-order") == "holds"
+             else "does not settle to the order ln(1/τ)/τ² on this grid")
+    k = markov_vs_iid_constant(table)["k"]
+    if not len(k):
+        return f"{N_SHARP} {order}"
+    size = (f"but is {k.min():.2g}–{k.max():.2g} × ln(1/τ) times the i.i.d. {N_SHARP}" if k.max() > 1
+            else f"within ln(1/τ) times the i.i.d. {N_SHARP}")
+    return f"On Markov chains {N_SHARP} {order}, {size}"
+
+
+def sample_complexity_figure(table: pd.DataFrame, claims: list[Claim]):
+    """Left: n_# tau^2/(B ln(m/beta) ln(1/tau)) per chain (solid: Lemma 2's exact quilts, dotted: Lemma 4's h): flat as
+    tau -> 0 is the claimed order. Right: k = (n_chain/n_iid)/ln(1/tau) (Lemma 2): flat is 'the factor ln(1/tau)' as
+    an order; above 1 (shaded) the constant exceeds 1, failing points ringed unless every point fails."""
     plt = pyplot()
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.4))
-    ax = axes[0]
+    fig, axes = panel_grid(2, max_cols=2, size=(5.0, 3.9))
     chains = list(dict.fromkeys(table["chain"]))
-    cols = ordinal_colors(len(chains))
-    same = _coinciding(table, chains)
-    marked = {b for _, b, _, _ in same}
-    mk = {"marker": "o", "mfc": "none", "ms": 6, "markevery": 4}
-    n_star_drawn = False
-    for j, ch in enumerate(chains):
-        extra = mk if ch in marked else {}
-        sub = table[(table["chain"] == ch) & (table["quantity"] == EXACT)]
-        ax.plot(sub["tau"], sub["n_required"], "-", color=cols[j], **extra)
-        sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem2 n_# with Lemma 4's h")]
-        if ch != "iid":
-            ax.plot(sub["tau"], sub["n_required"], ":", color=cols[j], **extra)
-        sub = table[(table["chain"] == ch) & (table["quantity"] == "theorem1 n_* (Lemma 3)") & table["finite"]]
-        if ch != "iid" and len(sub):
-            ax.plot(sub["tau"], sub["n_required"], "x", color=cols[j], ms=5)
-            n_star_drawn = True
-    ax.set_xlabel(r"accuracy $\tau$")
-    ax.set_ylabel("required holdout size n")
-    ax.set_title("Theorem 2's requirement $n_\\#$ against accuracy")
-    ax = axes[1]
-    spans = []
-    for j, ch in enumerate(chains):
-        for quantity, style in ((EXACT, "-"), ("theorem2 n_# with Lemma 4's h", ":")):
-            if quantity != EXACT and ch == "iid":
+    styles = _chain_styles(chains)
+    ax = axes[0]
+    for ch in chains:
+        for quantity, ls in ((EXACT, "-"), ("theorem2 n_# with Lemma 4's h", ":")):
+            if quantity != EXACT and ch == "iid":  # Lemma 4 is for chains: on i.i.d. records the same n_#
                 continue
             sub = table[(table["chain"] == ch) & (table["quantity"] == quantity)]
             r = (sub["n_required"] * sub["tau"] ** 2
                  / (sub["B"] * np.log(sub["m"] / sub["beta"]) * np.log(1 / sub["tau"])))
-            ax.plot(sub["tau"], r, style, color=cols[j], **(mk if ch in marked else {}))
-            if quantity == EXACT and len(r):
-                spans.append(float(r.max() / r.min()))
-    ax.set_xlabel(r"accuracy $\tau$")
+            ax.plot(sub["tau"], r, ls=ls, **styles[ch], label=_chain_words(ch) if quantity == EXACT else "_")
     ax.set_ylabel(r"$n_\#\,\tau^2 / (B\,\ln(m/\beta)\,\ln(1/\tau))$")
-    span = f"; solid curves vary {min(spans):.1f}–{max(spans):.1f}× here" if spans else ""
-    ax.set_title("$n_\\#$ of the left panel over the claimed order: flat as $\\tau\\to 0$ would mean\n"
-                 r"$n = \Theta(B\ln(1/\tau)\ln(m/\beta)/\tau^2)$" + span, fontsize=11.5)
+    ax.set_title(f"{N_SHARP} over the claimed order")
+    ax = axes[1]
+    k = markov_vs_iid_constant(table)
+    for ch, sub in k.groupby("chain", sort=False):
+        ax.plot(sub["tau"], sub["k"], "-", **styles[ch])
+    ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label="constant 1: n_chain = ln(1/τ) · n_iid")
+    bad = k[k["k"] > 1.0]
+    if len(k):
+        ax.set_ylim(min(0.5, k["k"].min() / 2), k["k"].max() * 2)
+        ax.axhspan(1.0, ax.get_ylim()[1], **SHADE, label="constant above 1")
+    if 0 < len(bad) < len(k):  # some points fail: ring them (when all fail the shading says it)
+        ring(ax, bad["tau"], bad["k"], label="constant above 1")
+    ax.set_ylabel(r"$(n_{chain}/n_{iid})\,/\,\ln(1/\tau)$ (Lemma 2)")
+    ax.set_title("chain over i.i.d., per factor ln(1/τ)")
     for ax in axes:
+        ax.set_xlabel(r"accuracy $\tau$")
         log_axis(ax)
-        ax.grid(alpha=0.3, which="both")
-    handles = [plt.Line2D([], [], color=cols[j], lw=2, label=_chain_words(ch), **(mk if ch in marked else {}))
-               for j, ch in enumerate(chains)]
-    handles += [plt.Line2D([], [], color="k", ls="-", label="$n_\\#$ with Lemma 2 (exact quilts)"),
-                plt.Line2D([], [], color="k", ls=":", label="$n_\\#$ with Lemma 4's h")]
-    if n_star_drawn:
-        handles.append(plt.Line2D([], [], color="k", ls="", marker="x", label="Theorem 1's $n_*$ where finite"))
-    fig.suptitle("Zhao Theorems 1-2: sample complexity, i.i.d. vs Markov chain")
-    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles])
-    texts = [] if n_star_drawn else ["Theorem 1's $n_*$ not drawn: not applicable\n"
-                                     r"($\tau'/3 \leq 4a_i$ on every correlated chain)"]
-    same_text = [f"{_chain_words(a)} and {_chain_words(b).split(',')[0]} (markers)\nnearly coincide: the "
-                 f"latter is {_pct(lo)} to {_pct(hi)} off" for a, b, lo, hi in same]
-    if same_text:  # room for the note under the lowest curve
-        for ax, room in zip(axes, (100, 10)):
-            lo_y, hi_y = ax.get_ylim()
-            ax.set_ylim(lo_y / room, hi_y)
-            log_axis(ax, "y")
-    if texts:
-        note_in_empty(axes[0], texts[0])
-    for t in same_text:
-        for ax in axes:
-            note_in_empty(ax, t, spots=(NOTE_SPOTS[3], NOTE_SPOTS[2], NOTE_SPOTS[8]))
+    handles, labels = axes[0].get_legend_handles_labels()
+    for h, lab in zip(*axes[1].get_legend_handles_labels()):
+        handles.append(h)
+        labels.append(lab)
+    handles += [plt.Line2D([], [], color="grey", ls="-"), plt.Line2D([], [], color="grey", ls=":")]
+    labels += [f"{N_SHARP} with Lemma 2 (exact quilts)", f"{N_SHARP} with Lemma 4's h"]
+    verdict_title(fig, sample_complexity_verdict(table, claims),
+                  f"Theorem 2's requirement {N_SHARP} (eq. (8)) for i.i.d. records and Markov chains")
+    legend_below(fig, handles=handles, labels=labels, ncol=3)
     return fig
 
 
@@ -404,4 +394,5 @@ def build(output_id: str, params: dict, inputs: dict):
     if output_id != "zhao-sample-complexity":
         raise ValueError(f"{__name__} does not build {output_id!r}")
     table = sample_complexity_table(params)
-    return table, sample_complexity_figure(table), sample_complexity_claims(params, table)
+    claims = sample_complexity_claims(params, table)
+    return table, sample_complexity_figure(table, claims), claims

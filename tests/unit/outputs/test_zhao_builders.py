@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro import catalogue
+from adaptive_repro import catalogue, plotting
 from adaptive_repro.simulation import experiments
 from adaptive_repro.simulation import specs as spec_builders
 from adaptive_repro.simulation.frontier import RECORD_COLUMNS as FRONTIER_COLUMNS
@@ -84,9 +84,16 @@ def test_frontier_measured_requirement_is_the_first_n_from_which_answers_stay_ab
     rows = [("zhao-frontier", r, "bdp", 0.6, 1.0, n, 1000, 20, 1e-3, 3 / np.sqrt(n), 0.15, 300, int(300 * f), f, 20,
              1.6) for r in range(3) for n, f in frac.items()]
     recs = pd.DataFrame(rows, columns=list(FRONTIER_COLUMNS))
-    table, _, claims = catalogue.build("zhao-frontier", {"seed": 1}, {"records": recs, "diagnostics": None,
-                                                                     "specs": {"zhao-frontier": fs}})
+    table, fig, claims = catalogue.build("zhao-frontier", {"seed": 1}, {"records": recs, "diagnostics": None,
+                                                                       "specs": {"zhao-frontier": fs}})
     assert (table["measured_n90"] == 100_000).all()
+    # the figure draws that frontier in the arm's registered encoding, its verdict computed from it
+    fig.canvas.draw()
+    assert plotting.figure_problems(fig) == []
+    measured = [ln for ax in fig.axes for ln in ax.lines if ln.get_gid() == "encoding:zhao_alg1_bdp"
+                and ln.get_linestyle() == "-"]
+    assert measured and all(list(ln.get_ydata()) == [100_000] for ln in measured)
+    assert "from n ≈ $10^{5}$" in fig._suptitle.get_text()
     assert set(table.columns) >= {"calibration", "p", "eps", "n", "answered_fraction", "replicates",
                                   "answered_fraction_se"}
     assert {c.claim_id for c in claims} == {"analytic-law-predicts-frontier", "bdp-answers-below-theorem2-n"}

@@ -61,7 +61,16 @@ def test_table_and_claims_small():
     # strongly correlated labels: P[|q - 1/2| >= 0.3] ~ 0.2 >> 4 exp(-0.09 * 400 / 9) = 0.073
     assert claims["lemma1-correlated"].status == "does not hold"
     assert "p=0.99, n=400, tau=0.3" in claims["lemma1-correlated"].counterexample
-    zl.build_figure(f)
+    fig = zl.build_figure(f)
+    fig.canvas.draw()
+    verdict = "Lemma 1's bound fails at 1 of 1 correlated grid points, all with p = 0.99"
+    assert fig._suptitle.get_text().startswith(verdict)
+    rings = [c for c in fig.findobj(lambda a: a.get_gid() == "encoding:violation")]
+    assert [tuple(o) for c in rings for o in c.get_offsets()] == [(400.0, pytest.approx(0.224, abs=0.01))]
+    # p = 0.5 at tau = 0.3, n = 400: exact probability ~4e-35, below the axis: an open marker in the strip, no line
+    strip = [ln for ax in fig.axes for ln in ax.lines if ln.get_gid() == "below-floor" and len(ln.get_xdata())]
+    assert len(strip) == 1 and strip[0].get_markerfacecolor() == "white"
+    assert strip[0].get_ydata()[0] < min(fig.axes[0].get_yticks()) / 10  # under the break, below every tick
 
 
 def test_markov_hoeffding_reduces_to_hoeffding_and_covers_mc():

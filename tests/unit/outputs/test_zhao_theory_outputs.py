@@ -5,6 +5,7 @@ import matplotlib.pyplot as plt
 import pytest
 import yaml
 
+from adaptive_repro import plotting
 from adaptive_repro.bounds import zhao as zb
 from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
 from adaptive_repro.outputs import zhao_maxinfo, zhao_sample_complexity
@@ -60,8 +61,22 @@ def test_builders(name):
     assert set(frame["status"]) <= {"holds", "does not hold", "not applicable"}
     failing = frame[frame["status"].isin(["does not hold", "not applicable"])]
     assert (failing["counterexample"] != "").all()
-    fig = (z.fig1_figure(table) if name == "fig1" else z.conversion_figure(z.conversion_curves(p), p["n"])
-           if name == "conversion" else getattr(mod, f"{name}_figure")(table))
+    fig = {"fig1": lambda: z.fig1_figure(table),
+           "conversion": lambda: z.conversion_figure(z.conversion_curves(p), p["n"], table),
+           "sample_complexity": lambda: zhao_sample_complexity.sample_complexity_figure(table, claims),
+           "maxinfo": lambda: zhao_maxinfo.maxinfo_figure(table, p)}[name]()
+    fig.canvas.draw()
+    assert plotting.figure_problems(fig) == []
+    rings = sum(len(c.get_offsets()) for c in fig.findobj(lambda a: a.get_gid() == "encoding:violation"))
+    if name == "conversion":  # the tabulated binary chains where Lemma 3 is infeasible, ringed (lemma3-feasible)
+        assert rings == int((~table["feasible"] & (table["method"] == "lemma3")
+                             & table["chain"].str.startswith("binary")).sum()) > 0
+    if name == "maxinfo":  # every grid point where Theorem 3 is not the smaller bound, ringed
+        assert rings == int((~table["theorem3_tighter"]).sum()) > 0
+        assert f"below ε n log e at {int(table['theorem3_tighter'].sum())} of {len(table)}" in fig._suptitle.get_text()
+    if name == "sample_complexity":  # the verdict follows the markov-order row
+        order = next(c for c in claims if c.claim_id == "markov-order").status
+        assert ("keeps the claimed order" in fig._suptitle.get_text()) == (order == "holds")
     plt.close(fig)
 
 
