@@ -97,8 +97,8 @@ def structure_verdict(sub: pd.DataFrame) -> str:
         lines.append("Alg. 1 valid at every V" if b is None else f"Alg. 1: {BREAK_WORDS[b[1]]}\nfrom V = {b[0]:.2g}")
     else:
         short = {DP_ARM: "DP", BDP_ARM: "Bayesian DP"}
-        lines += [f"{short[a]}: valid at every V" if b is None else f"{short[a]}: {BREAK_WORDS[b[1]]}\nfrom V = {b[0]:.2g}"
-                  for a, b in breaks.items()]
+        lines += [f"{short[a]}: valid at every V" if b is None
+                  else f"{short[a]}: {BREAK_WORDS[b[1]]}\nfrom V = {b[0]:.2g}" for a, b in breaks.items()]
     remedy = [first_break(sub[sub["mechanism"] == a]) for a in REMEDY_ARMS if (sub["mechanism"] == a).any()]
     if remedy:
         failed = [b for b in remedy if b is not None]

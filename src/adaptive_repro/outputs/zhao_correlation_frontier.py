@@ -107,9 +107,10 @@ def figure(table: pd.DataFrame, spec):
     n, colour and marker = the calibration's arm, line style = strength (V); each curve's first n answering 90% drawn
     as a large open marker; where the Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n
     (its claim fails) the point is ringed."""
+    from matplotlib.lines import Line2D
+
     from adaptive_repro.outputs.zhao_correlation import structure_words
     from adaptive_repro.plotting import MAX_WIDTH, SIZES, ring, style, verdict_title
-    from matplotlib.lines import Line2D
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
