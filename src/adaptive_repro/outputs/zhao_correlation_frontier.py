@@ -106,7 +106,7 @@ def figure(table: pd.DataFrame, spec):
     """One panel per structure (titled with its data model in words and its verdict): the answered fraction against
     n, colour and marker = the calibration's arm, line style = strength (V); each curve's first n answering 90% drawn
     as a large open marker; where the Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n
-    (its claim fails) the point is ringed."""
+    (more than Z SE below, as its claim tests) the point is ringed."""
     from matplotlib.lines import Line2D
 
     from adaptive_repro.outputs.zhao_correlation import structure_words
@@ -134,9 +134,10 @@ def figure(table: pd.DataFrame, spec):
                     at = c[c["n"] == first]
                     ax.plot(at["n"], at["answered_fraction"], ls="", marker=encoding["marker"], ms=10, mfc="white",
                             mec=encoding["color"], mew=1.5, zorder=5)
-                elif calibration.name == "bdp":
+                elif calibration.name == "bdp":  # its claim fails where, as there, it is > Z SE below 90% at n_max
                     last = c[c["n"] == n_max]
-                    ring(ax, last["n"], last["answered_fraction"], label=ring_label, size=110)
+                    below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
+                    ring(ax, last.loc[below, "n"], last.loc[below, "answered_fraction"], label=ring_label, size=110)
             strength_handles.setdefault(line_style, Line2D([], [], ls=line_style, color=COLORS["reference"],
                                                            label=f"V ≈ {v:.0f}"))
         ax.axhline(TARGET, color=COLORS["reference"], lw=0.8, ls=":")
