@@ -276,7 +276,8 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
     """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
     train / holdout / fresh and the exact population accuracy (the paper's view). With ``gaps``
     (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the quantity the
-    claims test, and each arm's tolerance from ``tolerances`` (arm -> value).
+    claims test, and each arm's tolerance from ``tolerances`` (arm -> value). ``title`` is the figure's verdict and
+    ``subtitle`` what is plotted (:func:`verdict_title`); the axes are row-major (accuracy row, then gap row).
 
     ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; ``arms`` the arm objects to draw
     (their ``name`` is the table's ``mechanism``, their ``display_name`` the panel title).
@@ -288,7 +289,7 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
                 max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
     w = panel_width(len(arms), 5.4)
     rows = [3, 1.6] if gaps is not None else [3]
-    fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.4), sharex=True,
+    fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.1 * sum(rows) + 1.6), sharex=True,
                              sharey="row", squeeze=False, gridspec_kw={"height_ratios": rows})
     for j, arm_obj in enumerate(arms):
         ax, arm = axes[0][j], arm_obj.name
@@ -301,8 +302,8 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
     axes[0][0].set_ylabel("accuracy (mean ± SD over replicates)")
     if gaps is not None:
         axes[1][0].set_ylabel(GAP_YLABEL)
-    suptitle(fig, f"{title}\n{subtitle}")
-    legend_below(fig, axes)
+    verdict_title(fig, title, subtitle)
+    legend_below(fig, axes, ncol=2)
     return fig
 
 

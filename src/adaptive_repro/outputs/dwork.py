@@ -80,6 +80,40 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
     return claims
 
 
+def dwork_verdict(claims: list[Claim]) -> str:
+    """The figure's verdict from the claims' statuses: does the reused holdout overfit, does Thresholdout track fresh
+    data and (with signal attributes) does every mechanism find the signal."""
+    status = {c.claim_id: c.status == "reproduced" for c in claims}
+    parts = []
+    if "standard-overfits" in status:
+        parts.append("The reused holdout overfits" if status["standard-overfits"]
+                     else "The reused holdout does not measurably overfit")
+    if "thresholdout-tracks-fresh" in status:
+        parts.append("Thresholdout tracks fresh data" if status["thresholdout-tracks-fresh"]
+                     else "Thresholdout strays from fresh data beyond its threshold")
+    signal = [ok for cid, ok in status.items() if cid.endswith("-finds-signal")]
+    if signal:
+        parts.append("every mechanism finds the signal" if all(signal)
+                     else f"{signal.count(False)} of {len(signal)} mechanisms miss the signal")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] if text else "No claim checked"
+
+
+def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, threshold: float) -> None:
+    """Ring, on Thresholdout's gap panel, the k where its holdout − fresh leaves the threshold (if its claim fails)."""
+    from adaptive_repro.plotting import legend_below, ring
+
+    names = [a.name for a in arms]
+    if "dwork_code" not in names or len(fig.axes) < 2 * len(names) or any(
+            c.claim_id == "thresholdout-tracks-fresh" and c.status == "reproduced" for c in claims):
+        return
+    rows = gaps[(gaps["mechanism"] == "dwork_code") & (gaps["mean"].abs() > threshold)]
+    ring(fig.axes[len(names) + names.index("dwork_code")], rows["k"], rows["mean"],
+         label="Thresholdout leaves its threshold here")
+    fig.legends.clear()  # the legend again, with the rings' entry
+    legend_below(fig, fig.axes, ncol=2)
+
+
 def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
     """On each panel whose fresh-data curve lies under the exact population curve, say so (with the largest
     difference), so that no curve is silently hidden."""
@@ -110,10 +144,11 @@ def build(output_id: str, params: dict, inputs: dict):
     arms = [arm for arm in spec.arms if arm.name in set(table["mechanism"])]
     settings = spec.arm_settings()
     tolerances = {arm.name: arm.tolerance(spec, settings[arm.name]) for arm in arms}
-    fig = accuracy_panels(table, arms, OUTPUT_TITLES[output_id],
-                          f"n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates, "
-                          f"{spec.signal_attributes} signal attributes", gaps=gaps,
-                          tolerances=tolerances, tolerance_label=threshold_label(
+    claims = dwork_claims(output_id, records, spec, gaps)
+    fig = accuracy_panels(table, arms, dwork_verdict(claims),
+                          f"{OUTPUT_TITLES[output_id]}; n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates",
+                          gaps=gaps, tolerances=tolerances, tolerance_label=threshold_label(
                               [arm.display_name for arm in arms if tolerances[arm.name] is not None]))
+    ring_failures(fig, claims, gaps, arms, spec.thresholdout_threshold)
     note_overlaps(fig, table, arms)
-    return table, fig, dwork_claims(output_id, records, spec, gaps)
+    return table, fig, claims

@@ -66,10 +66,29 @@ Q_THM02 = (r"Theorem 0.2. *Bassily et al. [2016]* Let $\varepsilon \in [\sqrt{\f
            r"{\varepsilon}, e^{-\frac{\varepsilon^2 m}{8}}\right\}$$")
 
 
+def transfer_check(frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
+    """The (eps, m) rows inside Theorem 0.2's range and, per row, whether the bound holds there (the Monte-Carlo
+    interval's lower end is not above it): what the claim and the figure's verdict and rings read."""
+    inr = frame[frame["conditions_hold"]].sort_values(["epsilon", "m"])
+    return inr, (inr["mc_ci_low"] <= inr["bound"]).to_numpy()
+
+
+def transfer_verdict(inr: pd.DataFrame, ok: np.ndarray) -> str:
+    """The figure's verdict in words from :func:`transfer_check`: where the bound fails, or by how much at least the
+    measured probability (the upper end of its interval) stays below it."""
+    if not len(inr):
+        return "Theorem 0.2 is checked nowhere: no (ε, m) of the grid is inside its range"
+    if ok.all():
+        factor = float((inr["bound"] / inr["mc_ci_high"]).min())
+        return (f"Theorem 0.2 holds at all {len(inr)} (ε, m) inside its range: the measured probability is at least "
+                f"{factor:.0f} times below the bound")
+    return f"Theorem 0.2 fails at {int((~ok).sum())} of {len(inr)} (ε, m) inside its range (ringed)"
+
+
 def transfer_claims(frame: pd.DataFrame) -> list[Claim]:
     conf = frame["confidence"].iloc[0]
-    inr = frame[frame["conditions_hold"]].sort_values(["epsilon", "m"])
-    chk = check_grid(inr["mc_ci_low"] <= inr["bound"], inr, ("epsilon", "delta", "m", "mc_probability", "bound"))
+    inr, ok = transfer_check(frame)
+    chk = check_grid(ok, inr, ("epsilon", "delta", "m", "mc_probability", "bound"))
     big = inr.sort_values("m").groupby("epsilon").tail(1)
     ratio = ", ".join(f"eps={r.epsilon:g}, m={int(r.m)}: MC {r.mc_probability:.2g} vs bound {r.bound:.2g}"
                       for r in big.itertuples())
@@ -178,10 +197,55 @@ def _wide(frame: pd.DataFrame, col: str = "value") -> pd.DataFrame:
     return sub.pivot_table(index=["epsilon_prime", "T"], columns="quantity", values=col, aggfunc="first")
 
 
+def check_mask(frame: pd.DataFrame, measured: str, bound: str, side: str) -> pd.Series:
+    """Per (eps', T), whether ``measured`` respects ``bound`` up to Monte-Carlo error: for a lower bound, measured
+    ci_high >= the bound at p_alpha's ci_low; for an upper bound, measured ci_low <= the bound."""
+    if side == "lower":
+        return _wide(frame, "ci_high")[measured] >= _wide(frame, "ci_low")[bound]
+    return _wide(frame, "ci_low")[measured] <= _wide(frame, "value")[bound]
+
+
+#: The checks the Monitor figure draws: claim id -> (measured quantity, bound, side, words for the verdict). The
+#: first three bound the actual Monitor's output, the figure's subject; the last two hold by construction and are
+#: named in the verdict only if Monte-Carlo error makes them fail.
+MONITOR_CHECKS = {
+    "step-4-without-assumption": ("monitor_gap", "step4_lower_notes_best", "lower",
+                                  "the notes' Step 4 bound on the actual Monitor"),
+    "step-4-rigorous": ("monitor_gap", "step4_lower_rigorous_best", "lower", "the rigorous Step 4 bound"),
+    "lemma-0.4": ("monitor_gap", "lemma04_upper", "upper", "Lemma 0.4's upper bound"),
+    "step-4-notes": ("monitor_gap_nearly_optimal", "step4_lower_notes_best", "lower", "Step 4 under its assumption"),
+    "claim-0.3-best": ("s_max", "claim03_lower_best", "lower", "Claim 0.3"),
+}
+MONITOR_MAIN = ("step-4-without-assumption", "step-4-rigorous", "lemma-0.4")
+
+
+def monitor_masks(frame: pd.DataFrame) -> dict[str, pd.Series]:
+    """:func:`check_mask` of every check of :data:`MONITOR_CHECKS`, by claim id."""
+    return {cid: check_mask(frame, q, b, side) for cid, (q, b, side, _) in MONITOR_CHECKS.items()}
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def monitor_verdict(masks: dict[str, pd.Series]) -> str:
+    """The figure's verdict from :func:`monitor_masks`: which bounds fail at how many (eps', T) points, and which of
+    the bounds on the actual Monitor hold at all of them."""
+    n = len(masks[MONITOR_MAIN[0]])
+    failed = [(MONITOR_CHECKS[c][3], int((~m).sum())) for c, m in masks.items() if not m.all()]
+    held = [MONITOR_CHECKS[c][3] for c in MONITOR_MAIN if masks[c].all()]
+    if not failed:
+        return f"Every bound of the Monitor argument holds at all {n} (ε', T) points"
+    text = "; ".join(f"{w} fails at {k} of {n} (ε', T) point{'s' if k > 1 else ''}" for w, k in failed)
+    if held:
+        text += f";\n{_and(held)} hold{'s' if len(held) == 1 else ''} at all {n}"
+    return text[0].upper() + text[1:]
+
+
 def _lower_check(frame, measured, bound, rows_filter=None):
     """measured >= bound up to MC error: measured ci_high >= bound evaluated at p_alpha's ci_low (check_grid)."""
-    v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
-    ok = hi[measured] >= lo[bound]
+    v, hi = _wide(frame, "value"), _wide(frame, "ci_high")
+    ok = check_mask(frame, measured, bound, "lower")
     if rows_filter is not None:
         ok = ok[rows_filter(ok.index)]
     idx = list(ok.index)
@@ -250,8 +314,8 @@ def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
         claim=f"E[q(S_t) - q(D)] >= alpha (1 - (1 - p_alpha)^T) - (2/(eps' m))(ln(2T) + 1), no assumption {mc}",
         expected="measured Monitor gap >= bound at every (eps', T)", measured=chk.measured, status=chk.status,
         counterexample=chk.counterexample, kind="project", code=code_name(bounds.monitor_lower_bound)))
-    v, lo = _wide(frame, "value"), _wide(frame, "ci_low")
-    okm = lo["monitor_gap"] <= v["lemma04_upper"]
+    v = _wide(frame, "value")
+    okm = check_mask(frame, "monitor_gap", "lemma04_upper", "upper")
     idx = list(okm.index)
     chk = check_grid(okm.to_numpy(), describe=lambda i: (
         f"eps'={idx[i][0]:g}, T={idx[i][1]}: measured {v.loc[idx[i], 'monitor_gap']:.4g} > bound "
@@ -284,9 +348,14 @@ def build(output_id: str, params: dict, inputs: dict):
     p, seed, conf = params, int(params["seed"]), float(params["confidence"])
     if output_id == TRANSFER:
         frame = transfer_table(seed, p["m_grid"], p["epsilons"], p["delta"], p["d"], p["replicates"], conf)
-        return frame, transfer_figure(frame), transfer_claims(frame)
+        inr, ok = transfer_check(frame)
+        return frame, transfer_figure(frame, transfer_verdict(inr, ok), inr[~ok]), transfer_claims(frame)
     if output_id == MONITOR:
         frame = monitor_table(seed, p["m"], p["epsilon"], p["epsilon_primes"], p["delta"], p["d"], p["T_grid"],
                               p["betas"], p["replicates"], conf, p["min_total_datasets"])
-        return frame, monitor_figure(frame), monitor_claims(frame) + slip_rows(output_id, p)
+        masks = monitor_masks(frame)
+        failing = [(MONITOR_CHECKS[c][0], MONITOR_CHECKS[c][3], list(m.index[~m.to_numpy()]))
+                   for c, m in masks.items() if not m.all()]
+        fig = monitor_figure(frame, monitor_verdict(masks), failing)
+        return frame, fig, monitor_claims(frame) + slip_rows(output_id, p)
     raise ValueError(f"{__name__} does not build {output_id!r}")

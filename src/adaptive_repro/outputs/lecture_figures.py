@@ -1,7 +1,8 @@
-"""Figures of lecture-transfer and lecture-monitor (tables and claims: :mod:`.lecture`).
+"""Figures of lecture-transfer and lecture-monitor (tables, claims and the verdicts the figures state: :mod:`.lecture`).
 
 Monitor: colour = the quantity (the Monitor's output, the Monitor with nearly optimal selection, the best data set
-S_max), filled/open marker = measured, line = the notes' bound on that quantity; one titled legend per quantity.
+S_max), marker = measured, line = the notes' bound on that quantity (one line style per bound); one titled legend
+column per quantity; points where a bound fails are ringed. Theorem 0.1's check stays in the table and claims.
 """
 
 from __future__ import annotations
@@ -12,23 +13,24 @@ import pandas as pd
 from adaptive_repro.plotting import (
     COLORS,
     OKABE_ITO,
-    SIZES,
+    legend_below,
     log_axis,
     ordinal_colors,
-    panel_grid,
-    plain_number,
     plain_symlog_yaxis,
     pyplot,
+    ring,
     symlog_minor_ticks,
+    verdict_title,
 )
 
 
-def transfer_figure(frame: pd.DataFrame):
-    """Theorem 0.2's bound against the Monte-Carlo probability, over m; colour = ε."""
+def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
+    """Theorem 0.2's bound against the Monte-Carlo probability, over m; colour = ε; ``failing``: the rows where the
+    bound fails (ringed); ``verdict``: the title (:func:`adaptive_repro.outputs.lecture.transfer_verdict`)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    fig, ax = pyplot().subplots(figsize=(9.5, 6.2))
+    fig, ax = pyplot().subplots(figsize=(8.6, 4.6))
     floor = 0.3 / frame["replicates"].max()
     groups = list(frame.groupby("epsilon"))
     colours = ordinal_colors(len(groups))
@@ -41,28 +43,29 @@ def transfer_figure(frame: pd.DataFrame):
         ax.plot(s.m, s.bound, "--", color=c, lw=1.2, alpha=0.8)
         ins = s[s.conditions_hold]
         ax.plot(ins.m, ins.bound, "-", color=c, lw=2.2)
+    ring(ax, failing["m"], np.maximum(failing["mc_probability"], floor), label="Theorem 0.2 fails here")
     delta = frame["delta"].iloc[0]
     ax.axhline(delta, color=COLORS["reference"], ls=":")
-    ax.set(xscale="log", yscale="log", xlabel="data set size m", ylabel="probability")
+    ax.set(xlabel="data set size m", ylabel="probability")
     positive = frame.mc_ci_low.to_numpy()[frame.mc_ci_low.to_numpy() > 0]
+    ax.set_xscale("log")
+    ax.set_yscale("log")
     ax.set_ylim(min(floor, positive.min() if positive.size else 1e-3) / 3, 2)
     log_axis(ax, "y")
-    ms = sorted(frame.m.unique())
-    ax.set_xticks(ms, [plain_number(m) for m in ms])
-    ax.set_xticks([], minor=True)
-    ax.set_title(f"Lecture 18, Theorem 0.2 vs Monte Carlo (d = {frame.d.iloc[0]}, "
-                 f"{frame.replicates.iloc[0]} replicates, {frame.confidence.iloc[0]:.0%} Clopper-Pearson bars)\n"
-                 "M: exponential mechanism over 2d marginals, or with probability δ the leak query 1[x ∈ S]")
+    log_axis(ax, "x", subs=(1, 2, 5))  # m doubles: label 2×10^k and 5×10^k too
     handles = [Line2D([], [], color="k", marker="o", ls="", label="Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε]"),
                Line2D([], [], color="k", lw=2.2, label=r"Theorem 0.2 bound $\max\{4\delta/\varepsilon,\ "
                                                         r"e^{-\varepsilon^2 m/8}\}$"),
                Line2D([], [], color="k", lw=1.2, ls="--",
-                      label=r"the same bound outside the theorem's conditions "
+                      label=r"the same bound outside the theorem's range "
                             r"($\varepsilon \in [\sqrt{12/m}, 1/8]$, $\delta \leq \varepsilon/16$)"),
                Line2D([], [], color=COLORS["reference"], ls=":", label=f"δ = {delta:g} (leak probability)")]
     handles += [Patch(color=c, label=f"ε = {eps:g}") for c, (eps, _) in zip(colours, groups)]
-    fig.tight_layout()
-    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, frameon=False)
+    handles += [h for h in ax.get_legend_handles_labels()[0] if h.get_label() == "Theorem 0.2 fails here"]
+    verdict_title(fig, verdict, f"query selection by an (ε, δ)-DP mechanism, d = {frame.d.iloc[0]}, "
+                                f"{frame.replicates.iloc[0]:,} runs per point, "
+                                f"{frame.confidence.iloc[0]:.0%} Clopper–Pearson bars")
+    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2)
     return fig
 
 
@@ -76,7 +79,7 @@ MONITOR_GROUPS = [
     ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7)),
      [("lemma04_upper", "-", "Lemma 0.4 upper bound"), ("step4_lower_rigorous_best", ":",
                                                         "Step 4 lower bound, rigorous")]),
-    ("vermillion", "nearly optimal selection",
+    ("reddish purple", "nearly optimal selection",
      ("monitor_gap_nearly_optimal", "measured (Step 4's assumption;\n× drawn over ● where equal)",
       dict(fmt="x", ms=8, mew=2)),
      [("step4_lower_notes_best", "-.", "Step 4 lower bound (notes)")]),
@@ -86,12 +89,16 @@ MONITOR_GROUPS = [
 LINTHRESH = 0.01
 
 
-def monitor_figure(frame: pd.DataFrame):
+def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
+    """One panel per ε': the measured Monitor gap, the gap under Step 4's assumption and E[S_max] against the notes'
+    bounds, against T (shared symlog y axis). ``failing``: (measured quantity, words, [(ε', T), ...]) of each bound
+    that fails somewhere, ringed on the measured point; ``verdict``: the title (:func:`.lecture.monitor_verdict`)."""
     from matplotlib.lines import Line2D
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
-    fig, axes = panel_grid(len(eps_primes) + 1, max_cols=3, size=(4.7, 4.6))
-    o = OKABE_ITO
+    fig, axes = pyplot().subplots(1, len(eps_primes), figsize=(min(9.6, 4.8 * len(eps_primes)), 4.3), sharey=True,
+                                  squeeze=False)
+    axes = list(axes[0])
     v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
     ymin = min(-0.05, float(lo.min().min()) * 1.4)
     legends = []
@@ -99,7 +106,7 @@ def monitor_figure(frame: pd.DataFrame):
         vv, ll, hh = v.loc[ep], lo.loc[ep], hi.loc[ep]
         T = vv.index.values
         for colour, title, (q, qlab, style), bounds in MONITOR_GROUPS:
-            c = o[colour]
+            c = OKABE_ITO[colour]
             h = [ax.errorbar(T, vv[q], yerr=[vv[q] - ll[q], hh[q] - vv[q]], capsize=3, color=c, zorder=3, **style)]
             h[0].set_label(qlab)
             for b, ls, lab in bounds:
@@ -108,6 +115,10 @@ def monitor_figure(frame: pd.DataFrame):
                     ax.fill_between(T, ll[b], hh[b], color=c, alpha=0.15, lw=0)
             if ax is axes[0]:
                 legends.append((title, h))
+        for q, words, points in failing:
+            at = [t for e, t in points if e == ep]
+            if at:
+                legends[0][1].append(ring(ax, at, vv.loc[at, q], label=f"{words} fails here"))
         ax.set_xscale("log")
         log_axis(ax, "x")
         plain_symlog_yaxis(ax, linthresh=LINTHRESH, linscale=1.5)
@@ -116,58 +127,24 @@ def monitor_figure(frame: pd.DataFrame):
         ax.axhline(0, color=COLORS["reference"], lw=0.8)
         ax.axhspan(-LINTHRESH, LINTHRESH, color=COLORS["reference"], alpha=0.08, lw=0)
         ax.set_xlabel("number of data sets T")
-        ax.set_title(f"Monitor, ε' = {ep:g}")
+        ax.set_title(f"Monitor with ε' = {ep:g}")
     axes[0].set_ylabel("generalization error\n(grey band: linear scale, log beyond)")
-    ax = axes[-1]
-    beta_colours = [o["reddish purple"], o["sky blue"], o["black"], o["grey"]]
-    th = frame[frame["quantity"] == "thm01_failure_probability"]
-    betas = sorted(th.beta.unique())
-    markers = "osD^v"
-    for (ep, beta), s in th.groupby(["epsilon_prime", "beta"]):
-        s = s.sort_values("T")
-        ie, ib = eps_primes.index(ep), betas.index(beta)
-        jitter = 1.0 + 0.08 * (ie - (len(eps_primes) - 1) / 2)
-        c, mk = beta_colours[ib % 4], markers[ie % len(markers)]
-        pos = s.value > 0
-        x = s["T"].values * jitter
-        ax.errorbar(x[pos], s.value[pos], yerr=[s.value[pos] - s.ci_low[pos], s.ci_high[pos] - s.value[pos]],
-                    fmt=mk, color=c, capsize=2, ms=5)
-        ax.plot(x[~pos], s.ci_high[~pos], mk, mfc="white", color=c, ms=5)
-    ax.set(xscale="log", yscale="log")
-    ax.set_ylim(top=2)
-    for ib, beta in enumerate(betas):
-        ax.axhline(beta, color=beta_colours[ib % 4], ls="--", lw=1.5)
-        ax.text(0.55, beta * 1.12, f"β = {beta:g}", transform=ax.get_yaxis_transform(), ha="center", va="bottom",
-                color=beta_colours[ib % 4], fontsize=SIZES["note"])
-    log_axis(ax)
-    ax.set_xlabel("number of data sets T (|Y| = 2T)")
-    ax.set_ylabel("failure frequency")
-    ax.set_title("Theorem 0.1: how often the exponential\nmechanism misses its utility bound")
-    shape = [Line2D([], [], color="k", marker=markers[i % len(markers)], ls="", label=f"ε' = {ep:g}")
-             for i, ep in enumerate(eps_primes)]
-    shape += [Line2D([], [], color="k", marker="o", mfc="white", ls="", label="no failure: upper end of the interval"),
-              Line2D([], [], color="k", ls="--", label="bound β of Theorem 0.1 (colour = β)")]
-    fig.suptitle(f"Lecture 18, the Monitor argument: {frame.replicates.min()}-{frame.replicates.max()} runs per "
-                 f"point, {frame.confidence.iloc[0]:.0%} intervals (ε = {frame.epsilon.iloc[0]:g}, "
-                 f"m = {frame.m.iloc[0]}, δ = {frame.delta.iloc[0]:g})\n"
-                 r"means: normal intervals; probabilities: Clopper-Pearson; shaded: the bounds at the ends of "
-                 r"$p_\alpha$'s interval")
-    fig.tight_layout(rect=(0, 0, 1, 1))
-    # legends below the panels: one per quantity under the Monitor panels, one under the Theorem 0.1 panel
-    boxes = [a.get_position() for a in axes]
+    verdict_title(fig, verdict, f"ε = {frame.epsilon.iloc[0]:g}, m = {frame.m.iloc[0]}, δ = {frame.delta.iloc[0]:g}; "
+                                f"{frame.replicates.min():,}–{frame.replicates.max():,} runs per point, "
+                                f"{frame.confidence.iloc[0]:.0%} intervals")
+    fig.tight_layout()
+    # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")
     handles, labels = [], []
-    for title, h in legends:  # one column per quantity, headed by its name (a handle-less entry)
+    for title, h in legends:
         col = [(blank, title)] + [(x, x.get_label()) for x in h]
         col += [(blank, "")] * (rows - len(col))
         handles += [x for x, _ in col]
         labels += [lab for _, lab in col]
     leg = fig.legend(handles, labels, loc="upper center", ncol=len(legends), frameon=False, handletextpad=0.5,
-                     bbox_to_anchor=((boxes[0].x0 + boxes[len(eps_primes) - 1].x1) / 2, 0.0), columnspacing=1.2)
+                     bbox_to_anchor=(0.5, 0.0), columnspacing=1.2)
     for i, text in enumerate(leg.get_texts()):
         if i % rows == 0:
             text.set_fontweight("bold")
-    fig.legend(handles=shape, loc="upper left", bbox_to_anchor=(boxes[-1].x0, 0.0), frameon=False,
-               title="marker = ε', colour = β", alignment="left")
     return fig

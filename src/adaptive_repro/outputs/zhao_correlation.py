@@ -16,7 +16,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, theory_table
-from adaptive_repro.plotting import COLORS, legend_below, log_axis, pyplot, suptitle
+from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, log_axis, pyplot
 from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import Z95, paired_gap
 
@@ -58,30 +58,101 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: Each structure's name and its data model in words (figure titles; docs/METHODS.md §4b).
+STRUCTURE_WORDS = {
+    "batch_chain": "batch chain:\nrecords share a batch chain",
+    "regimes": "regimes:\nrecords share a regime chain",
+    "households": "households:\nhousemates share a state",
+    "attribute_chains": "attribute chains:\none chain per attribute",
+}
+
+
+def structure_words(structure: str) -> str:
+    """The structure's name and data model in words (its code name with spaces if it has no entry)."""
+    return STRUCTURE_WORDS.get(structure, structure.replace("_", " "))
+
+
+#: How an arm fails at a point (the start of :func:`_valid`'s reason) -> words for a panel title.
+BREAK_WORDS = {"budget": f"< {ANSWERED_MIN:.0%} answered", "overfits": "overfits", "infeasible": "infeasible"}
+
+
+def first_break(rows: pd.DataFrame) -> tuple[float, str] | None:
+    """The smallest V at which an arm's rows (one per V) are not valid (:func:`_valid`, the claims' test) and how it
+    fails there (:data:`BREAK_WORDS`' keys: "budget", "overfits", "infeasible"); None if valid at every V."""
+    for r in rows.sort_values("V").itertuples():
+        ok, why = _valid(r)
+        if not ok:
+            return float(r.V), next(m for m in BREAK_WORDS if why.startswith(m[:6]))
+    return None
+
+
+def structure_verdict(sub: pd.DataFrame) -> str:
+    """One structure's verdict (the panel title above its answered fractions): from which V Algorithm 1's DP and
+    Bayesian-DP calibrations fail, and whether the arms with a threshold for n/V stay valid."""
+    breaks = {arm: first_break(sub[sub["mechanism"] == arm]) for arm in (DP_ARM, BDP_ARM)
+              if (sub["mechanism"] == arm).any()}
+    lines = []
+    if breaks and len(set(breaks.values())) == 1:
+        b = next(iter(breaks.values()))
+        lines.append("Alg. 1 valid at every V" if b is None else f"Alg. 1: {BREAK_WORDS[b[1]]}\nfrom V = {b[0]:.2g}")
+    else:
+        short = {DP_ARM: "DP", BDP_ARM: "Bayesian DP"}
+        lines += [f"{short[a]}: valid at every V" if b is None
+                  else f"{short[a]}: {BREAK_WORDS[b[1]]}\nfrom V = {b[0]:.2g}" for a, b in breaks.items()]
+    remedy = [first_break(sub[sub["mechanism"] == a]) for a in REMEDY_ARMS if (sub["mechanism"] == a).any()]
+    if remedy:
+        failed = [b for b in remedy if b is not None]
+        lines.append("T for n/V: valid" if not failed
+                     else f"T for n/V fails from V = {min(v for v, _ in failed):.2g}")
+    return "\n".join(lines)
+
+
 def headline(table: pd.DataFrame) -> str:
-    """The figure's verdict from the table: at the strongest correlation of each structure, how many structures see
-    Algorithm 1 (DP and Bayesian-DP calibrations) answer fewer than 90% of the accuracy queries, and whether the arms
-    with a threshold for n/V keep answering."""
-    strongest = table.loc[table.groupby(["structure", "mechanism"])["V"].idxmax()]
-    structures = strongest["structure"].nunique()
-    alg1 = strongest[strongest["mechanism"].isin([DP_ARM, BDP_ARM])]
-    stops = alg1.groupby("structure")["answered"].max().lt(ANSWERED_MIN).sum()
-    remedy = strongest[strongest["mechanism"].isin(REMEDY_ARMS)]
-    keeps = int(remedy.groupby("structure")["answered"].min().ge(ANSWERED_MIN).sum())
-    return (f"At the strongest correlation (V up to {strongest['V'].max():.0f}), Algorithm 1 (DP and Bayesian-DP "
-            f"calibrations) answers < {ANSWERED_MIN:.0%} in {stops} of {structures} structures; the arms with T for "
-            f"n/V answer in {keeps} of {structures}")
+    """The figure's verdict, the measured answer to the question: from which V correlation breaks DP-calibrated
+    Algorithm 1 and how (per structure, :func:`first_break`), what the Bayesian-DP calibration certifies and answers
+    there, and in how many structures the arms with a threshold for n/V stay valid."""
+    structures = list(dict.fromkeys(table["structure"]))
+    n = len(structures)
+    dp_rows = {s: table[(table["structure"] == s) & (table["mechanism"] == DP_ARM)] for s in structures}
+    breaks = {s: first_break(r) for s, r in dp_rows.items() if len(r)}
+    broken = {s: b for s, b in breaks.items() if b is not None}
+    if not broken:
+        return (f"Correlation up to V = {table['V'].max():.0f} does not break DP-calibrated Algorithm 1 in "
+                f"{len(breaks)} of {n} structures")
+    vs = sorted(v for v, _ in broken.values())
+    at = f"V = {vs[0]:.2g}" + ("" if f"{vs[0]:.2g}" == f"{vs[-1]:.2g}" else f"–{vs[-1]:.2g}")
+    modes = [m for _, m in broken.values()]
+    how = (f"answers < {ANSWERED_MIN:.0%} (budget spent)" if set(modes) == {"budget"} else
+           "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
+    text = f"From {at}, DP-calibrated Algorithm 1 {how} in {len(broken)} of {n} correlation structures"
+    past = pd.concat([table[(table["structure"] == s) & (table["V"] >= v - 1e-9)] for s, (v, _) in broken.items()])
+    bdp, dp = past[past["mechanism"] == BDP_ARM], past[past["mechanism"] == DP_ARM]
+    if len(bdp) and np.isfinite(bdp["certified_bdp"]).any():
+        text += (f";\nBayesian DP certifies ε = {bdp['certified_bdp'].max():.3g} (DP: "
+                 f"{dp['certified_bdp'].min():.3g}–{dp['certified_bdp'].max():.3g}) but answers ≤ "
+                 f"{bdp['answered'].max():.0%}")
+    remedy = table[table["mechanism"].isin(REMEDY_ARMS)]
+    if len(remedy):
+        valid = sum(all(first_break(g) is None for _, g in remedy[remedy["structure"] == s].groupby("mechanism"))
+                    for s in structures)
+        text += f"; a threshold for n/V keeps {valid} of {n} valid"
+    return text
 
 
 def figure(table: pd.DataFrame, spec):
-    """Per structure (columns): top, holdout − fresh at the largest k in i.i.d. SE units against V, one line per
-    arm with its 95% band (drawn where at least MIN_DRAWN replicates were answered); bottom, the fraction of accuracy
-    queries answered at the largest k."""
+    """Per structure (columns, titled with the data model in words): top, holdout − fresh at the largest k in i.i.d.
+    SE units against V, one line per arm with its 95% band (drawn where at least MIN_DRAWN replicates were
+    answered); bottom, the fraction of accuracy queries answered at the largest k, titled with the structure's
+    verdict (:func:`structure_verdict`). Points where an arm is not valid are ringed: on the answered fraction
+    where it answers too little, on the gap where it overfits."""
+    from adaptive_repro.plotting import ring, style, verdict_title
+
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
     arms = spec.points[0].arms
-    fig, axes = plt.subplots(2, len(structures), figsize=(3.6 * len(structures) + 0.6, 7.6), sharex=True,
-                             sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.4]})
+    fig, axes = plt.subplots(2, len(structures), figsize=(min(MAX_WIDTH, 2.45 * len(structures) + 0.6), 7.0),
+                             sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
+    ringed = False
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         top, bottom = axes[0][j], axes[1][j]
@@ -89,22 +160,35 @@ def figure(table: pd.DataFrame, spec):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             unit = 0.5 / np.sqrt(a["n"])
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
-            top.errorbar(a.loc[shown, "V"], a.loc[shown, "gap_iid_se_units"],
-                         yerr=Z95 * (a["gap_se"] / unit)[shown], marker="o", ms=4, capsize=2, color=arm.color,
-                         label=arm.display_name)
-            bottom.plot(a["V"], a["answered"], "o-", ms=4, color=arm.color)
+            encoding = style(arm)
+            gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
+            bars = top.errorbar(a.loc[shown, "V"], a.loc[shown, "gap_iid_se_units"],
+                                yerr=Z95 * (a["gap_se"] / unit)[shown], ms=4, capsize=2, label=arm.display_name,
+                                **encoding)
+            bars.lines[0].set_gid(gid)
+            bottom.plot(a["V"], a["answered"], "-", ms=4, **style(arm))
+            if arm.name in (DP_ARM, BDP_ARM, *REMEDY_ARMS):
+                bad = [(r, _valid(r)[1]) for r in a.itertuples() if not _valid(r)[0]]
+                low = [r for r, why in bad if why.startswith("budget")]
+                over = [r for r, why in bad if why.startswith("overfitting") and r.replicates >= MIN_DRAWN]
+                label = "arm not valid here (answers < 90% or overfits)"
+                ring(bottom, [r.V for r in low], [r.answered for r in low], label=label, size=80)
+                ring(top, [r.V for r in over], [r.gap_iid_se_units for r in over], label=label, size=80)
+                ringed |= bool(low or over)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
-        top.set_title(structure.replace("_", " "))
+        top.set_title(structure_words(structure))
+        bottom.set_title(structure_verdict(sub), fontsize=SIZES["tick"])
         bottom.set_xscale("log")
-        log_axis(bottom, "x")
-        bottom.set_xlabel("variance inflation V (effective n = n/V)")
-        bottom.set_ylim(-0.05, 1.08)
-    axes[0][0].set_ylabel("holdout − fresh at the largest k\n[i.i.d. sampling SE units ½/√n]")
-    axes[1][0].set_ylabel("accuracy answers\n(fraction not ⊥)")
+        bottom.set_xlim(0.75, 27)
+        log_axis(bottom, "x", subs=(1, 3))
+        bottom.set_xlabel("variance inflation V")
+        bottom.set_ylim(-0.08, 1.1)
+    axes[0][0].set_ylabel("holdout − fresh at the largest k\n[i.i.d. SE units ½/√n]")
+    axes[1][0].set_ylabel("accuracy queries\nanswered (not ⊥)")
     first = spec.points[0]
-    suptitle(fig, f"{headline(table)}\nn = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates "
-                  "per point; bars: 95% band of the mean; ⊥: no answer once the budget is spent")
-    legend_below(fig, axes[0])
+    verdict_title(fig, headline(table), f"four correlated data models, n = {first.n:,}, d = {first.d:,}, null labels, "
+                                        f"{spec.replicates} replicates per point; bars: 95% band of the mean")
+    legend_below(fig, list(axes[0]) + list(axes[1]), ncol=3)
     return fig
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
-from adaptive_repro.plotting import COLORS, legend_below, log_axis, pyplot, suptitle
+from adaptive_repro.plotting import COLORS, legend_below, log_axis, pyplot
 from adaptive_repro.registry import Claim, code_name, verdict
 
 #: line style per strength within the figure (strongest correlation solid)
@@ -42,58 +42,124 @@ def frontier_table(records: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_text(n: float) -> str:
+    """A grid n in titles as the figure's log axis writes it: 10⁵, 3×10⁷ (unicode superscripts)."""
+    k = int(np.floor(np.log10(n) + 1e-9))
+    mant = n / 10.0**k
+    power = "10" + str(k).translate(_SUPERSCRIPT)
+    return power if abs(mant - 1) < 1e-9 else f"{mant:g}×{power}"
+
+
+def _firsts(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per point (experiment), one column per calibration: the first grid n answering 90% (nan: none)."""
+    return (table.drop_duplicates(["experiment", "calibration"])
+            .pivot(index="experiment", columns="calibration", values="first_n_answering_90"))
+
+
 def headline(table: pd.DataFrame) -> str:
-    """The figure's verdict, from the measured frontiers: where the plain Bayesian-DP calibration answers 90% and
-    from which n the Bayesian-DP calibration with the threshold for n/V does."""
-    first = (table.drop_duplicates(["experiment", "calibration"])  # one row per point, one column per calibration
-             .pivot(index="experiment", columns="calibration", values="first_n_answering_90"))
+    """The figure's verdict, from the measured frontiers: at how many correlated settings the Bayesian-DP calibration
+    (T in i.i.d. units) answers 90% at some grid n; from which n it does with the threshold for n/V, and how many
+    times the records of the DP calibration with that threshold that is (its price in records)."""
+    first = _firsts(table)
     empty = pd.Series(dtype=float)
     plain = first["bdp"] if "bdp" in first else empty
-    remedy = first["bdp_effective_n"] if "bdp_effective_n" in first else empty
     answered = int(np.isfinite(plain).sum()) if len(plain) else 0
-    text = f"Bayesian-DP calibration: answers ≥ {TARGET:.0%} at {answered} of {len(plain)} correlated settings"
+    n_max = table["n"].max()
+    text = (f"Bayesian-DP calibration: ≥ {TARGET:.0%} answered at {answered} of {len(plain)} correlated settings "
+            f"with T in i.i.d. units" + (f", at no n ≤ {power_text(n_max)}" if answered == 0 and len(plain) else ""))
+    remedy = first["bdp_effective_n"] if "bdp_effective_n" in first else empty
     if len(remedy) and np.isfinite(remedy).any():
-        text += (f";\nwith the threshold for n/V from n = {np.nanmin(remedy):,.0f} to "
-                 f"{np.nanmax(remedy):,.0f}" + ("" if np.isfinite(remedy).all() else " (not all)"))
+        text += (f";\nwith T for n/V from n = {power_text(np.nanmin(remedy))} to {power_text(np.nanmax(remedy))}"
+                 + ("" if np.isfinite(remedy).all() else f" ({int(np.isfinite(remedy).sum())} of {len(remedy)})"))
         dp = first["dp_effective_n"] if "dp_effective_n" in first else empty
-        if len(dp) and np.isfinite(dp).all():
-            edge = "≤ " if np.nanmax(dp) <= table["n"].min() else ""
-            text += f" (the DP calibration with that threshold: from n {edge}{np.nanmax(dp):,.0f})"
+        both = np.isfinite(remedy) & np.isfinite(dp) if len(dp) else empty
+        if len(both) and both.any():
+            ratio = remedy[both] / dp[both]
+            at_least = "≥ " if (dp[both] <= table["n"].min()).any() else ""
+            span = f"{ratio.min():,.0f}" + ("" if ratio.min() == ratio.max() else f"–{ratio.max():,.0f}")
+            text += f", {at_least}{span} times the records of the DP calibration"
     return text
 
 
+def structure_verdict(sub: pd.DataFrame) -> str:
+    """One structure's verdict (its panel title, below the data model): from which grid n the Bayesian-DP calibration
+    answers 90%, with T in i.i.d. units and with T for n/V (the range over the structure's strengths)."""
+    first = _firsts(sub)
+    lines = []
+    for calibration, words in (("bdp", "T i.i.d."), ("bdp_effective_n", "T for n/V")):
+        if calibration not in first:
+            continue
+        found = first[calibration].to_numpy(dtype=float)
+        ok = found[np.isfinite(found)]
+        if not len(ok):
+            lines.append(f"with {words}: never")
+            continue
+        span = power_text(ok.min()) + ("" if ok.min() == ok.max() else f"–{power_text(ok.max())}")
+        lines.append(f"with {words}: {'' if len(ok) == len(found) else 'some, '}{span}")
+    return f"Bayesian DP reaches {TARGET:.0%}\n" + "\n".join(lines) if lines else ""
+
+
 def figure(table: pd.DataFrame, spec):
-    """One panel per structure: the answered fraction against n, colour = calibration, line style = strength (V);
-    each curve's first n answering 90% ringed."""
+    """One panel per structure (titled with its data model in words and its verdict): the answered fraction against
+    n, colour and marker = the calibration's arm, line style = strength (V); each curve's first n answering 90% drawn
+    as a large open marker; where the Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n
+    (more than Z SE below, as its claim tests) the point is ringed."""
+    from matplotlib.lines import Line2D
+
+    from adaptive_repro.outputs.zhao_correlation import structure_words
+    from adaptive_repro.plotting import MAX_WIDTH, SIZES, ring, style, verdict_title
+
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
-    fig, axes = plt.subplots(1, len(structures), figsize=(3.6 * len(structures) + 0.6, 4.6), sharey=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(1, len(structures), figsize=(min(MAX_WIDTH, 2.45 * len(structures) + 0.6), 5.8),
+                             sharey=True, squeeze=False)
+    n_max = table["n"].max()
+    ring_label = f"Bayesian-DP calibration (T i.i.d.) below {TARGET:.0%} at the largest n"
+    strength_handles = {}
     for ax, structure in zip(axes[0], structures):
         sub = table[table["structure"] == structure]
         strengths = sorted(sub["experiment"].unique(), key=lambda e: -sub.loc[sub["experiment"] == e, "V"].iloc[0])
-        for style, point in zip(STRENGTH_STYLES, strengths):
+        for line_style, point in zip(STRENGTH_STYLES, strengths):
             for calibration in spec.calibrations:
                 c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
                 v = c["V"].iloc[0]
-                ax.plot(c["n"], c["answered_fraction"], style, marker="o", ms=3, color=calibration.color, lw=1.4,
-                        label=f"{calibration.display_name}" if point == strengths[0] else None)
+                encoding = style(calibration.arm_name)
+                ax.plot(c["n"], c["answered_fraction"], line_style, ms=3.5, lw=1.4,
+                        label=calibration.display_name if point == strengths[0] else None, **encoding)
                 first = c["first_n_answering_90"].iloc[0]
                 if np.isfinite(first):
                     at = c[c["n"] == first]
-                    ax.plot(at["n"], at["answered_fraction"], "o", ms=10, mfc="none", mec=calibration.color, mew=1.5)
-            ax.plot([], [], style, color=COLORS["reference"], label=f"V ≈ {v:.0f}" if structure == structures[0]
-                    else None)
+                    ax.plot(at["n"], at["answered_fraction"], ls="", marker=encoding["marker"], ms=10, mfc="white",
+                            mec=encoding["color"], mew=1.5, zorder=5)
+                elif calibration.name == "bdp":  # its claim fails where, as there, it is > Z SE below 90% at n_max
+                    last = c[c["n"] == n_max]
+                    below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
+                    ring(ax, last.loc[below, "n"], last.loc[below, "answered_fraction"], label=ring_label, size=110)
+            strength_handles.setdefault(line_style, Line2D([], [], ls=line_style, color=COLORS["reference"],
+                                                           label=f"V ≈ {v:.0f}"))
         ax.axhline(TARGET, color=COLORS["reference"], lw=0.8, ls=":")
         log_axis(ax, "x")
-        ax.set_title(structure.replace("_", " "))
+        ax.set_title(f"{structure_words(structure)}\n{structure_verdict(sub)}", fontsize=SIZES["tick"])
+        ax.set_xlim(table["n"].min() / 1.8, n_max * 1.8)  # the open markers at the ends fully in view
         ax.set_xlabel("records n")
         ax.set_ylim(-0.03, 1.05)
     axes[0][0].set_ylabel("attribute queries answered\n(fraction of candidates)")
-    suptitle(fig, f"{headline(table)}\nd = {spec.d:,}, B = {spec.alg1.budget}, session ε = "
-                  f"{spec.alg1.session_epsilon:g}, null labels, {spec.replicates} replicates; ringed: first n from "
-                  f"which ≥ {TARGET:.0%} of the attribute queries are answered")
-    legend_below(fig, axes[0])
+    verdict_title(fig, headline(table), f"d = {spec.d:,}, B = {spec.alg1.budget}, session ε = "
+                                        f"{spec.alg1.session_epsilon:g}, null labels, {spec.replicates} replicates "
+                                        f"per point; dotted: {TARGET:.0%}")
+    found: dict = {}
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            found.setdefault(lab, h)
+    rings = {lab: found.pop(lab) for lab in [ring_label] if lab in found}
+    found |= {h.get_label(): h for h in strength_handles.values()}
+    found[f"first n from which ≥ {TARGET:.0%} are answered"] = Line2D([], [], ls="", marker="o", ms=9, mfc="white",
+                                                                   mec="black", mew=1.5)
+    found |= rings
+    legend_below(fig, handles=list(found.values()), labels=list(found), ncol=2)
     return fig
 
 

@@ -69,3 +69,13 @@ def test_figure_shows_the_gap_the_claims_test_with_its_95_percent_band():
     tolerance = [line for line in row[1].lines if "threshold T" in line.get_label()]
     assert len(tolerance) == 1 and np.isclose(tolerance[0].get_ydata()[0], 4 / np.sqrt(N))
     assert not any("threshold T" in line.get_label() for line in row[0].lines)  # the standard holdout has none
+
+
+def test_verdict_title_follows_the_claims():
+    _, fig, _ = build(records(standard_gap=0.1, thresholdout_gap=0.0))
+    assert fig._suptitle.get_text().startswith("The reused holdout overfits; Thresholdout tracks fresh data\n")
+    _, fig, _ = build(records(standard_gap=0.0, thresholdout_gap=0.2))
+    title = fig._suptitle.get_text()
+    assert title.startswith("The reused holdout does not measurably overfit; Thresholdout strays from fresh data")
+    rings = [c for c in fig.axes[3].collections if c.get_gid() == "encoding:violation"]
+    assert len(rings) == 1  # Thresholdout's gap panel: the k where it leaves its threshold

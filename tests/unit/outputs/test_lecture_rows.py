@@ -43,3 +43,32 @@ def test_build_reads_its_own_block():
     assert list(table["m"]) == [800] and claims[0].claim_id == "theorem-0.2" and claims[0].kind == "paper"
     assert claims[0].status == "holds"  # 8 eps^2 m ... bound max(4 delta/eps, e^{-eps^2 m/8}) = 0.21 >> MC
     assert math.exp(-0.125**2 * 800 / 8) > 0.2
+
+
+def test_monitor_verdict_names_the_failing_bound_and_the_figure_rings_it():
+    """The title is computed from the same checks as the claims: a failing bound is named with its count, the bounds
+    on the actual Monitor that hold are named as holding, and the failing point is ringed on its panel."""
+    import pandas as pd
+
+    idx = pd.MultiIndex.from_tuples([(0.1, 1), (0.1, 8), (0.02, 1)], names=["epsilon_prime", "T"])
+    masks = {cid: pd.Series(True, index=idx) for cid in lo.MONITOR_CHECKS}
+    assert lo.monitor_verdict(masks) == "Every bound of the Monitor argument holds at all 3 (ε', T) points"
+    masks["step-4-without-assumption"] = pd.Series([True, True, False], index=idx)
+    verdict = lo.monitor_verdict(masks)
+    assert verdict.startswith("The notes' Step 4 bound on the actual Monitor fails at 1 of 3 (ε', T) point;")
+    assert "the rigorous Step 4 bound and Lemma 0.4's upper bound hold at all 3" in verdict
+    f = _frame()
+    fig = lo.monitor_figure(f, verdict, [("monitor_gap", "Step 4", [(0.02, 1)])])
+    rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
+    assert len(fig.axes) == 2 and len(rings) == 1  # the Monitor panels only; one ring, on the eps' = 0.02 panel
+    assert rings[0] in fig.axes[1].collections and fig._suptitle.get_text().startswith(verdict)
+
+
+def test_transfer_verdict_follows_the_check():
+    params = default_params("lecture-transfer", {"m_grid": [800], "epsilons": [0.125], "d": 5, "replicates": 300},
+                            seed=2)
+    _, fig, _ = catalogue.build("lecture-transfer", params)
+    assert fig._suptitle.get_text().startswith("Theorem 0.2 holds at all 1 (ε, m) inside its range")
+    frame = lo.transfer_table(2, [800], [0.125], 0.001, 5, 300, 0.99).assign(bound=-1.0)  # a bound that must fail
+    inr, ok = lo.transfer_check(frame)
+    assert lo.transfer_verdict(inr, ok) == "Theorem 0.2 fails at 1 of 1 (ε, m) inside its range (ringed)"

@@ -74,3 +74,27 @@ def test_worsens_row_is_three_way(gaps, status):
     (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("worsens-naive-reuse")]
     assert row.status == status
     assert ("Undecided" in row.measured) == (status == "not checked")
+
+
+def test_verdicts_are_computed_from_the_validity_test(built):
+    """The title answers the question from the rows' own validity test: where Algorithm 1 breaks and how; each
+    structure's panel states its own verdict, and the points where an arm is not valid are ringed."""
+    import pandas as pd
+
+    from adaptive_repro.outputs import zhao_correlation as zc
+
+    def rows(arm, answered, v=(1.0, 3.0, 8.0)):
+        return pd.DataFrame({"structure": "households", "mechanism": arm, "V": list(v), "k": 50, "feasible": True,
+                             "answered": answered, "gap_mean": 0.01, "gap_se": 0.01, "threshold": 0.1,
+                             "certified_bdp": 3.0, "eps_session": 3.0, "replicates": 40})
+    table = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 1.0, 0.0]),
+                       rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
+    assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
+    assert zc.structure_verdict(table) == ("DP: < 90% answered\nfrom V = 3\nBayesian DP: < 90% answered\nfrom V = 8\n"
+                                           "T for n/V: valid")
+    assert zc.headline(table).startswith("From V = 3, DP-calibrated Algorithm 1 answers < 90% (budget spent) in 1 of "
+                                         "1 correlation structures")
+    _, _, (_, fig, claims) = built
+    invalid = sum(c.status == "does not hold" for c in claims if c.claim_id.endswith("-valid"))
+    rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
+    assert fig.get_figwidth() <= 10 and (len(rings) > 0) == (invalid > 0)

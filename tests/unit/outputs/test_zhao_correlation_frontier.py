@@ -107,3 +107,12 @@ def test_a_single_structure_builds():
     assert "of 1 correlated settings" in fig._suptitle.get_text()
     assert {c.claim_id for c in claims} == {"households-v8-bdp-answers-at-some-n",
                                             "households-v8-bdp-effective-n-frontier"}
+
+
+def test_powers_and_structure_verdicts():
+    from adaptive_repro.outputs import zhao_correlation_frontier as zcf
+
+    assert zcf.power_text(1e5) == "10⁵" and zcf.power_text(3e7) == "3×10⁷"
+    table = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [1.0] * 4}, "bdp_effective_n"),
+                                          _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
+    assert zcf.structure_verdict(table) == "Bayesian DP reaches 90%\nwith T i.i.d.: never\nwith T for n/V: 10⁴"
