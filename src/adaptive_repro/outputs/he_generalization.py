@@ -168,7 +168,8 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             found.setdefault(lab, h)
     found["shaded: the bound says nothing (a ≥ 1, b ≥ 1, or b ≤ 0 for ε ≥ 2)"] = Patch(**{**SHADE, "alpha": 0.25})
-    found[ring_label] = found.pop(ring_label)  # last
+    if ring_label in found:
+        found[ring_label] = found.pop(ring_label)  # last
     labels, handles = list(found), list(found.values())
     legend_below(fig, axes, handles=handles, labels=labels, ncol=2)
     return fig

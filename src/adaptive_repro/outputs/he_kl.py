@@ -93,7 +93,8 @@ def kl_figure(table: pd.DataFrame, params: dict):
                                               checks["lemma5-valid-rr"].all() else ""))
     factor = (1 + np.exp(w.eps)) / 2
     on_dr = " (on the Dwork–Rothblum curve)" if checks["dr-factor"].all() else ""
-    axes[1].plot(w.eps, factor, ls=":", lw=2, color=COLORS["reference"], label=rf"$(1+e^{{\varepsilon}})/2$, He's stated factor{on_dr}")
+    axes[1].plot(w.eps, factor, ls=":", lw=2, color=COLORS["reference"],
+                 label=rf"$(1+e^{{\varepsilon}})/2$, He's stated factor{on_dr}")
     for cid, (num, den) in {"lemma5-valid-rr": ("randomized_response_exact", "lemma5"),
                             "lemma5-valid-laplace": ("laplace_exact", "lemma5"),
                             "lemma5-le-dwork-rothblum": ("lemma5", "lemma5"),
