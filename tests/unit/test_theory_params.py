@@ -128,13 +128,18 @@ SMALL = {  # fast settings (the keys only need to be read)
 }
 
 
+#: Keys whose only reader was a figure panel that was cut, to be dropped from the schema (a schema change, made
+#: separately): he-federated's wang_eps fed the "largest T within the privacy target" panel, in no table or claim.
+UNREAD_PENDING = {"he-federated": {"wang_eps"}}
+
+
 @pytest.mark.parametrize("oid", THEORY)
 def test_builder_reads_every_key_of_its_block(oid):
     params = Recording(default_params(oid, SMALL[oid], seed=1))
     _, fig, _ = catalogue.build(oid, params)
     plt.close(fig)
     unread = set(params) - params.read - ({"seed"} if catalogue.get(oid).paper != "lecture" and oid != "zhao-lemma1"
-                                          else set())
+                                          else set()) - UNREAD_PENDING.get(oid, set())
     assert not unread, f"{oid} does not read {sorted(unread)} of its block"
 
 

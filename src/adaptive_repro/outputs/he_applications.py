@@ -13,14 +13,26 @@ import math
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.outputs.he_proof_checks import per_step_row
-from adaptive_repro.plotting import SHADE, SIZES, legend_below, log_axis, note, ordinal_colors, plain_number
+from adaptive_repro.outputs.he_proof_checks import per_step_checked, per_step_row
+from adaptive_repro.plotting import (
+    COLORS,
+    SHADE,
+    legend_below,
+    log_axis,
+    note,
+    ordinal_colors,
+    plain_number,
+    ring,
+    style,
+    verdict_title,
+)
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, check_grid, code_name, format_point
 
@@ -35,7 +47,8 @@ def _theorem(which, p, N, T, sigma, dt):
 
 
 def figure_delta_tilde(p: dict) -> float:
-    """The delta~ of the figures: the second value of the sweep, or the only one."""
+    """The delta~ of the Wang comparison (row wang-direction): the second value of the sweep, or the only one (the
+    name is historical: the figure it chose for now draws every delta~ of the sweep)."""
     dts = list(p["delta_tilde"])
     return float(dts[1] if len(dts) > 1 else dts[0])
 
@@ -90,7 +103,7 @@ def he_max_T(eps_target: float, params: dict, which: str, N: float, sigma: float
 
 
 def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
-    """For each target eps (``wang_eps``), N and sigma at the figure's delta~: He's largest admissible T
+    """For each target eps (``wang_eps``), N and sigma at :func:`figure_delta_tilde`: He's largest admissible T
     (Theorem 7/8's eps'(T) <= eps) and Wang et al.'s smallest admissible T as He quotes it."""
     p = params
     dt = figure_delta_tilde(p)
@@ -104,113 +117,97 @@ def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-BELOW_MARKS = "x+12"  # marker of the k-th smallest delta~ in the panel of points below the floor
+def _failing_sigma_text(steps: pd.DataFrame) -> str:
+    """Where the printed per-step eps~ is below the exact eps, in words: "σ ≤ x" when every checked sigma up to x
+    fails (a contiguous range from the smallest), else "k of n σ values"."""
+    bad = steps[~steps.ok]
+    top = float(bad.sigma.max())
+    if bool((~steps.ok[steps.sigma <= top]).all()):
+        return f"σ ≤ {top:.3g}"
+    return f"{len(bad)} of {len(steps)} σ values"
 
 
-def below_floor_panel(ax, table: pd.DataFrame, p: dict, colors, lss) -> list:
-    """The table's points (every delta~ of the sweep) with delta' below the floor 1-(1-q delta)^T: shortfall
-    1 - delta'/floor against T; colour = sigma, line style = N, marker = delta~. Returns the marker legend handles."""
-    from matplotlib.lines import Line2D
+def application_verdict(table: pd.DataFrame, steps: pd.DataFrame, thm: str) -> str:
+    """The figure's one message: is Theorem 7/8's (eps', delta') established by its two steps, the per-step eps~
+    (``steps``: :func:`per_step_checked`, the points of row per-step-eps-exact) and the composition (the table's
+    ``sound_free``, row sound)? Numbers from the same points as the claims."""
+    n_bad = int((~table.sound_free.astype(bool)).sum())
+    parts = []
+    if not steps.ok.all():
+        parts.append(f"per-step ε̃ below the exact ε for {_failing_sigma_text(steps)}")
+    if n_bad:
+        parts.append(f"δ′ below the exact composition at {n_bad} of {len(table)} grid points")
+    if not parts:
+        return f"{thm}'s per-step ε̃ and δ′ are at least the exact values at every point checked"
+    return f"{thm}'s (ε′, δ′) is not established by its proof:\n" + "; ".join(parts)
 
+
+def per_step_panel(ax, steps: pd.DataFrame) -> None:
+    """Step 1: printed per-step eps~ over the exact eps of one Gaussian step against sigma (scan: lines; configured
+    sigma: He's markers), replace-one (the paper's relation, solid) and add/remove (dashed); failing points ringed
+    (the configured sigma, and about six points of the failing stretch of the scan)."""
+    scan, grid = steps[steps.scan], steps[~steps.scan]
+    he_colour = style("he")["color"]
+    ax.axhspan(0, 1, **SHADE)
+    ax.axhline(1, color=COLORS["reference"], lw=1.2, label="ratio 1: printed = exact")
+    ax.plot(scan.sigma, scan.printed / scan.exact_replace_one, color=he_colour, label="replace one example "
+            "(the paper's neighbours)")
+    ax.plot(scan.sigma, scan.printed / scan.exact_add_remove, color=he_colour, ls="--",
+            label="add/remove one example (for comparison)")
+    ax.plot(grid.sigma, grid.printed / grid.exact_replace_one, ls="", ms=7, **style("he"),
+            label="configured σ (right panel's grid)")
+    failing = scan[~scan.ok]
+    bad = pd.concat([grid[~grid.ok], failing.iloc[::max(1, len(failing) // 6)]])
+    ring(ax, bad.sigma, bad.printed / bad.exact_replace_one, label="claim fails here (left: printed ε̃ < exact ε; "
+         "right: δ′ < exact δ(ε′))")
+    ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", title="one step (Gaussian noise)")
+    ax.set_ylim(0, max(2.0, float(np.nanmax(scan.printed / scan.exact_add_remove))) * 1.08)
+    log_axis(ax, "x")
+
+
+def composition_panel(ax, table: pd.DataFrame) -> list:
+    """Step 2: delta' (additive delta~ as given) over the exact delta(eps') of T (2 q eps~, q delta)-DP steps
+    against T, one line per (N, sigma, delta~), colour = delta~ (ordinal); failing points (row sound) ringed.
+    Returns the legend handles of the delta~ colours."""
     dts = sorted(table.delta_tilde.unique())
-    bad = table[~table.valid.astype(bool)]
-    for (N, sigma, dt), g in bad.groupby(["N", "sigma", "delta_tilde"]):
-        k = dts.index(dt)
-        ax.plot(g["T"] * 1.08 ** (k - (len(dts) - 1) / 2), 1 - g.delta_prime_free / g.delta_floor,
-                color=colors[list(p["sigma"]).index(sigma) % 8], ls=lss[list(p["N"]).index(N) % 4],
-                marker=BELOW_MARKS[k % 4], ms=9, mew=2, lw=1)
-    per = ", ".join(f"{plain_number(d)}: {int((bad.delta_tilde == d).sum())}" for d in reversed(dts))
-    note(ax, f"{len(bad)} of {len(table)} points of the sweep below the floor (all shown);\n"
-             rf"per $\tilde{{\delta}}$: {per}" + "\n(no valid δ' there for T generic (2qε̃, qδ)-DP steps)",
-         x=0.03, y=0.97, ha="left", va="top")
-    ax.set(xscale="log", xlabel="iterations T (markers offset by δ̃)", ylabel="shortfall 1 − δ' / floor",
-           title=r"every $\tilde{\delta}$ of the sweep: points with δ' below the floor")
-    if len(bad):
-        lo, hi = (np.nanmin(1 - bad.delta_prime_free / bad.delta_floor),
-                  np.nanmax(1 - bad.delta_prime_free / bad.delta_floor))
-        ax.set(yscale="log", ylim=(lo / 3, hi * 30))
-    else:
-        ax.set_yticks([])
-    ax.set_xlim(min(p["T"]) / 2, max(p["T"]) * 2)
+    colours = ordinal_colors(len(dts))
+    ratio = table.delta_prime_free / table.exact_delta_at_eps_prime
+    ax.axhspan(1e-3, 1, **SHADE)
+    ax.axhline(1, color=COLORS["reference"], lw=1.2)
+    for (dt, _, _), g in table.assign(ratio=ratio).groupby(["delta_tilde", "N", "sigma"]):
+        g = g.sort_values("T")
+        ax.plot(g["T"], g.ratio, color=colours[dts.index(dt)], marker="o", ms=3.5, lw=1.2)
+    bad = table[~table.sound_free.astype(bool)]
+    ring(ax, bad["T"], ratio[bad.index], label=None)
+    ax.set(xscale="log", yscale="log", xlabel="iterations T", ylabel="δ′ / exact δ(ε′) of T steps",
+           title="T steps (composition)", ylim=(0.2, float(ratio.max()) * 3))
     log_axis(ax)
-    return [Line2D([], [], color="grey", ls="", marker=BELOW_MARKS[k % 4], ms=9, mew=2,
-                   label=rf"$\tilde{{\delta}}$ = {plain_number(d)}")
-            for k, d in enumerate(dts) if (bad.delta_tilde == d).any()]
+    if len(bad):
+        short = float((1 - ratio[bad.index]).max())
+        note(ax, f"ringed: δ′ short of the exact δ(ε′)\nby at most {100 * short:.2g} % (too little to see)",
+             x=0.97, y=0.96, ha="right", va="top")
+    return [Line2D([], [], color=c, marker="o", ms=3.5, label=f"δ̃ = {plain_number(d)}") for c, d in zip(colours, dts)]
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
-    """Colour = sigma in every panel; line style = N (top panels and the below-the-floor panel, figure legend) or
-    the eps' target (Wang panel, its own legend); marker = delta~ in the below-the-floor panel."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
+    """Theorem 7/8 checked step by step against exact accounting: left, the printed per-step eps~ against the exact
+    eps of one Gaussian step (row per-step-eps-exact); right, delta' against the exact composition of T steps at
+    the theorem's eps' (row sound). Verdict title from the same points; failing points ringed."""
     pyplot = plt()
     p = params
-    dt = figure_delta_tilde(p)
-    Ts = np.unique(np.round(np.geomspace(1, max(p["T"]), 60)).astype(int))
-    fig, grid = pyplot.subplots(2, 2, figsize=(14, 10.8))
-    axes = [grid[0, 0], grid[0, 1], grid[1, 1], grid[1, 0]]  # eps', delta'/floor, Wang, below the floor
-    colors = ordinal_colors(8)
-    lss = ["-", "--", ":", "-."]
-    ratios: dict = {}
-    for i, N in enumerate(p["N"]):
-        for j, sigma in enumerate(p["sigma"]):
-            r = _theorem(which, p, N, Ts, sigma, dt)
-            floor = gt.delta_floor(p["tau"] / N * p["delta"], Ts)
-            axes[0].plot(Ts, r["eps_prime"], color=colors[j % 8], ls=lss[i % 4])
-            axes[1].plot(Ts, r["delta_prime_free"] / floor, color=colors[j % 8], ls=lss[i % 4])
-            ratios.setdefault(N, []).append(np.asarray(r["delta_prime_free"] / floor, dtype=float))
-    thm = "Theorem 7 (SGLD)" if which == "sgld" else "Theorem 8 (federated)"
-    axes[0].set(xscale="log", yscale="log", xlabel="iterations T", ylabel="ε'", title=f"{thm}: ε'")
-    axes[1].axhline(1, color="k", lw=1)
-    axes[1].axhspan(0.5, 1, **SHADE)
-    axes[1].set(xscale="log", yscale="log", xlabel="iterations T", ylabel=r"δ' / floor $1-(1-q\delta)^T$",
-                title=rf"δ' / floor at $\tilde{{\delta}}$ = {dt:g} (shaded: below it, impossible)", ylim=(0.5, None))
-    at = table[table.delta_tilde == dt]
-    n_at = int((~at.valid.astype(bool)).sum())
-    floor_text = (f"{n_at} of {len(at)} points of the table at this δ̃ below the floor"
-                  + ("" if n_at else f";\nthe {int((~table.valid.astype(bool)).sum())} of the sweep that are: "
-                     "lower left"))
-    w = wang_direction_table(params, which)
-    marks = "o^sD"
-    for i, eps in enumerate(sorted(w.eps_target.unique())):
-        s = w[w.eps_target == eps]
-        for j, sigma in enumerate(p["sigma"]):
-            ss = s[s.sigma == sigma]
-            axes[2].plot(ss.N, ss.he_max_T, color=colors[j % 8], ls=lss[i % 4], marker=marks[i % 4], ms=5)
-        if which == "sgld":
-            ss = s[s.sigma == p["sigma"][0]]
-            axes[2].plot(ss.N, ss.wang_min_T, color="k", ls=lss[i % 4], marker=marks[i % 4], ms=5, lw=2)
-    targets = sorted(w.eps_target.unique())
-    h = [Line2D([], [], color="grey", ls=lss[i % 4], marker=marks[i % 4], ms=5, label=f"ε' ≤ {e:g}")
-         for i, e in enumerate(targets)]
-    if which == "sgld":
-        h.append(Line2D([], [], color="k", lw=2, label="black: Wang et al. (as He quotes it), smallest T"))
-    axes[2].set(xscale="log", yscale="log", xlabel="sample size N", ylabel="iterations T",
-                title=("admissible T: He (at most),\nWang (at least)" if which == "sgld"
-                       else "largest T within\nthe privacy target"))
-    fig.suptitle(rf"He et al. {thm}: τ = {p['tau']}, q = τ/N, δ = {p['delta']:g}"
-                 + (f", L = {p['L']:g}" if which == "sgld" else "")
-                 + rf"; $\tilde{{\delta}}$ = {dt:g} except lower left (every $\tilde{{\delta}}$ of the sweep, "
-                 "as the claims)")
-    for ax in axes[:3]:
-        log_axis(ax)
-    marks = below_floor_panel(axes[3], table, p, colors, lss)
-    spread = max((float(np.nanmax(np.abs(w / v[0] - 1))) for v in ratios.values() for w in v), default=0.0)
-    if len(p["sigma"]) > 1 and spread < 0.01:  # the sigma curves lie on top of each other: say so
-        floor_text += (f"\nthe σ curves coincide (differ by < {max(spread, 1e-12):.1g}\nrelative); only the last σ "
-                       "is visible")
-    note(axes[1], floor_text, x=0.97, y=0.97, ha="right", va="top")
-    handles = [Patch(color=colors[j % 8], label=f"σ = {sg:g}") for j, sg in enumerate(p["sigma"])]
-    handles += [Line2D([], [], color="k", ls=lss[i % 4], label=f"N = {plain_number(N)}") for i, N in enumerate(p["N"])]
-    handles += marks
-    leg = legend_below(fig, grid, handles=handles, labels=[x.get_label() for x in handles], ncol=3)
-    leg.set_title("colour = σ; line style = N (all but lower right); marker = δ̃ (lower left)")
-    b0 = axes[3].get_position()
-    leg.set_bbox_to_anchor(((b0.x0 + b0.x1) / 2, 0.0), transform=fig.transFigure)
-    b2 = axes[2].get_position()
-    fig.legend(handles=h, loc="upper center", bbox_to_anchor=((b2.x0 + b2.x1) / 2, 0.0), frameon=False,
-               title=f"{thm.split(' (')[0]}: largest T with", fontsize=10.5, title_fontsize=SIZES["legend"])
+    thm = "Theorem 7" if which == "sgld" else "Theorem 8"
+    steps = per_step_checked(params, which)
+    fig, axes = pyplot.subplots(1, 2, figsize=(9.8, 4.6), gridspec_kw={"width_ratios": [1, 1.15]})
+    per_step_panel(axes[0], steps)
+    dt_handles = composition_panel(axes[1], table)
+    setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {p['tau']:g}, δ = {p['delta']:g}"
+               + (f", L = {p['L']:g}" if which == "sgld" else "") + "; q = τ/N, N = "
+               + ", ".join(plain_number(n) for n in p["N"]) + "; σ = " + ", ".join(f"{s:g}" for s in p["sigma"]))
+    verdict_title(fig, application_verdict(table, steps, thm), setting)
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles += dt_handles
+    labels += [h.get_label() for h in dt_handles]
+    legend_below(fig, axes, handles=handles, labels=labels, ncol=2)
     return fig
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import legend_below, log_axis, note, ordinal_colors
+from adaptive_repro.plotting import COLORS, OKABE_ITO, legend_below, log_axis, ring, style, verdict_title
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
 
@@ -37,82 +37,112 @@ def kl_table(params: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: Colour of each bound He compares (Lemma 5 is He's method: :func:`plotting.style` "he"); the exact KLs are black
+#: with their own markers, like every exact reference.
+BOUND_COLOURS = {"dwork_rothblum": OKABE_ITO["orange"], "dwork_et_al": OKABE_ITO["bluish green"]}
+EXACT_MARKERS = {"randomized_response_exact": "o", "laplace_exact": "s"}
+
+
+def kl_wide(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per eps, one column per method (the table pivoted), for the claims and the figure."""
+    return table.pivot(index="eps", columns="method", values="kl").reset_index()
+
+
+def kl_checks(w: pd.DataFrame) -> dict[str, pd.Series]:
+    """Per eps, whether each claim's inequality holds (the claims' verdicts; the figure rings the False points)."""
+    tol = 1e-12
+    return {"lemma5-le-dwork-rothblum": w.lemma5 <= w.dwork_rothblum * (1 + tol),
+            "dwork-rothblum-le-dwork": w.dwork_rothblum <= w.dwork_et_al * (1 + tol),
+            "dr-factor": pd.Series(np.isclose(w.dwork_rothblum / w.lemma5, (1 + np.exp(w.eps)) / 2, rtol=1e-9)),
+            "lemma5-valid-rr": w.lemma5 >= w.randomized_response_exact * (1 - 1e-9),
+            "lemma5-valid-laplace": w.lemma5 >= w.laplace_exact * (1 - tol)}
+
+
+def kl_verdict(w: pd.DataFrame, checks: dict) -> str:
+    """The figure's one message, from the claims' per-eps checks: does Lemma 5 bound both exact KLs, is it attained,
+    and how much larger Dwork-Rothblum's bound is."""
+    bad = ~(checks["lemma5-valid-rr"] & checks["lemma5-valid-laplace"])
+    if bad.any():
+        head = f"Lemma 5 is below an exact KL at {int(bad.sum())} of {len(w)} ε"
+    else:
+        head = "Lemma 5 bounds both exact KLs"
+        if float(np.max(np.abs(w.randomized_response_exact / w.lemma5 - 1))) < 1e-6:
+            head += " and is attained by randomized response"
+    ratio = w.dwork_rothblum / w.lemma5
+    i = int(np.argmax(ratio))
+    factor = r"$(1+e^{\varepsilon})/2$ times" if checks["dr-factor"].all() else "up to"
+    times = f"{ratio[i]:,.0f}" if ratio[i] >= 100 else f"{ratio[i]:.3g}"
+    return f"{head};\nDwork–Rothblum's bound is {factor} larger, {times} times at ε = {w.eps[i]:g}"
+
+
 def kl_figure(table: pd.DataFrame, params: dict):
+    """Left: the three KL bounds and the two exact KLs against eps; right: each over Lemma 5. Colours: Lemma 5 in
+    He's, the other bounds in their own, exact KLs black with markers; points where a claim fails are ringed."""
     pyplot = plt()
-    fig, axes = pyplot.subplots(1, 2, figsize=(13, 5.2))
-    wide = table.pivot(index="eps", columns="method", values="kl")
-    styles = {"lemma5": "-", "dwork_rothblum": "--", "dwork_et_al": ":", "randomized_response_exact": "o",
-              "laplace_exact": "s"}
-    colours = dict(zip(styles, ordinal_colors(len(styles))))
-    for m, (label, _) in KL_METHODS.items():
-        st = styles[m]
-        if st.isalpha():
-            axes[0].plot(wide.index[::6], wide[m].values[::6], st, ms=5, mfc="none", color=colours[m], label=label)
-        else:
-            axes[0].plot(wide.index, wide[m], st, color=colours[m], label=label)
-    axes[0].set(xlabel="per-step privacy level ε", ylabel="KL divergence D(A(S) ‖ A(S'))",
-                title="KL bounds for ε-DP and exact KL")
-    axes[1].axhline(1.0, color=colours["lemma5"], lw=1.8)  # Lemma 5 / Lemma 5
-    rr = wide["randomized_response_exact"] / wide["lemma5"]
-    axes[1].plot(wide.index[::6], rr.values[::6], "o", ms=5, mfc="none", color=colours["randomized_response_exact"])
-    for m in ["dwork_rothblum", "dwork_et_al"]:
-        axes[1].plot(wide.index, wide[m] / wide["lemma5"], styles[m], color=colours[m])
-    lap = wide["laplace_exact"] / wide["lemma5"]
-    axes[1].plot(wide.index, lap, "-", lw=1, color=colours["laplace_exact"])
-    axes[1].plot(wide.index[::6], lap.values[::6], "s", ms=5, mfc="none", color=colours["laplace_exact"])
-    factor = (1 + np.exp(wide.index)) / 2
-    axes[1].plot(wide.index, factor, "k:", lw=1.2, label=r"$(1+e^{\varepsilon})/2$ (He's stated factor)")
-    said = []
-    if np.allclose(wide["dwork_rothblum"] / wide["lemma5"], factor, rtol=1e-9):
-        said.append(r"Dwork-Rothblum / Lemma 5 = $(1+e^{\varepsilon})/2$:" + "\nthe two curves coincide")
-    said.append(f"randomized response ○ on the line 1\n(attains Lemma 5, within {float((rr - 1).abs().max()):.0e})")
-    note(axes[1], "\n".join(said), x=0.03, y=0.6, ha="left")
-    ratios = wide[["dwork_rothblum", "randomized_response_exact", "laplace_exact"]].div(wide["lemma5"], axis=0)
-    close = wide.index[((ratios - 1).abs() < 0.05).all(axis=1)]
-    if len(close) and close.min() == wide.index.min():
-        note(axes[0], f"for ε ≤ {close.max():.2g}, Dwork-Rothblum and\nboth exact KLs lie on Lemma 5\n(within 5%: "
-                      "see the ratios\non the right)", x=0.97, y=0.04, ha="right", va="bottom")
-    axes[1].set(xlabel="per-step privacy level ε", ylabel="ratio to He Lemma 5",
-                title="Looseness relative to Lemma 5 (ratio 1 = Lemma 5)")
+    w = kl_wide(table)
+    checks = kl_checks(w)
+    fig, axes = pyplot.subplots(1, 2, figsize=(9.8, 4.3), sharex=True)
+    every = max(1, len(w) // 20)  # markers of the exact KLs: about 20 per curve
+    for ax, scale in ((axes[0], 1.0), (axes[1], w.lemma5)):
+        ax.plot(w.eps, w.lemma5 / scale, color=style("he")["color"], gid="encoding:he", label=KL_METHODS["lemma5"][0])
+        for m, c in BOUND_COLOURS.items():
+            ax.plot(w.eps, w[m] / scale, color=c, label=KL_METHODS[m][0])
+        for m, mk in EXACT_MARKERS.items():
+            ax.plot(w.eps[::every], (w[m] / scale)[::every], mk, ms=5.5, mfc="none", color="black",
+                    label=KL_METHODS[m][0] + (" (attains Lemma 5)" if m.startswith("randomized") and
+                                              checks["lemma5-valid-rr"].all() else ""))
+    factor = (1 + np.exp(w.eps)) / 2
+    on_dr = " (on the Dwork–Rothblum curve)" if checks["dr-factor"].all() else ""
+    axes[1].plot(w.eps, factor, ls=":", lw=2, color=COLORS["reference"],
+                 label=rf"$(1+e^{{\varepsilon}})/2$, He's stated factor{on_dr}")
+    for cid, (num, den) in {"lemma5-valid-rr": ("randomized_response_exact", "lemma5"),
+                            "lemma5-valid-laplace": ("laplace_exact", "lemma5"),
+                            "lemma5-le-dwork-rothblum": ("lemma5", "lemma5"),
+                            "dwork-rothblum-le-dwork": ("dwork_rothblum", "lemma5"),
+                            "dr-factor": ("dwork_rothblum", "lemma5")}.items():
+        bad = ~checks[cid].to_numpy()
+        ring(axes[1], w.eps[bad], (w[num] / w[den])[bad], label="claim fails here")
+    axes[0].set(xlabel="privacy level ε of the algorithm", ylabel="KL divergence D(A(S) ‖ A(S′))",
+                title="bounds and exact KL")
+    axes[1].set(xlabel="privacy level ε of the algorithm", ylabel="ratio to Lemma 5", title="relative to Lemma 5")
     for ax in axes:
         log_axis(ax)
-    fig.suptitle("He et al. Lemma 5: the KL divergence of an ε-DP step (markers: exact KL of two ε-DP mechanisms)")
-    legend_below(fig, axes)
+    verdict_title(fig, kl_verdict(w, checks))
+    legend_below(fig, axes, ncol=2)
     return fig
 
 
 def kl_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     oid = "he-kl"
-    w = table.pivot(index="eps", columns="method", values="kl").reset_index()
-    tol = 1e-12
+    w = kl_wide(table)
+    ok = kl_checks(w)
     ratio = w.dwork_rothblum / w.lemma5
-    factor = (1 + np.exp(w.eps)) / 2
     rr_gap = np.max(np.abs(w.lemma5 / w.randomized_response_exact - 1))
     return [
         claim(oid, "lemma5-le-dwork-rothblum", "paper", f"{HE}, Section 4.2.1 (Lemma 5 vs eq. (9))",
               "Lemma 5's KL bound is at most Dwork-Rothblum's (1/2) eps (e^eps - 1)", "Lemma 5 <= eq. (9)",
-              w.lemma5 <= w.dwork_rothblum * (1 + tol), w, ["eps", "lemma5", "dwork_rothblum"],
+              ok["lemma5-le-dwork-rothblum"], w, ["eps", "lemma5", "dwork_rothblum"],
               code=code_name(he.kl_lemma5), quote=QUOTES["kl_looser"], strength="identity"),
         claim(oid, "dwork-rothblum-le-dwork", "paper", f"{HE}, Section 4.2.1",
               "Dwork-Rothblum's bound improves Dwork et al.'s eps (e^eps - 1)", "eq. (9) <= Dwork et al.",
-              w.dwork_rothblum <= w.dwork_et_al * (1 + tol), w, ["eps", "dwork_rothblum", "dwork_et_al"],
+              ok["dwork-rothblum-le-dwork"], w, ["eps", "dwork_rothblum", "dwork_et_al"],
               code=code_name(he.kl_dwork_rothblum), quote=QUOTES["dr_improved"], strength="identity"),
         claim(oid, "dr-factor", "paper", f"{HE}, Section 4.2.1 after eq. (9)",
               "eq. (9) is larger than Lemma 5 by the factor (1+e^eps)/2", "ratio = (1+e^eps)/2",
-              np.isclose(ratio, factor, rtol=1e-9), w, ["eps"], code=code_name(he.kl_dwork_rothblum),
+              ok["dr-factor"], w, ["eps"], code=code_name(he.kl_dwork_rothblum),
               quote=QUOTES["dr_factor"], note=f"largest ratio on the grid {ratio.max():.4g} at eps={w.eps.max():.3g}",
               strength="identity"),
         claim(oid, "lemma5-valid-rr", "paper", f"{HE}, Lemma 5 (ground truth: randomized response)",
               "Lemma 5 upper-bounds the exact KL of eps-DP randomized response (KL computed from its definition "
               "sum p log(p/q), not from Lemma 5's closed form)", "Lemma 5 >= KL(RR)",
-              w.lemma5 >= w.randomized_response_exact * (1 - 1e-9), w, ["eps", "lemma5", "randomized_response_exact"],
+              ok["lemma5-valid-rr"], w, ["eps", "lemma5", "randomized_response_exact"],
               code=code_name(gt.kl_randomized_response), quote=QUOTES["lemma5"],
               note=f"largest |Lemma 5 / KL(RR) - 1| = {rr_gap:.1e}: Lemma 5 is attained (tight); randomized "
               "response's KL equals Lemma 5's closed form for every eps, so this row checks an identity (the Laplace "
               "row is the test that could fail)", strength="identity"),
         claim(oid, "lemma5-valid-laplace", "paper", f"{HE}, Lemma 5 (ground truth: Laplace mechanism)",
               "Lemma 5 upper-bounds the exact KL of the eps-DP Laplace mechanism", "Lemma 5 >= KL(Laplace)",
-              w.lemma5 >= w.laplace_exact * (1 - tol), w, ["eps", "lemma5", "laplace_exact"],
+              ok["lemma5-valid-laplace"], w, ["eps", "lemma5", "laplace_exact"],
               code=code_name(gt.kl_laplace), quote=QUOTES["lemma5"]),
     ]
 

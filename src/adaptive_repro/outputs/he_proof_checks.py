@@ -55,15 +55,23 @@ def _end_result_ratio(exact: pd.DataFrame, theorem: pd.DataFrame) -> str:
     return "; ".join(f"sigma = {s:g}: x{r['min']:.3g}..{r['max']:.3g}" for s, r in spread.iterrows())
 
 
+def per_step_checked(params: dict, which: str) -> pd.DataFrame:
+    """The points per-step-eps-exact checks: :func:`per_step_table` at the configured sigma (``scan`` False), then
+    at :data:`SIGMA_SCAN` (``scan`` True), with ``ok`` = printed eps~ >= exact replace-one eps (the row's verdict
+    per point; the figures ring the points where it is False)."""
+    t = per_step_table(params, which, sorted(params["sigma"])).assign(scan=False)
+    scan = per_step_table(params, which, SIGMA_SCAN).assign(scan=True)
+    checked = pd.concat([t, scan], ignore_index=True)  # the configured sigma first, then the scan
+    return checked.assign(ok=checked.printed >= checked.exact_replace_one * (1 - 1e-9))
+
+
 def per_step_row(oid: str, params: dict, which: str, theorem: pd.DataFrame) -> Claim:
     """Theorem 7's / 8's per-step (eps~, delta) against the exact Gaussian profile, on the configured sigma and a
     scan; ``theorem`` is the output's table (for the effect on eps')."""
     thm = "Theorem 7" if which == "sgld" else "Theorem 8"
-    t = per_step_table(params, which, sorted(params["sigma"]))
-    scan = per_step_table(params, which, SIGMA_SCAN)
-    checked = pd.concat([t, scan], ignore_index=True)  # the configured sigma first, then the scan
-    ok = checked.printed >= checked.exact_replace_one * (1 - 1e-9)
-    below = scan[scan.printed < scan.exact_replace_one * (1 - 1e-9)]
+    checked = per_step_checked(params, which)
+    t, ok = checked[~checked.scan].reset_index(drop=True), checked.ok
+    below = checked[checked.scan & ~checked.ok]
     scanned = (f"over sigma in [{SIGMA_SCAN[0]:g}, {SIGMA_SCAN[-1]:g}] it is below for sigma <= "
                f"{below.sigma.max():.3g}" if len(below) else f"over sigma in [{SIGMA_SCAN[0]:g}, {SIGMA_SCAN[-1]:g}]"
                " it is never below")

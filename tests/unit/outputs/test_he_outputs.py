@@ -319,3 +319,70 @@ def test_kinds_readings_and_strengths(built):
                      ("he-sgld", "rate-a-remark")]:
         assert built[oid][1][cid].strength == "identity", cid
     assert built["he-kl"][1]["lemma5-valid-laplace"].strength == "tested"  # the one that could fail
+
+
+# ---------------------------------------------------------------- figures: one verdict, rings where claims fail
+
+def _rings(ax) -> int:
+    """Number of points ringed on ``ax`` (plotting.ring's violation markers)."""
+    return sum(len(c.get_offsets()) for c in ax.collections if c.get_gid() == "encoding:violation")
+
+
+def _built_figure(oid):
+    table, fig, claims = catalogue.build(oid, default_params(oid, SMALL[oid], seed=1), {})
+    fig.canvas.draw()
+    return table, fig, {c.claim_id: c for c in claims}
+
+
+@pytest.mark.parametrize("oid", ["he-sgld", "he-federated"])
+def test_application_figure_rings_the_failing_composition_points(oid):
+    import matplotlib.pyplot as plt
+
+    from adaptive_repro import plotting
+
+    table, fig, claims = _built_figure(oid)
+    assert plotting.figure_problems(fig) == []
+    assert len(fig.axes) == 2
+    title = fig._suptitle.get_text()
+    failing = int((~table.sound_free).sum())
+    assert _rings(fig.axes[1]) == failing  # every point where row "sound" fails, and no other
+    established = claims["sound"].status == "holds" and claims["per-step-eps-exact"].status == "holds"
+    assert ("not established" in title) != established
+    if failing:
+        assert f"at {failing} of {len(table)} grid points" in title
+    plt.close(fig)
+
+
+def test_kl_figure_verdict_follows_the_data():
+    import matplotlib.pyplot as plt
+
+    from adaptive_repro import plotting
+    from adaptive_repro.outputs import he_kl
+
+    table, fig, claims = _built_figure("he-kl")
+    assert plotting.figure_problems(fig) == []
+    assert fig._suptitle.get_text().startswith("Lemma 5 bounds both exact KLs and is attained by randomized response")
+    assert sum(_rings(ax) for ax in fig.axes) == 0
+    plt.close(fig)
+    broken = table.copy()  # an exact KL above Lemma 5 at two eps: the verdict says so and rings them
+    rows = broken.index[broken.method == "laplace_exact"][-2:]
+    broken.loc[rows, "kl"] *= 10
+    fig = he_kl.kl_figure(broken, {})
+    assert fig._suptitle.get_text().startswith(f"Lemma 5 is below an exact KL at 2 of {broken.eps.nunique()} ε")
+    assert _rings(fig.axes[1]) == 2
+    plt.close(fig)
+
+
+def test_generalization_figure_rings_where_theorem_2_gains_less_than_e_eps():
+    import matplotlib.pyplot as plt
+
+    from adaptive_repro import plotting
+    from adaptive_repro.outputs import he_generalization as heg
+
+    table, fig, claims = _built_figure("he-generalization")
+    assert plotting.figure_problems(fig) == []
+    aw = heg.comparisons(table, default_params("he-generalization", SMALL["he-generalization"], seed=1))["on_average"]
+    assert _rings(fig.axes[2]) == int((~aw.ok).sum()) > 0  # one delta in SMALL: every failing point is drawn
+    assert "by less than" in fig._suptitle.get_text()
+    assert fig._suptitle.get_text().startswith("Theorem 1 beats Nissim–Stemmer")
+    plt.close(fig)
