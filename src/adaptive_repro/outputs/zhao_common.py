@@ -97,11 +97,12 @@ def setting_line(spec, replicates: int, width_in: float = MAX_WIDTH) -> str:
 
 def wrap_verdict(text: str, width_in: float = MAX_WIDTH) -> str:
     """``text`` on lines that fit a figure ``width_in`` inches wide, broken after the ': ', '; ' or ', ' nearest
-    the middle of what is left (a verdict reads in two clauses)."""
+    the middle of what is left (a verdict reads in two clauses), else after the last word that fits."""
     width = title_chars(width_in)
     lines = []
     while len(text) > width:
         cuts = [m.end() for m in re.finditer(r"[:;,] ", text) if m.end() <= width + 1]
+        cuts = cuts or [m.end() for m in re.finditer(" ", text) if m.end() <= width + 1][-1:]  # else the last word
         if not cuts:
             break
         cut = min(cuts, key=lambda i: abs(i - min(len(text) / 2, width)))
@@ -110,12 +111,13 @@ def wrap_verdict(text: str, width_in: float = MAX_WIDTH) -> str:
     return "\n".join(lines + [text])
 
 
-def requirement_line(ax, y: float, text: str, x: float = 0.98, ha: str = "right"):
+def requirement_line(ax, y: float, text: str, x: float = 0.98, ha: str = "right", va: str = "bottom"):
     """What a claim requires at ``y`` (T, 90% answered, ε, β): a dashed grey line with ``text`` on it, at axes
-    fraction ``x``, instead of a legend entry per line."""
+    fraction ``x`` (beyond 1: right of the panel, where a curve lies on the line), instead of a legend entry."""
     ax.axhline(y, **REQUIREMENT)
     tr = blended_transform_factory(ax.transAxes, ax.transData)
-    return ax.text(x, y, text, transform=tr, ha=ha, va="bottom", fontsize=SIZES["tick"], color=REQUIREMENT_TEXT)
+    return ax.text(x, y, text, transform=tr, ha=ha, va=va, fontsize=SIZES["tick"], color=REQUIREMENT_TEXT,
+                   clip_on=False)
 
 
 def short_arm_name(arm) -> str:
