@@ -29,6 +29,7 @@ from adaptive_repro.outputs.zhao_common import (
     REQUIREMENT_LABEL,
     answered_table,
     arm_handle,
+    arm_style,
     arms_in,
     gap_curves,
     requirement_line,
@@ -46,7 +47,6 @@ from adaptive_repro.plotting import (
     log_axis,
     pyplot,
     ring,
-    style,
     verdict_title,
 )
 from adaptive_repro.registry import Claim, code_name, verdict
@@ -373,12 +373,12 @@ def _answered_panel(ax, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.Data
     for arm in arms:
         hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
         hold = hold.sort_values("k")
-        ax.plot(hold["k"], hold["answered"], "-", ms=6, **style(arm))
+        ax.plot(hold["k"], hold["answered"], "-", ms=6, **arm_style(arm))
         every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
         th = theory[theory["arm"] == arm.name]
         if len(th):
             ax.plot(every["k"], every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5, mfc="white",
-                    **style(arm))
+                    **arm_style(arm))
         bad = shortfalls(hold, arm_rows, tolerance)[0]
         ring(ax, bad["k"], bad["answered"], label="claim fails here", size=90)
     requirement_line(ax, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} answered required", x=0.5, ha="center")
@@ -395,7 +395,7 @@ def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
     eps = float(certified["eps_session"].iloc[0])
     for i, r in enumerate(certified.itertuples()):
         arm = spec.arm(r.arm)
-        ax.plot([i], [r.certified_bdp], ls="none", ms=9, **style(arm))
+        ax.plot([i], [r.certified_bdp], ls="none", ms=9, **arm_style(arm))
         ax.annotate(f"{r.certified_bdp:.3g}", (i, r.certified_bdp), textcoords="offset points", xytext=(9, 0),
                     va="center", fontsize=10)
         if r.certified_bdp > eps * (1 + 1e-6):
