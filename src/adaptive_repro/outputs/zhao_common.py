@@ -83,7 +83,7 @@ def title_words(text: str) -> str:
 
 def title_chars(width_in: float) -> int:
     """How many characters of a verdict title fit on one line of a figure ``width_in`` inches wide."""
-    return int(72 * width_in / (SIZES["verdict"] * 0.5))
+    return int(72 * width_in / (SIZES["verdict"] * 0.53))
 
 
 def setting_line(spec, replicates: int, width_in: float = MAX_WIDTH) -> str:

@@ -403,7 +403,7 @@ def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
     ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-", "-\n") for a in certified["arm"]])
     ax.set_xlim(-0.6, len(certified) - 0.3)
     lo, hi = min(eps, certified["certified_bdp"].min()), max(eps, certified["certified_bdp"].max())
-    ax.set_ylim(lo / 2.5, hi * 2.5)
+    ax.set_ylim(lo / 1.8, hi * 1.8)
     log_axis(ax, "y")
     requirement_line(ax, eps, f"ε = {eps:g}", x=0.03, ha="left")
     ax.set_title("(c) certified level")

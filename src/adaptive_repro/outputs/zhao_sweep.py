@@ -167,21 +167,21 @@ def figure(table: pd.DataFrame, spec):
     handles = [Line2D([], [], color=b_colours[b], label=f"batch SD b = {b:g}") for b in b_values]
     handles += [style_handle("none", "open marker: some answers ⊥", marker="o", mfc="white")]
     if silent_any:
-        handles += [style_handle("none", "⊥ at the top: every answer ⊥", marker=r"$\bot$")]
-    handles += [arm_handle(spec.arm(m), f"certified, {short_arm_name(spec.arm(m))} calibration")
+        handles += [style_handle("none", "⊥ at top: every answer ⊥", marker=r"$\bot$")]
+    handles += [arm_handle(spec.arm(m), f"certified level, {short_arm_name(spec.arm(m))}")
                 for m in _certified_arms(table)]
     handles += [style_handle("--", "dashed grey: required (ε)", color=REQUIREMENT["color"])]
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
     handles += rings[:1]
     verdict_title(fig, wrap_verdict(sweep_verdict(table)),
-                  title_words(wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, batch chain with p = p_s = p_y; "
-                                           f"bars: 95% (± {Z95:.2f} Monte-Carlo SE); b side by side")))
+                  wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}; "
+                               f"bars: 95% (± {Z95:.2f} Monte-Carlo SE); b side by side"))
     labels = [h.get_label() for h in handles]
     if len(arms) + 1 < nrows * ncols:  # the legend in the free cell, outside the data
         fig.tight_layout(rect=(0, 0, 1, 0.97))
         spare = fig.add_subplot(grid[nrows - 1, ncols - 1])
         spare.set_axis_off()
-        spare.legend(handles, labels, loc="center", frameon=False)
+        spare.legend(handles, labels, loc="center left", bbox_to_anchor=(-0.12, 0.5), frameon=False)
     else:
         legend_below(fig, handles=handles, labels=labels, ncol=2, rect_top=0.97)
     return fig
