@@ -96,16 +96,18 @@ def setting_line(spec, replicates: int, width_in: float = MAX_WIDTH) -> str:
 
 
 def wrap_verdict(text: str, width_in: float = MAX_WIDTH) -> str:
-    """``text`` on lines that fit a figure ``width_in`` inches wide, broken after the ': ', '; ' or ', ' nearest
-    the middle of what is left (a verdict reads in two clauses), else after the last word that fits."""
+    """``text`` on as few lines as fit a figure ``width_in`` inches wide, of even length: each break after the ': ',
+    '; ' or ', ' nearest the even share (a verdict reads in clauses), else after the word nearest it."""
     width = title_chars(width_in)
     lines = []
     while len(text) > width:
-        cuts = [m.end() for m in re.finditer(r"[:;,] ", text) if m.end() <= width + 1]
-        cuts = cuts or [m.end() for m in re.finditer(" ", text) if m.end() <= width + 1][-1:]  # else the last word
+        target = len(text) / -(-len(text) // width)  # even share of what is left
+        fits = [m.end() for m in re.finditer(r"[:;,] | ", text) if m.end() <= width + 1]
+        clauses = [i for i in fits if text[i - 2] in ":;," and i >= 0.6 * target]
+        cuts = clauses or fits
         if not cuts:
             break
-        cut = min(cuts, key=lambda i: abs(i - min(len(text) / 2, width)))
+        cut = min(cuts, key=lambda i: abs(i - target))
         lines.append(text[:cut].rstrip())
         text = text[cut:]
     return "\n".join(lines + [text])

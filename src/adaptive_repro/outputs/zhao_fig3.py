@@ -320,8 +320,9 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     plt = pyplot()
     arms = arms_in(spec, table["mechanism"])
     alg1 = [a for a in arms if a.budgeted]
-    certified = theory.dropna(subset=["certified_bdp"]) if "certified_bdp" in theory else theory
-    certified = certified[[spec.arm(a).calibration.targets_session_epsilon for a in certified["arm"]]]
+    certified = theory.dropna(subset=["certified_bdp"]) if "certified_bdp" in theory else theory.iloc[:0]
+    if len(certified):  # the calibrations that aim at the session's ε (their certified-level claims)
+        certified = certified[certified["arm"].map(lambda a: spec.arm(a).calibration.targets_session_epsilon)]
     ratios = [1.3] + ([1.0] if alg1 else []) + ([0.62] if len(certified) else [])
     fig, axes = plt.subplots(1, len(ratios), figsize=(10, 5.6), gridspec_kw={"width_ratios": ratios}, squeeze=False)
     axes = list(axes[0])
