@@ -1,5 +1,7 @@
-"""Shared pieces of the Zhao experiment outputs: theory alongside, arm titles, the answered-fraction table and the
-accuracy panels (with sampling-SE units, the answered fraction and a note on panels whose answers are all bottom).
+"""Shared pieces of the Zhao experiment outputs (zhao-fig2, zhao-fig3, zhao-fig3-large-n, zhao-thm2-check,
+zhao-sweep): theory alongside, the answered-fraction table, and the figure parts they share: the setting line under a
+verdict title, holdout − fresh per arm in the arm's encoding, the claims' requirements as labelled dashed lines and a
+sampling-SE axis drawn once.
 
 Zhao 2017 §4 only says that labels are random, attributes are correlated with the label and among themselves, and
 records are correlated; the "chain" data model is this project's design (docs/METHODS.md §4).
@@ -7,27 +9,18 @@ records are correlated; the "chain" data model is this project's design (docs/ME
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
+from matplotlib.transforms import blended_transform_factory
 
-from adaptive_repro.plotting import (
-    COLORS,
-    GAP_YLABEL,
-    SIZES,
-    accuracy_curves,
-    gap_panel,
-    legend_below,
-    note,
-    panel_width,
-    pyplot,
-    suptitle,
-    threshold_label,
-)
+from adaptive_repro.plotting import ARM_MARKERS, COLORS, MAX_WIDTH, SIZES, style
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
 from adaptive_repro.stats import summarize
 
-MODEL_NOTE = "batch-chain data model (this project's design)"
 #: The arms the Zhao claims are about, by their registered calibrations (the names are the calibrations' own).
 DP_ARM, BDP_ARM, THEOREM2_ARM = (c().arm_name for c in (DPCalibration, BayesianDPCalibration, Theorem2Calibration))
 #: Zhao 2017, captions of Figs. 2 and 3 and the experiment section (verbatim).
@@ -72,109 +65,134 @@ def answered_table(records: pd.DataFrame, n: int) -> pd.DataFrame:
     return table
 
 
-def alg1_label(row, arm) -> str:
-    """Calibration of one Algorithm 1 arm on one line (the block beside the legend)."""
-    return (f"  {arm.calibration.display_name.replace(' calibration', '')}: σ = {row.sigma:.3g}, "
-            f"T = {row.threshold:.3g}, B = {row.budget} ⇒ {row.eps_star:.3g}-DP ⇒ {row.certified_bdp:.3g}-BDP")
+#: In every Zhao figure a dashed grey line is what a claim requires (threshold T, 90% answered, the session's ε, β).
+REQUIREMENT = {"color": COLORS["reference"], "ls": "--", "lw": 1.3, "zorder": 1}
+#: Colour of the words on a requirement line (the reference grey, darker, so that 9.5 pt text reads).
+REQUIREMENT_TEXT = "#505050"
+#: Legend entry of the dashed requirement lines.
+REQUIREMENT_LABEL = "dashed grey: what the claim requires"
+SE_UNITS_LABEL = "2√n (holdout − fresh)\n[sampling SE units]"
+GAP_AXIS_LABEL = "holdout − fresh accuracy\n(mean, 95% band)"
 
 
-CALIBRATION_HEAD = ("Algorithm 1 calibrations (noise σ, threshold T, budget B ⇒\n"
-                    "DP level ε* of σ ⇒ Bayesian-DP level certified by Lemma 2):")
+def title_words(text: str) -> str:
+    """``text`` with one-letter variables carrying a subscript (p_s, p_y) set as mathtext ($p_{s}$), so that a title
+    reads as notation, not as a code name."""
+    return re.sub(r"\b([A-Za-z])_([A-Za-z0-9]+)\b", r"$\1_{\2}$", text)
 
 
-def short_model_subtitle(spec, replicates: int) -> str:
-    """One line of the data settings, for a figure's suptitle (the table carries every setting)."""
+def title_chars(width_in: float) -> int:
+    """How many characters of a verdict title fit on one line of a figure ``width_in`` inches wide."""
+    return int(72 * width_in / (SIZES["verdict"] * 0.53))
+
+
+def setting_line(spec, replicates: int, width_in: float = MAX_WIDTH) -> str:
+    """The data setting of a figure (its title's last line), wrapped to ``width_in`` inches: n, d, the data model in
+    its own words, signal attributes, query, replicates."""
     nd = f"n = d = {spec.n:,}" if spec.n == spec.d else f"n = {spec.n:,}, d = {spec.d:,}"
-    return (f"{nd}, {spec.model.describe()}, {spec.signal_attributes} signal attributes, "
-            f"{spec.query.name} queries, {replicates} replicates, "
-            "this project's data model")
+    text = (f"{nd}; {spec.model.describe()}; {spec.signal_attributes} signal attributes; {spec.query.name} queries; "
+            f"{replicates} replicates")
+    return title_words(wrap_verdict(text, width_in))
 
 
-def accuracy_panels(table: pd.DataFrame, spec, title: str, subtitle: str, theory: pd.DataFrame | None = None,
-                    gaps: pd.DataFrame | None = None):
-    """One column per arm: accuracy vs k (train, holdout as reported, fresh, exact population; mean ± SD) with a
-    right axis in sampling-SE units 2 sqrt(n)(acc - 1/2); under it, if ``gaps`` (mechanism, k, mean, se: holdout
-    − fresh per replicate, as the claims compute it) is given, that gap with its 95% band; last, the fraction of
-    accuracy queries answered and the budget used (only if some arm is an Algorithm 1 arm: the others never answer
-    bottom), with the arm's calibration in a box. The gap row shares one y-range. A panel whose holdout answers are all
-    bottom says so."""
-    plt = pyplot()
-    arms = arms_in(spec, table["mechanism"])
-    n = spec.n
-    shown = table[table["dataset"] != "population"]
-    lo = float((shown["mean"] - shown["sd"].fillna(0)).min())
-    hi = float((shown["mean"] + shown["sd"].fillna(0)).max())
-    lo, hi = lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)  # data-driven: at large n the curves are close to 1/2
-    w = panel_width(len(arms), 7.0)
-    fraction_row = any(a.budgeted for a in arms)  # others never answer ⊥: their fraction is 1
-    rows = [3] + ([1.7] if gaps is not None else []) + ([1.2] if fraction_row else [])
-    fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.55 * sum(rows) + 1.6), sharex=True,
-                             squeeze=False, gridspec_kw={"height_ratios": rows})
-    theory = theory if theory is not None else pd.DataFrame()
-    theory_arms = set(theory.get("arm", []))
+def wrap_verdict(text: str, width_in: float = MAX_WIDTH) -> str:
+    """``text`` on as few lines as fit a figure ``width_in`` inches wide, of even length: each break after the ': ',
+    '; ' or ', ' nearest the even share (a verdict reads in clauses), else after the word nearest it."""
+    width = title_chars(width_in)
+    lines = []
+    while len(text) > width:
+        target = len(text) / -(-len(text) // width)  # even share of what is left
+        fits = [m.end() for m in re.finditer(r"[:;,] | ", text) if m.end() <= width + 1]
+        clauses = [i for i in fits if text[i - 2] in ":;," and i >= 0.6 * target]
+        cuts = clauses or fits
+        if not cuts:
+            break
+        cut = min(cuts, key=lambda i: abs(i - target))
+        lines.append(text[:cut].rstrip())
+        text = text[cut:]
+    return "\n".join(lines + [text])
+
+
+def requirement_line(ax, y: float, text: str, x: float = 0.98, ha: str = "right", va: str = "bottom"):
+    """What a claim requires at ``y`` (T, 90% answered, ε, β): a dashed grey line with ``text`` on it, at axes
+    fraction ``x`` (beyond 1: right of the panel, where a curve lies on the line), instead of a legend entry."""
+    ax.axhline(y, **REQUIREMENT)
+    tr = blended_transform_factory(ax.transAxes, ax.transData)
+    return ax.text(x, y, text, transform=tr, ha=ha, va=va, fontsize=SIZES["tick"], color=REQUIREMENT_TEXT,
+                   clip_on=False)
+
+
+def arm_style(arm) -> dict:
+    """How an arm is drawn: :func:`plotting.style` for an arm with a marker in plotting.ARM_MARKERS; a plug-in arm
+    (registered in a test or by a user, no marker there) in its own colour with a plain marker and no ``gid``
+    (there is no pipeline encoding to check it against)."""
+    return style(arm) if arm.name in ARM_MARKERS else {"color": arm.color, "marker": "o"}
+
+
+def short_arm_name(arm) -> str:
+    """An arm's name without its parenthesised detail ("Thresholdout", "Standard holdout"); an Algorithm 1 arm by its
+    calibration ("DP", "Bayesian-DP")."""
+    if arm.calibration is not None:
+        return arm.calibration.display_name.replace(" calibration", "")
+    return arm.display_name.split(" (")[0]
+
+
+def threshold_lines(ax, spec, arms) -> None:
+    """Each arm's threshold T (its claim's tolerance) as a requirement line, one line per distinct T naming its arms
+    (the Algorithm 1 calibrations of one run share T)."""
     settings = spec.arm_settings()
-    boxes = []
-    for j, arm_obj in enumerate(arms):
-        arm = arm_obj.name
-        ax, axb = axes[0][j], axes[-1][j]
-        sub = table[table["mechanism"] == arm]
-        accuracy_curves(ax, sub, holdout_marker=".")  # the marker shows the answered points (⊥ leaves gaps)
-        hold = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)]
-        ax.set_title(arm_obj.title(spec), fontsize=11.5)
-        if len(hold) and hold["mean"].isna().all():
-            note(ax, "holdout curve absent:\nall accuracy answers ⊥\n(budget spent on\nattribute queries)", x=0.97,
-                 y=0.04, ha="right", va="bottom", colour=COLORS["holdout"])
-        ax.set_ylim(lo, hi)
-        sec = ax.secondary_yaxis("right", functions=(lambda a: 2 * np.sqrt(n) * (a - 0.5),
-                                                     lambda z: 0.5 + z / (2 * np.sqrt(n))))
-        if j == len(arms) - 1:
-            sec.set_ylabel("2√n (accuracy − ½)\n[sampling SE units]")
-        row = theory[theory["arm"] == arm].iloc[0] if arm in theory_arms else None
-        if gaps is not None:
-            t = arm_obj.tolerance(spec, settings[arm])  # the arm's own threshold T (None: it promises none)
-            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], t, _threshold_label(arms, spec))
-        if row is not None:
-            boxes.append(alg1_label(row, arm_obj))
-        axb.set_xlabel("selected variables k")
-        if not fraction_row:
+    groups: dict[float, list] = {}
+    for arm in arms:
+        t = arm.tolerance(spec, settings[arm.name])
+        if t is not None and np.isfinite(t):
+            groups.setdefault(float(t), []).append(arm)
+    every_alg1 = [a for a in arms if a.calibration is not None]
+    for t, group in groups.items():
+        alg1 = [a for a in group if a.calibration is not None]
+        names = [short_arm_name(a) for a in group if a.calibration is None]
+        if alg1:  # "Algorithm 1" when all its calibrations share this T, else which ones
+            names.append("Algorithm 1" + ("" if len(alg1) == len(every_alg1) else
+                                          f", {' and '.join(short_arm_name(a) for a in alg1)}"))
+        requirement_line(ax, t, f"T ({'; '.join(names)})")
+    if groups:  # room above the highest T for its words
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(lo, max(hi, max(groups) + 0.1 * (max(groups) - lo)))
+
+
+def gap_curves(ax, gaps: pd.DataFrame, arms) -> list:
+    """holdout − fresh accuracy against k for each arm (``gaps``: stats.paired_gap_table, what the claims test): the
+    mean in the arm's colour and marker with its 95% band (± stats.Z95 SE) in the arm's colour. Returns the arms
+    with no gap to draw (every accuracy answer ⊥)."""
+    from adaptive_repro.stats import Z95
+
+    silent = []
+    for arm in arms:
+        g = gaps[gaps["mechanism"] == arm.name].dropna(subset=["mean"]).sort_values("k")
+        if g.empty:
+            silent.append(arm)
             continue
-        cur = sub[(sub["dataset"] == "holdout") & (sub["k"] > 0)].sort_values("k")  # k = 0 is never asked
-        axb.plot(cur["k"], cur["answered"], "o-", color=arm_obj.color, label="accuracy queries answered (not ⊥)")
-        if arm_obj.budgeted:
-            budget = row.budget if row is not None else np.nan
-            axb.plot(cur["k"], cur["budget_used"] / budget, "s--", color=arm_obj.color, ms=4,
-                     label="budget used / B")
-        axb.set_ylim(-0.05, 1.1)
-    axes[0][0].set_ylabel("accuracy (mean ± SD)")
-    if gaps is not None:
-        axes[1][0].set_ylabel(GAP_YLABEL)
-        _share_ylim(axes[1])
-    if fraction_row:
-        axes[-1][0].set_ylabel("fraction")
-    suptitle(fig, f"{title}\n{_wrap(subtitle, int(72 * w * len(arms) / (SIZES['suptitle'] * 0.5)))}")
-    leg = legend_below(fig, axes, ncol=2 if boxes else None)
-    if boxes:  # the calibrations beside the legend, clear of the data (the table carries them too)
-        leg.set_loc("upper left")
-        leg.set_bbox_to_anchor((0.0, 0.0), transform=fig.transFigure)
-        right = leg.get_window_extent(fig.canvas.get_renderer()).transformed(fig.transFigure.inverted()).x1
-        fig.text(max(0.56, right + 0.02), -0.005, CALIBRATION_HEAD + "\n" + "\n".join(boxes), ha="left", va="top",
-                 fontsize=SIZES["legend"], linespacing=1.4)
-    return fig
+        se = g["se"].fillna(0.0)
+        ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=arm.color, alpha=0.2, lw=0)
+        ax.plot(g["k"], g["mean"], "-", ms=5, **arm_style(arm))
+    ax.axhline(0, color="black", lw=0.8, zorder=1)
+    return silent
 
 
-def _threshold_label(arms, spec) -> str:
-    """One legend entry for the gap row's dashed threshold lines, in the arms' own words (:func:`threshold_label`)."""
-    settings = spec.arm_settings()
-    return threshold_label([arm.display_name for arm in arms
-                            if arm.tolerance(spec, settings[arm.name]) is not None])
+def se_units_axis(ax, n: int):
+    """A right axis on a gap panel in sampling-SE units 2 sqrt(n)(holdout − fresh): drawn on one panel only."""
+    sec = ax.secondary_yaxis("right", functions=(lambda g: 2.0 * np.sqrt(n) * g, lambda z: z / (2.0 * np.sqrt(n))))
+    sec.set_ylabel(SE_UNITS_LABEL)
+    return sec
 
 
-def _share_ylim(row):
-    """One y-range for a row of axes (the union of their ranges, which include each panel's threshold line), so that
-    the arms' gaps compare by eye."""
-    lows, highs = zip(*(ax.get_ylim() for ax in row))
-    for ax in row:
-        ax.set_ylim(min(lows), max(highs))
+def arm_handle(arm, label: str | None = None) -> Line2D:
+    """A legend handle drawn as the arm is (colour, marker, solid line)."""
+    return Line2D([], [], ls="-", label=label or arm.display_name, **arm_style(arm))
+
+
+def style_handle(ls: str, label: str, color=None, marker=None, mfc=None) -> Line2D:
+    """A legend handle for a line style's one meaning in a figure (e.g. dotted = budget used), in black."""
+    return Line2D([], [], ls=ls, color=color or "black", marker=marker, mfc=mfc, label=label)
 
 
 def _wrap(text: str, width: int) -> str:

@@ -6,11 +6,18 @@ records are correlated; the "chain" data model used here is this project's desig
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
-from adaptive_repro.outputs.zhao_common import THEOREM2_ARM, short_model_subtitle, theory_table
-from adaptive_repro.plotting import COLORS, _plain, legend_below, pyplot, suptitle
+from adaptive_repro.outputs.zhao_common import (
+    THEOREM2_ARM,
+    arm_style,
+    requirement_line,
+    setting_line,
+    short_arm_name,
+    theory_table,
+    wrap_verdict,
+)
+from adaptive_repro.plotting import _plain, legend_below, pyplot, ring, verdict_title
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.simulation.analysts import theorem2_diagnostics
 
@@ -58,31 +65,60 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
                      "theorem2_n_required": th["theorem2_n_required"],
                      "n_meets_theorem2": spec.n >= th["theorem2_n_required"]})
     table = pd.DataFrame(rows)
-    fig, ax = pyplot().subplots(figsize=(13.5, 5.6))
-    x = np.arange(len(table))
-    ax.errorbar(x, table["frequency"],
-                yerr=[table["frequency"] - table["ci_low"], table["ci_high"] - table["frequency"]],
-                fmt="o", capsize=4, color="black", label="measured frequency (95% Clopper–Pearson)")
-    ax.axhline(beta, color=COLORS["violation"], ls="--", label=f"β = {beta:g} (Theorem 2's bound)")
-    ax.set_xticks(x, [spec.arm(m).display_name.replace(", ", ",\n") for m in table["mechanism"]])
-    ax.set_ylabel(r"P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]")
-    ax.set_ylim(-0.02, 1.05)
+    claims = thm2_claims(table, beta, spec)
+    return table, thm2_figure(table, claims, spec), claims
+
+
+def thm2_verdict(table: pd.DataFrame, beta: float, spec) -> str:
+    """The figure's one message: for which calibrations Theorem 2's failure event stays within β (95% interval
+    reaching down to β, as the claims judge it) and for which it exceeds β."""
+    within = [short_arm_name(spec.arm(m)) for m, low in zip(table["mechanism"], table["ci_low"]) if low <= beta]
+    above = [short_arm_name(spec.arm(m)) for m, low in zip(table["mechanism"], table["ci_low"]) if low > beta]
+    event = "Theorem 2's failure event"
+    if not above:
+        return f"{event} stays within β = {beta:g} with every calibration"
+    if not within:
+        return f"{event} exceeds β = {beta:g} with every calibration"
+
+    def calibrations(names: list[str]) -> tuple[str, bool]:
+        return f"the {' and '.join(names)} calibration" + ("s" if len(names) > 1 else ""), len(names) > 1
+
+    ok, ok_plural = calibrations(within)
+    bad, bad_plural = calibrations(above)
+    return (f"Only {ok} keep{'' if ok_plural else 's'} {event} within β = {beta:g}: {bad} "
+            f"exceed{'' if bad_plural else 's'} it")
+
+
+def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
+    """One compact panel: per Algorithm 1 calibration, the frequency of Theorem 2's failure event with its 95%
+    Clopper–Pearson interval, in the arm's encoding, labelled events/replicates (and the answered share when
+    answers were refused: ⊥ is not an error); β dashed; a rate whose claim fails is ringed."""
+    beta = float(table["beta"].iloc[0])
+    fig, ax = pyplot().subplots(figsize=(5.5, 4.6))
+    failing = {c.claim_id.removesuffix("-event-rate") for c in claims if c.status == "does not hold"}
     for i, r in enumerate(table.itertuples()):
-        if r.mechanism != THEOREM2_ARM:
-            note = "not applicable:\nσ, T not Theorem 2's"
-        else:  # Theorem 2's own σ and T; the status follows the sample-size hypothesis (thm2_claims)
-            note = "Theorem 2's σ and T" + ("" if r.n_meets_theorem2 else ";\nnot applicable: n below its requirement")
-        high = r.frequency > 0.5  # below the point; else above its error bar and the β line
-        ax.annotate(f"{note}\n{r.answered_fraction:.0%} of queries answered",
-                    (i, r.frequency if high else max(r.ci_high, beta)), fontsize=11,
-                    textcoords="offset points", xytext=(10, -8 if high else 6),
-                    va="top" if r.frequency > 0.5 else "bottom")
-    ax.set_xlim(-0.5, len(table) - 0.1)
+        arm = spec.arm(r.mechanism)
+        ax.errorbar([i], [r.frequency], yerr=[[r.frequency - r.ci_low], [r.ci_high - r.frequency]], capsize=4,
+                    ls="none", color=arm.color)
+        ax.plot([i], [r.frequency], ls="none", ms=8, **arm_style(arm))
+        if r.mechanism in failing:
+            ring(ax, i, r.frequency, label="claim fails here")
+        label = f"{r.events}/{r.replicates}" + ("" if r.answered_fraction >= 0.995 else
+                                                f"\n{r.answered_fraction:.0%} answered")
+        high = r.frequency > 0.5  # the label below a high point, above a low one
+        ax.annotate(label, (i, r.ci_low if high else r.ci_high), textcoords="offset points",
+                    xytext=(0, -12 if high else 10), ha="center", va="top" if high else "bottom", fontsize=10)
+    requirement_line(ax, beta, f"β = {beta:g} (Theorem 2's bound)")
+    ax.set_xticks(range(len(table)), [short_arm_name(spec.arm(m)) for m in table["mechanism"]])
+    ax.set_xlim(-0.5, len(table) - 0.5)
+    ax.set_ylim(-0.03, 1.08)
+    ax.set_ylabel(r"P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]")
     n_req = float(table["theorem2_n_required"].min())
-    suptitle(fig, "Theorem 2's failure event over replicates (n = {:,} is below its requirement {})\n".format(
-        spec.n, _plain(n_req)) + short_model_subtitle(spec, int(table["replicates"].max())))
-    legend_below(fig, [ax])
-    return table, fig, thm2_claims(table, beta, spec)
+    ax.set_xlabel(f"calibration of Algorithm 1 (n = {spec.n:,}; Theorem 2 requires n ≥ {_plain(n_req)})")
+    verdict_title(fig, wrap_verdict(thm2_verdict(table, beta, spec), 5.5),
+                  setting_line(spec, int(table["replicates"].max()), 5.5))
+    legend_below(fig, [ax], rect_top=0.98)
+    return fig
 
 
 def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:

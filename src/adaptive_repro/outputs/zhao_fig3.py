@@ -21,13 +21,33 @@ from adaptive_repro.outputs.experiment_claims import PAPER_ARMS, Z, standard_ove
 from adaptive_repro.outputs.zhao_common import (
     BDP_ARM,
     DP_ARM,
+    GAP_AXIS_LABEL,
     QUOTE_FIG2,
     QUOTE_FIG3,
     QUOTE_SECTION,
-    accuracy_panels,
+    REQUIREMENT,
+    REQUIREMENT_LABEL,
     answered_table,
-    short_model_subtitle,
+    arm_handle,
+    arm_style,
+    arms_in,
+    gap_curves,
+    requirement_line,
+    se_units_axis,
+    setting_line,
+    short_arm_name,
+    style_handle,
     theory_table,
+    threshold_lines,
+    wrap_verdict,
+)
+from adaptive_repro.plotting import (
+    accuracy_curves,
+    legend_below,
+    log_axis,
+    pyplot,
+    ring,
+    verdict_title,
 )
 from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
@@ -48,6 +68,14 @@ def arm_gaps(records: pd.DataFrame, arm: str) -> list[tuple[int, float, float, i
     return [(int(r.k), r.mean, r.se, int(r.replicates)) for r in table.itertuples()]
 
 
+def shortfalls(hold: pd.DataFrame, gaps: list, tolerance: float) -> tuple[pd.DataFrame, list]:
+    """Where Fig. 3's reading fails for one arm: the rows of ``hold`` (its holdout rows at k > 0, with ``answered``)
+    below 90% answered, and the gaps (k, mean, SE, replicates) above the arm's threshold T by more than Z SE (or
+    without an SE). The claims judge these; the figure rings them."""
+    bad_gap = [g for g in gaps if not np.isfinite(g[2]) or g[1] - Z * g[2] > tolerance]
+    return hold[hold["answered"] < ANSWERED_MIN], bad_gap
+
+
 def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, tolerance: float,
                    n: int | None = None) -> tuple[bool, str, str]:
     """Fig. 3's reading for one arm: at every k > 0 at least 90% of accuracy queries answered and holdout − fresh
@@ -62,8 +90,7 @@ def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, toleran
     if not gaps:
         return False, "every accuracy answer was ⊥ (the budget went on the attribute queries)", "all k"
     worst = max(gaps, key=lambda g: g[1] - Z * (g[2] if np.isfinite(g[2]) else 0.0))
-    bad_answered = hold[hold["answered"] < ANSWERED_MIN]
-    bad_gap = [g for g in gaps if not np.isfinite(g[2]) or g[1] - Z * g[2] > tolerance]
+    bad_answered, bad_gap = shortfalls(hold, gaps, tolerance)
     ok = bad_answered.empty and not bad_gap
     required = f"≥ {ANSWERED_MIN:.0%} required"
     if answered >= 1.0:
@@ -204,28 +231,205 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
     return claims
 
 
+def standard_verdict(claims: list[Claim], records: pd.DataFrame) -> str:
+    """The standard holdout's verdict in words, from its claim's status and the numbers it is computed from
+    (paired_gap at the largest k)."""
+    claim = next(c for c in claims if c.claim_id == "standard-overfits")
+    k_max = int(records["k"].max())
+    gap, se, _ = paired_gap(records, "standard", k_max)
+    z = f" ({gap / se:.1f} SE)" if se and np.isfinite(se) and se > 0 else ""
+    finding = "overfits" if claim.status == "reproduced" else "does not overfit significantly"
+    return f"Reused as is on correlated records, the holdout {finding}: holdout − fresh = {gap:+.3f}{z} at k = {k_max}"
+
+
+def fig3_verdict(claims: list[Claim], table: pd.DataFrame, theory: pd.DataFrame, spec, records) -> str:
+    """zhao-fig3's one message, from the claims' statuses and the table: what Algorithm 1 calibrated for Bayesian DP
+    did (answered nothing, answered too little, overfitted, or prevented overfitting) and, when it prevented
+    overfitting, whether the DP calibration did too (then the run does not separate the calibrations)."""
+    by_id = {c.claim_id: c for c in claims}
+    bdp, dp = by_id.get(f"{BDP_ARM}-prevents-overfitting"), by_id.get(f"{DP_ARM}-prevents-overfitting")
+    at = f"at n = {spec.n:,}"
+    if bdp is None:
+        return standard_verdict(claims, records) if "standard-overfits" in by_id else f"Algorithm 1 {at}"
+    who = "Algorithm 1 calibrated for Bayesian DP"
+    if bdp.status == "reproduced":
+        if dp is None:
+            return f"{who} prevents overfitting {at}"
+        if dp.status == "reproduced":
+            return f"Both calibrations of Algorithm 1 prevent overfitting {at}, so this run does not separate them"
+        return f"Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting {at}"
+    hold = table[(table["mechanism"] == BDP_ARM) & (table["dataset"] == "holdout")].sort_values("k")
+    asked = hold[hold["k"] > 0]
+    if asked.empty:
+        return f"{who} was not run {at} (infeasible calibration)"
+    if asked["answered"].max() == 0:
+        th = theory[theory["arm"] == BDP_ARM]
+        budget = float(th["budget"].iloc[0]) if len(th) else np.nan
+        spent = float(hold["budget_used"].iloc[0]) >= budget  # k = 0: after the attribute queries
+        return f"{who} answers no accuracy query {at}" + (
+            f": its budget B = {budget:g} is spent on the attribute queries" if spent else "")
+    if asked["answered"].min() < ANSWERED_MIN:
+        share = int(np.floor(asked["answered"].min() * 100 + 1e-9))
+        return f"{who} answers only {share}% of the accuracy queries at some k ({at})"
+    return f"{who} overfits beyond its threshold T {at}"
+
+
+def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], spec, records, replicates: int):
+    """zhao-fig2: (a) the standard holdout's accuracy curves (train, holdout as reported, fresh, population; the
+    paper's view), (b) holdout − fresh per arm with its 95% band, each arm's threshold T, and a sampling-SE axis;
+    the verdict is the standard holdout's claim; a failing point is ringed."""
+    plt = pyplot()
+    arms = arms_in(spec, table["mechanism"])
+    fig, (ax_acc, ax_gap) = plt.subplots(1, 2, figsize=(10, 5.0), gridspec_kw={"width_ratios": [1, 1.1]})
+    std = next((a for a in arms if a.name == "standard"), arms[0])
+    accuracy_curves(ax_acc, table[table["mechanism"] == std.name], holdout_marker=".")
+    ax_acc.set_title(f"(a) {std.display_name}: accuracy, mean ± SD")
+    ax_acc.set_ylabel("accuracy")
+    gap_curves(ax_gap, gaps, arms)
+    threshold_lines(ax_gap, spec, arms)
+    _ring_standard(ax_gap, claims, gaps)
+    ax_gap.set_title("(b) holdout − fresh, per arm")
+    ax_gap.set_ylabel(GAP_AXIS_LABEL)
+    se_units_axis(ax_gap, spec.n)
+    for ax in (ax_acc, ax_gap):
+        ax.set_xlabel("selected variables k")
+    verdict = standard_verdict(claims, records) if "standard" in set(table["mechanism"]) else "Fig. 2's setting"
+    verdict_title(fig, wrap_verdict(verdict), setting_line(spec, replicates))
+    handles = ax_acc.get_legend_handles_labels()[0]  # the data sets as accuracy_curves draws them
+    handles += [arm_handle(a, f"{a.display_name}: holdout − fresh") for a in arms]
+    handles += [style_handle("--", REQUIREMENT_LABEL + " (T)", color=REQUIREMENT["color"])]
+    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
+    return fig
+
+
+def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame) -> None:
+    """Ring the standard holdout's gap at the largest k if its claim (it overfits there) fails."""
+    claim = next((c for c in claims if c.claim_id == "standard-overfits"), None)
+    g = gaps[gaps["mechanism"] == "standard"].dropna(subset=["mean"]).sort_values("k")
+    if claim is not None and claim.status != "reproduced" and len(g):
+        ring(ax, g["k"].iloc[-1], g["mean"].iloc[-1], label="claim fails here")
+
+
+def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
+                replicates: int):
+    """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with its 95% band and each arm's threshold T, in
+    sampling-SE units on the right; (b) per Algorithm 1 arm, the fraction of accuracy queries answered (solid) and
+    the budget used (dotted), against 90% required; (c) the Bayesian-DP level Lemma 2 certifies for each
+    calibration's σ against the session's ε. Points where a claim fails are ringed; the title is
+    :func:`fig3_verdict`."""
+    plt = pyplot()
+    arms = arms_in(spec, table["mechanism"])
+    alg1 = [a for a in arms if a.budgeted]
+    certified = theory.dropna(subset=["certified_bdp"]) if "certified_bdp" in theory else theory.iloc[:0]
+    if len(certified):  # the calibrations that aim at the session's ε (their certified-level claims)
+        certified = certified[certified["arm"].map(lambda a: spec.arm(a).calibration.targets_session_epsilon)]
+    ratios = [1.3] + ([1.0] if alg1 else []) + ([0.62] if len(certified) else [])
+    fig, axes = plt.subplots(1, len(ratios), figsize=(10, 5.6), gridspec_kw={"width_ratios": ratios}, squeeze=False)
+    axes = list(axes[0])
+    ax_gap = axes[0]
+    silent = gap_curves(ax_gap, gaps, arms)
+    threshold_lines(ax_gap, spec, arms)
+    _ring_standard(ax_gap, claims, gaps)
+    for arm in alg1:  # gaps significantly above T (the claims' reading): ringed on the curve
+        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
+        bad_gap = shortfalls(hold, arm_rows, tolerance)[1]
+        ring(ax_gap, [g[0] for g in bad_gap], [g[1] for g in bad_gap], label="claim fails here")
+    ax_gap.set_title("(a) holdout − fresh, per arm")
+    ax_gap.set_ylabel(GAP_AXIS_LABEL)
+    ax_gap.set_xlabel("selected variables k")
+    se_units_axis(ax_gap, spec.n)
+    if alg1:
+        _answered_panel(axes[1], table, gaps, theory, alg1)
+    if len(certified):
+        _certified_panel(axes[-1], certified, spec)
+    verdict_title(fig, wrap_verdict(fig3_verdict(claims, table, theory, spec, records)),
+                  setting_line(spec, replicates))
+    handles = [arm_handle(a, a.display_name + (" (every accuracy answer ⊥: no gap)" if a in silent else ""))
+               for a in arms]
+    if alg1:
+        handles += [style_handle("-", "solid in (b): accuracy queries answered (not ⊥)"),
+                    style_handle(":", "dotted, open marker: budget used / B", marker="o", mfc="white")]
+    handles += [style_handle("--", REQUIREMENT_LABEL, color=REQUIREMENT["color"])]
+    rings = [h for ax in axes for h in ax.collections if h.get_gid() == "encoding:violation"]
+    if rings:
+        handles.append(rings[0])
+    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
+    return fig
+
+
+def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arm: str):
+    """One Algorithm 1 arm's holdout rows at k > 0, its gaps as (k, mean, SE, replicates) over answered replicates,
+    and its threshold T: the inputs of :func:`shortfalls`, as the claims use them."""
+    hold = table[(table["mechanism"] == arm) & (table["dataset"] == "holdout") & (table["k"] > 0)]
+    g = gaps[(gaps["mechanism"] == arm) & gaps["mean"].notna()].sort_values("k")
+    th = theory[theory["arm"] == arm]
+    tolerance = float(th["threshold"].iloc[0]) if len(th) else np.nan
+    return hold, [(int(r.k), r.mean, r.se, int(r.replicates)) for r in g.itertuples()], tolerance
+
+
+def _answered_panel(ax, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arms) -> None:
+    """Per Algorithm 1 arm, in its colour and marker: the fraction of accuracy queries answered at each k (solid;
+    k = 0 is never asked) and the budget used / B (dotted, open marker; at k = 0: after the attribute queries); 90%
+    answered, what the claims require, dashed; the k where an arm answers less are ringed."""
+    for arm in arms:
+        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
+        hold = hold.sort_values("k")
+        ax.plot(hold["k"], hold["answered"], "-", ms=6, **arm_style(arm))
+        every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
+        th = theory[theory["arm"] == arm.name]
+        if len(th):
+            ax.plot(every["k"], every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5, mfc="white",
+                    **arm_style(arm))
+        bad = shortfalls(hold, arm_rows, tolerance)[0]
+        ring(ax, bad["k"], bad["answered"], label="claim fails here", size=90)
+    requirement_line(ax, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} answered required", x=0.5, ha="center")
+    ax.set_ylim(-0.06, 1.12)
+    ax.set_title("(b) answered; budget used")
+    ax.set_ylabel("fraction")
+    ax.set_xlabel("selected variables k")
+
+
+def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
+    """Per calibration aiming at the session's ε, the Bayesian-DP level Lemma 2 certifies for its σ (log axis), in
+    the arm's encoding, labelled with its value; ε dashed; a level above ε (its claim fails) ringed."""
+    x = np.arange(len(certified))
+    eps = float(certified["eps_session"].iloc[0])
+    for i, r in enumerate(certified.itertuples()):
+        arm = spec.arm(r.arm)
+        ax.plot([i], [r.certified_bdp], ls="none", ms=9, **arm_style(arm))
+        ax.annotate(f"{r.certified_bdp:.3g}", (i, r.certified_bdp), textcoords="offset points", xytext=(9, 0),
+                    va="center", fontsize=10)
+        if r.certified_bdp > eps * (1 + 1e-6):
+            ring(ax, i, r.certified_bdp, label="claim fails here")
+    ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-", "-\n") for a in certified["arm"]])
+    ax.set_xlim(-0.6, len(certified) - 0.3)
+    lo, hi = min(eps, certified["certified_bdp"].min()), max(eps, certified["certified_bdp"].max())
+    ax.set_ylim(lo / 1.8, hi * 1.8)
+    log_axis(ax, "y")
+    requirement_line(ax, eps, f"ε = {eps:g}", x=0.03, ha="left")
+    ax.set_title("(c) certified level")
+    ax.set_ylabel("Bayesian-DP level (Lemma 2)")
+    ax.set_xlabel("calibration")
+
+
 def build(output_id: str, params: dict, inputs: dict):
     """(table, figure, claims) of zhao-fig2, zhao-fig3 or zhao-fig3-large-n from the aggregated records."""
     records, specs = inputs["records"], inputs["specs"]
     (spec,) = specs.values()
     replicates = records["replicate"].nunique()
     theory = theory_table(spec)
+    gaps = paired_gap_table(records)
     if output_id == "zhao-fig2":
         table = summarize(records)
-        plot_table = answered_table(records, spec.n)
-        fig = accuracy_panels(plot_table, spec, "Zhao Fig. 2: the standard holdout reused on correlated records",
-                              short_model_subtitle(spec, replicates), gaps=paired_gap_table(records))
         c = standard_overfits_claim(output_id, records, "Zhao 2017, Fig. 2 and §4", "On correlated records, reusing "
                                     "the holdout in the common way overfits: holdout accuracy above fresh accuracy at "
                                     "large k.")
-        return table, fig, [paper_claim(c, QUOTE_FIG2)]
+        claims = [paper_claim(c, QUOTE_FIG2)]
+        return table, fig2_figure(table, gaps, claims, spec, records, replicates), claims
     table = answered_table(records, spec.n)
     if not theory.empty:
         # theory alongside (docs/METHODS.md §4): every column of theory_table, prefixed columns kept as they are
         table = table.merge(theory.rename(columns={"arm": "mechanism"}).drop(columns=["n"]), on="mechanism",
                             how="left")
-    title = ("Zhao Fig. 3: Algorithm 1 on correlated records" if output_id == "zhao-fig3"
-             else "Zhao Fig. 3, large-n setting: Algorithm 1 on correlated records")  # settings: the subtitle
-    fig = accuracy_panels(table, spec, title, short_model_subtitle(spec, replicates), theory,
-                          gaps=paired_gap_table(records))
-    return table, fig, fig3_claims(output_id, records, table, theory, spec)
+    claims = fig3_claims(output_id, records, table, theory, spec)
+    return table, fig3_figure(table, gaps, theory, claims, spec, records, replicates), claims

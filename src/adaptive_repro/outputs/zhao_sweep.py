@@ -9,12 +9,36 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
+from matplotlib.transforms import blended_transform_factory
 
 from adaptive_repro.outputs.experiment_claims import Z
-from adaptive_repro.outputs.zhao_common import DP_ARM, MODEL_NOTE, arms_in, theory_table
-from adaptive_repro.plotting import COLORS, legend_below, log_axis, note, ordinal_colors, panel_grid, suptitle
+from adaptive_repro.outputs.zhao_common import (
+    DP_ARM,
+    REQUIREMENT,
+    arm_handle,
+    arm_style,
+    arms_in,
+    requirement_line,
+    short_arm_name,
+    style_handle,
+    theory_table,
+    title_words,
+    wrap_verdict,
+)
+from adaptive_repro.plotting import (
+    COLORS,
+    SIZES,
+    legend_below,
+    log_axis,
+    note,
+    ordinal_colors,
+    pyplot,
+    ring,
+    verdict_title,
+)
 from adaptive_repro.registry import Claim, code_name, verdict
-from adaptive_repro.stats import paired_gap
+from adaptive_repro.stats import Z95, paired_gap
 
 
 def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
@@ -41,88 +65,180 @@ def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values(["mechanism", "b", "p"]).reset_index(drop=True)
 
 
-def _answered_labels(ax, sub: pd.DataFrame) -> None:
-    """Above each p where some accuracy answers were bottom, one label (over all b): the fraction answered, or
-    "all ⊥" (drawn as x on the zero line); the y range grows to make room, so labels never sit on the data."""
-    from matplotlib.transforms import blended_transform_factory
+def standard_trend(table: pd.DataFrame):
+    """How the standard holdout's gap at the largest k changes from the smallest to the largest p, per b: (p_lo,
+    p_hi, [(b, change, SE)], rises, falls), a rise or fall counting when it exceeds Z SE (what the claim judges and
+    the figure rings). None without a standard arm."""
+    sub = table[table["mechanism"] == "standard"]
+    if sub.empty:
+        return None
+    p_lo, p_hi = sub["p"].min(), sub["p"].max()
+    diffs = []
+    for b, grp in sub.groupby("b"):
+        lo, hi = grp.set_index("p").loc[p_lo], grp.set_index("p").loc[p_hi]
+        diffs.append((b, hi["gap_mean"] - lo["gap_mean"], float(np.hypot(hi["gap_se"], lo["gap_se"]))))
+    up = [x for x in diffs if x[1] > Z * x[2]]
+    down = [x for x in diffs if x[1] < -Z * x[2]]
+    return p_lo, p_hi, diffs, up, down
 
-    lo, hi = ax.get_ylim()
-    labels = []
-    for p, grp in sub.groupby("p"):
-        a = grp["answered"]
-        if (a >= 1).all():
-            continue
-        if (a == 0).all():
-            labels.append((p, "all ⊥\nanswers"))
-            continue
-        part = a[a > 0]
-        rng = f"{part.min():.0%}" if part.min() == part.max() else f"{part.min():.0%}–{part.max():.0%}"
-        labels.append((p, f"{rng}\nanswered" + ("\n(some b: ⊥)" if (a == 0).any() else "")))
-    if not labels:
-        return
-    ax.set_ylim(lo, hi + 0.3 * (hi - lo))
-    tr = blended_transform_factory(ax.transData, ax.transAxes)
-    for p, text in labels:
-        ax.text(p, 0.98, text, transform=tr, ha="center", va="top", fontsize=11, linespacing=1.1)
+
+def sweep_verdict(table: pd.DataFrame) -> str:
+    """The figure's one message: whether stronger correlation makes the standard holdout overfit more, from
+    :func:`standard_trend` (the claim's numbers); without a standard arm, what the DP calibration is certified."""
+    trend = standard_trend(table)
+    if trend is None:
+        dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p") if "certified_bdp" in table else table.iloc[:0]
+        if dp.empty:
+            return "Overfitting against correlation strength"
+        return f"Lemma 2 certifies the DP calibration at up to {dp['certified_bdp'].max():.3g}-Bayesian DP"
+    p_lo, p_hi, _, up, down = trend
+
+    def bs(changes) -> str:
+        return ", ".join(f"{b:g}" for b, _, _ in changes)
+
+    span = f"from p = {p_lo:g} to {p_hi:g}"
+    if up and not down:
+        return f"Stronger correlation makes the reused holdout overfit more: its gap rises {span} at b = {bs(up)}"
+    if up:
+        return f"Correlation's effect on the reused holdout depends on b: its gap rises {span} at b = {bs(up)} and " \
+               f"falls at b = {bs(down)}"
+    if down:
+        return (f"Stronger correlation does not make the reused holdout overfit more: its gap falls {span} at "
+                f"b = {bs(down)}")
+    return f"Stronger correlation does not make the reused holdout overfit more: no significant change {span}"
 
 
 def figure(table: pd.DataFrame, spec):
-    n, d = spec.n, spec.d
+    """One panel per arm on one shared y axis (overfitting 2 sqrt(n)(holdout − fresh) at the largest k against p, one
+    line per batch SD b in sequential colours, the arm's marker, 95% bars; open marker: some answers ⊥; every answer
+    ⊥: a ⊥ marker at the top of the panel, never at 0), and the Bayesian-DP level Lemma 2 certifies for each
+    calibration against p with the session's ε. Points where a claim fails are ringed."""
+    plt = pyplot()
+    n = spec.n
     arms = arms_in(spec, table["mechanism"])
-    fig, axes = panel_grid(len(arms) + 1, max_cols=2, size=(6.2, 4.6))
-    b_colours = dict(zip(sorted(table["b"].unique()), ordinal_colors(table["b"].nunique())))
-    dodge = {b: 0.01 * (i - (len(b_colours) - 1) / 2) for i, b in enumerate(b_colours)}
+    ncols = 3
+    nrows = -(-(len(arms) + 1) // ncols)
+    fig = plt.figure(figsize=(10, 2.8 * nrows + 1.0))
+    grid = fig.add_gridspec(nrows, ncols)
+    first = fig.add_subplot(grid[0, 0])
+    axes = [first] + [fig.add_subplot(grid[i // ncols, i % ncols], sharey=first) for i in range(1, len(arms))]
+    b_values = sorted(table["b"].unique())
+    b_colours = dict(zip(b_values, ordinal_colors(len(b_values))))
+    dodge = {b: 0.012 * (i - (len(b_values) - 1) / 2) for i, b in enumerate(b_values)}
+    top = blended_transform_factory
+    silent_any = False
     for ax, arm in zip(axes, arms):
-        mech = arm.name
-        sub = table[table["mechanism"] == mech]
+        sub = table[table["mechanism"] == arm.name]
+        marker = arm_style(arm)["marker"]
         for b, grp in sub.groupby("b"):
-            grp = grp.sort_values("p")
-            grp = grp.assign(p=grp["p"] + dodge[b])  # side by side, so equal values do not hide each other
-            ax.errorbar(grp["p"], grp["gap_se_units"], yerr=2 * np.sqrt(n) * grp["gap_se"], marker="o",
-                        capsize=3, color=b_colours[b], label=f"batch SD b = {b:g}")
-            for r in grp.itertuples():
-                if r.answered == 0:  # every accuracy answer bottom: drawn as an x on the zero line
-                    ax.plot(r.p, 0, "x", ms=9, mew=2, color=b_colours[b])
-        _answered_labels(ax, sub)
-        ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
-        if sub["gap_mean"].isna().all():
-            note(ax, "all accuracy answers ⊥\n(budget spent on attribute queries)", colour=COLORS["holdout"])
-        ax.axhline(0, color=COLORS["reference"], lw=0.8)
-        ax.set_title(arm.title(spec))
-        ax.set_xlabel("stay probability p = p_s = p_y")
-        ax.set_ylabel("overfitting 2√n (holdout − fresh)\nat the largest k [sampling SE units]")
-    ax = axes[-1]
-    dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
-    if not dp.empty:
-        ax.plot(dp["p"], dp["certified_bdp"], "-o", color=spec.arm(DP_ARM).color,
-                label="certified Bayesian-DP level of the DP calibration (Lemma 2)")
-        log_axis(ax, "y")
-        ax.axhline(float(dp["eps_session"].iloc[0]), color=COLORS["reference"], ls="--", label="session ε")
-        ax.set_title("What the DP calibration really gives")
-        ax.set_xlabel("stay probability p = p_s = p_y")
-        ax.set_ylabel("Bayesian-DP level")
-        ax.set_xlim(table["p"].min() - 0.05, table["p"].max() + 0.05)
-        ax.grid(alpha=0.3, which="both")
+            grp = grp.sort_values("p").assign(x=lambda g, b=b: g["p"] + dodge[b])  # side by side
+            drawn = grp[grp["answered"] > 0]
+            ax.errorbar(drawn["x"], drawn["gap_se_units"], yerr=Z95 * 2 * np.sqrt(n) * drawn["gap_se"], ls="-",
+                        marker=None, capsize=2.5, color=b_colours[b], lw=1.5)
+            full, part = drawn[drawn["answered"] >= 1], drawn[drawn["answered"] < 1]
+            ax.plot(full["x"], full["gap_se_units"], ls="none", marker=marker, ms=6, color=b_colours[b])
+            ax.plot(part["x"], part["gap_se_units"], ls="none", marker=marker, ms=6, color=b_colours[b], mfc="white")
+            silent = grp[grp["answered"] == 0]
+            if len(silent):  # no gap: a ⊥ at the top of the panel, never at 0 (which would read "no overfitting")
+                silent_any = True
+                ax.plot(silent["x"], [0.93] * len(silent), ls="none", marker=r"$\bot$", ms=10, color=b_colours[b],
+                        transform=top(ax.transData, ax.transAxes), clip_on=False)
+        silent_p = sub.loc[sub["answered"] == 0, "p"]
+        if len(silent_p):
+            ax.text(float(silent_p.mean()), 0.80, "no answer", transform=top(ax.transData, ax.transAxes),
+                    ha="center", va="top", fontsize=SIZES["tick"])
+        ax.axhline(0, color=COLORS["reference"], lw=0.9)
+        ax.set_title(arm.display_name.split(" (")[0])
+    _ring_trend(axes[arms.index(next(a for a in arms if a.name == "standard"))] if any(
+        a.name == "standard" for a in arms) else None, table)
+    lo, hi = first.get_ylim()
+    first.set_ylim(lo, hi + 0.3 * (hi - lo))  # room for the ⊥ row above the data
+    for i, ax in enumerate(axes):
+        if i % ncols == 0:
+            ax.set_ylabel("2√n (holdout − fresh)\nat the largest k [SE units]")
+        else:
+            ax.tick_params(labelleft=False)
+    cert = fig.add_subplot(grid[len(arms) // ncols, len(arms) % ncols])
+    _certified_against_p(cert, table, spec)
+    for ax in axes + [cert]:
+        ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
+        ax.set_xlim(table["p"].min() - 0.06, table["p"].max() + 0.06)
+        ax.set_xticks(sorted(table["p"].unique()))
+    handles = [Line2D([], [], color=b_colours[b], label=f"batch SD b = {b:g}") for b in b_values]
+    handles += [style_handle("none", "open marker: some answers ⊥", marker="o", mfc="white")]
+    if silent_any:
+        handles += [style_handle("none", "⊥ at top: every answer ⊥", marker=r"$\bot$")]
+    handles += [arm_handle(spec.arm(m), f"certified level, {short_arm_name(spec.arm(m))}")
+                for m in _certified_arms(table)]
+    handles += [style_handle("--", "dashed grey: required (ε)", color=REQUIREMENT["color"])]
+    rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
+    handles += rings[:1]
+    verdict_title(fig, wrap_verdict(sweep_verdict(table)),
+                  wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}; "
+                               f"bars: 95% (± {Z95:.2f} Monte-Carlo SE); b side by side"))
+    labels = [h.get_label() for h in handles]
+    if len(arms) + 1 < nrows * ncols:  # the legend in the free cell, outside the data
+        fig.tight_layout(rect=(0, 0, 1, 0.97))
+        spare = fig.add_subplot(grid[nrows - 1, ncols - 1])
+        spare.set_axis_off()
+        spare.legend(handles, labels, loc="center left", bbox_to_anchor=(-0.12, 0.5), frameon=False)
     else:
-        note(ax, "no DP-calibration arm in this run:\nno certified Bayesian-DP level to show")
-        ax.set_xticks([]), ax.set_yticks([])
-    suptitle(fig, f"Overfitting against correlation (beyond Zhao et al.): n = {n:,}, d = {d:,}, null labels;\n"
-                  f"{MODEL_NOTE}; error bars: ± 1 Monte-Carlo SE; b side by side")
-    legend_below(fig, axes)
+        legend_below(fig, handles=handles, labels=labels, ncol=2, rect_top=0.97)
     return fig
+
+
+def _ring_trend(ax, table: pd.DataFrame) -> None:
+    """Ring, on the standard holdout's panel, the largest-p points of the b where its gap falls significantly (or,
+    if it rises nowhere, of every b): where the claim "correlation worsens overfitting" fails."""
+    trend = standard_trend(table)
+    if ax is None or trend is None:
+        return
+    p_lo, p_hi, diffs, up, down = trend
+    if up and not down:
+        return
+    failing = {b for b, _, _ in (down or diffs)}
+    sub = table[(table["mechanism"] == "standard") & (table["p"] == p_hi) & table["b"].isin(failing)]
+    b_values = sorted(table["b"].unique())
+    x = [p_hi + 0.012 * (b_values.index(b) - (len(b_values) - 1) / 2) for b in sub["b"]]
+    ring(ax, x, sub["gap_se_units"], label="claim fails here", size=140)
+
+
+def _certified_arms(table: pd.DataFrame) -> list[str]:
+    """The Algorithm 1 arms with a certified Bayesian-DP level in the table, DP calibration first."""
+    if "certified_bdp" not in table:
+        return []
+    names = list(dict.fromkeys(table.dropna(subset=["certified_bdp"])["mechanism"]))
+    return sorted(names, key=lambda m: m != DP_ARM)
+
+
+def _certified_against_p(ax, table: pd.DataFrame, spec) -> None:
+    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), in the arm's
+    encoding, with the session's ε dashed; a DP-calibration level above ε (its claim fails) ringed."""
+    arms = _certified_arms(table)
+    if not arms:
+        note(ax, "no Algorithm 1 arm in this run:\nno certified level to show")
+        ax.set_xticks([]), ax.set_yticks([])
+        return
+    for m in arms:
+        rows = table[table["mechanism"] == m].drop_duplicates("p").sort_values("p")
+        ax.plot(rows["p"], rows["certified_bdp"], "-", ms=6, **arm_style(spec.arm(m)))
+    dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p")
+    eps = float(table["eps_session"].dropna().iloc[0])
+    above = dp[dp["certified_bdp"] > eps * (1 + 1e-6)]
+    ring(ax, above["p"], above["certified_bdp"], label="claim fails here", size=120)
+    levels = table["certified_bdp"].dropna()
+    ax.set_ylim(min(eps, levels.min()) / 1.8, max(eps, levels.max()) * 1.8)
+    log_axis(ax, "y")
+    requirement_line(ax, eps, f"ε = {eps:g}", x=1.02, ha="left", va="center")  # the Bayesian-DP arm lies on ε
+    ax.set_title("Certified Bayesian-DP level")
+    ax.set_ylabel("level (Lemma 2)")
 
 
 def claims(table: pd.DataFrame) -> list[Claim]:
     out = []
-    sub = table[table["mechanism"] == "standard"]
-    if not sub.empty:
-        p_lo, p_hi = sub["p"].min(), sub["p"].max()
-        diffs = []
-        for b, grp in sub.groupby("b"):
-            lo, hi = grp.set_index("p").loc[p_lo], grp.set_index("p").loc[p_hi]
-            diffs.append((b, hi["gap_mean"] - lo["gap_mean"], float(np.hypot(hi["gap_se"], lo["gap_se"]))))
-        up = [x for x in diffs if x[1] > Z * x[2]]
-        down = [x for x in diffs if x[1] < -Z * x[2]]
+    trend = standard_trend(table)
+    if trend is not None:
+        p_lo, p_hi, diffs, up, down = trend
         ok = bool(up) and not down
         text = "; ".join(f"b = {b:g}: {dlt:+.4f} ± {se:.4f}" for b, dlt, se in diffs)
         if not ok:

@@ -3,6 +3,7 @@ is known in advance)."""
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.text import Text
 
 from adaptive_repro import catalogue, plotting
 from adaptive_repro.simulation import experiments
@@ -47,8 +48,14 @@ def test_fig3_standard_overfits_and_all_bottom_bdp_arm_differs():
     assert c["zhao_alg1_bdp-prevents-overfitting"].status == "differs"
     assert "⊥" in c["zhao_alg1_bdp-prevents-overfitting"].measured
     assert c["zhao_alg1_bdp-prevents-overfitting"].quote.startswith("Overfitting of reusing a holdout")
-    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
-    assert any("all accuracy answers ⊥" in t for t in texts)
+    # shown on the data, not in a text box: the arm's answered fraction is 0 at every asked k, in its encoding
+    assert "answers no accuracy query" in fig._suptitle.get_text()
+    answered = [ln for ax in fig.axes for ln in ax.lines
+                if ln.get_gid() == "encoding:zhao_alg1_bdp" and ln.get_linestyle() == "-"]
+    assert len(answered) == 1 and list(answered[0].get_ydata()) == [0.0, 0.0]
+    assert not [t for ax in fig.axes for t in ax.texts if t.get_bbox_patch() is not None]
+    legend = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert any("Bayesian-DP" in t and "⊥" in t for t in legend)
     hold = table[(table["dataset"] == "holdout") & (table["k"] > 0)].set_index("mechanism")["answered"]
     assert (hold.loc["zhao_alg1_bdp"] == 0).all() and (hold.loc["standard"] == 1).all()
     assert {"mechanism", "k", "dataset", "mean", "se", "answered", "budget_used"} <= set(table.columns)
@@ -106,13 +113,34 @@ def test_sweep_correlation_claim(slope, status):
         name = spec_builders.sweep_point_name("zhao-sweep", p=p, b=0.1)
         specs[name] = spec(name, mechanisms=("standard",), p=p)
         frames.append(records(name, {"standard": (0.02 + slope * (p - 0.5) / 0.4, True)}, seed=3))  # same noise
-    table, _, claims = catalogue.build("zhao-sweep", {"seed": 1}, {"records": pd.concat(frames), "diagnostics": None,
-                                                                  "specs": specs})
+    table, fig, claims = catalogue.build("zhao-sweep", {"seed": 1}, {"records": pd.concat(frames),
+                                                                    "diagnostics": None, "specs": specs})
     c = claims_by_id(claims)["correlation-worsens-overfitting"]
     assert c.status == status and c.kind == "project"
+    title = fig._suptitle.get_text().split("\n")[0]
+    assert ("overfit more: its gap rises" in title) == (status == "reproduced")
     if status == "differs":
         assert "does not make the standard holdout overfit more" in c.measured
     assert table["gap_se_units"].iloc[0] == pytest.approx(2 * 100 * table["gap_mean"].iloc[0])
+
+
+def test_sweep_shares_y_across_arms_and_draws_all_bottom_at_the_top_not_at_zero():
+    """zhao-sweep: the arms' panels share one y axis (20 SE against 2 SE reads as such); an arm whose every answer is
+    ⊥ gets a ⊥ marker at the top of its panel (axes coordinates), never a point at 0 ("no gap")."""
+    specs, frames = {}, []
+    for p in (0.5, 0.9):
+        name = spec_builders.sweep_point_name("zhao-sweep", p=p, b=0.1)
+        specs[name] = spec(name, mechanisms=("standard", "zhao_alg1_bdp"), p=p)
+        frames.append(records(name, {"standard": (0.05, True), "zhao_alg1_bdp": (0.0, p < 0.7)}, seed=3))
+    _, fig, _ = catalogue.build("zhao-sweep", {"seed": 1}, {"records": pd.concat(frames), "diagnostics": None,
+                                                           "specs": specs})
+    arm_axes = [ax for ax in fig.axes if ax.get_title() in ("Standard holdout", "Algorithm 1, Bayesian-DP calibration")]
+    assert len(arm_axes) == 2 and arm_axes[0].get_ylim() == arm_axes[1].get_ylim()
+    bdp_ax = arm_axes[1]
+    bottoms = [ln for ln in bdp_ax.lines if ln.get_marker() == r"$\bot$"]
+    assert len(bottoms) == 1 and list(bottoms[0].get_xdata()) == [0.9]
+    assert list(bottoms[0].get_ydata()) == [0.93]  # axes fraction: the top of the panel
+    assert any(t.get_text() == "no answer" for t in bdp_ax.texts)
 
 
 def test_thm2_check_dp_and_bdp_arms_are_project_rows_judged_on_their_rate():
@@ -124,9 +152,14 @@ def test_thm2_check_dp_and_bdp_arms_are_project_rows_judged_on_their_rate():
                           "over_events": 3, "bottoms": 0,
                           "thm2_event": (m == "zhao_alg1_dp") or (m == "zhao_alg1_theorem2" and r < 1)}
                          for r in range(40) for m in s.mechanisms])
-    _, _, claims = catalogue.build("zhao-thm2-check", {"seed": 1}, {"records": None, "diagnostics": diag,
-                                                                   "specs": {"zhao-thm2-check": s}})
+    _, fig, claims = catalogue.build("zhao-thm2-check", {"seed": 1}, {"records": None, "diagnostics": diag,
+                                                                     "specs": {"zhao-thm2-check": s}})
     c = claims_by_id(claims)
+    # one compact panel; the title's verdict follows the measured rates (the DP arm's interval is above β)
+    assert fig.get_figwidth() <= 5.5 and len([ax for ax in fig.axes if ax.get_subplotspec()]) == 1
+    assert fig._suptitle.get_text().replace("\n", " ").startswith(
+        "Only the Theorem 2 and Bayesian-DP calibrations keep Theorem 2's failure event within β = 0.05: the DP "
+        "calibration exceeds it")
     for arm, status in (("zhao_alg1_dp", "does not hold"), ("zhao_alg1_bdp", "holds")):
         assert c[f"{arm}-event-rate"].kind == "project" and not c[f"{arm}-event-rate"].quote
         assert c[f"{arm}-event-rate"].status == status
@@ -138,26 +171,27 @@ def test_thm2_check_dp_and_bdp_arms_are_project_rows_judged_on_their_rate():
 
 
 @pytest.mark.parametrize("output_id", ["zhao-fig3", "zhao-fig3-large-n"])
-def test_fig3_figure_short_titles_gap_row_and_calibration_block(output_id):
-    """Panel titles and the suptitle have at most 2 lines; the gap row shows holdout − fresh as the claims compute it
-    (paired over replicates); the Algorithm 1 calibrations are written once, outside the panels."""
+def test_fig3_figure_gap_panel_one_se_axis_and_no_calibration_block(output_id):
+    """Short panel titles and a verdict title of at most four lines; one gap panel drawing holdout − fresh as the
+    claims compute it (paired over replicates) in each arm's encoding, nothing for an all-⊥ arm; the sampling-SE axis
+    once; the calibrations are in the table, not written beside the legend."""
     from adaptive_repro.stats import paired_gap, paired_gap_table
 
     s = spec(output_id, mechanisms=("standard", "zhao_alg1_dp", "zhao_alg1_bdp"))
     recs = records(output_id, {"standard": (0.05, True), "zhao_alg1_dp": (0.0, True), "zhao_alg1_bdp": (0.0, False)})
     _, fig, _ = catalogue.build(output_id, {"seed": 1}, {"records": recs, "diagnostics": None, "specs": {output_id: s}})
-    assert all(ax.get_title().count("\n") <= 1 for ax in fig.axes)
-    assert fig._suptitle.get_text().count("\n") <= 1
+    assert all(ax.get_title().count("\n") == 0 for ax in fig.axes)
+    assert fig._suptitle.get_text().count("\n") <= 3
     gap_axes = [ax for ax in fig.axes if ax.get_ylabel().startswith("holdout − fresh")]
     assert len(gap_axes) == 1
-    g = paired_gap_table(recs)
     mean, se, _ = paired_gap(recs, "standard", 50)
-    row = g[(g["mechanism"] == "standard") & (g["k"] == 50)].iloc[0]
-    assert row["mean"] == pytest.approx(mean) and row["se"] == pytest.approx(se)
-    assert g[g["mechanism"] == "zhao_alg1_bdp"]["mean"].isna().all()
-    fig_texts = [t.get_text() for t in fig.texts]
-    assert any("Algorithm 1 calibrations" in t and "σ =" in t for t in fig_texts)
-    assert not any("σ =" in ax.get_title() for ax in fig.axes)
+    (std,) = [ln for ln in gap_axes[0].lines if ln.get_gid() == "encoding:standard"]
+    assert std.get_ydata()[-1] == pytest.approx(mean)
+    assert not [ln for ln in gap_axes[0].lines if ln.get_gid() == "encoding:zhao_alg1_bdp"]
+    assert paired_gap_table(recs).query("mechanism == 'zhao_alg1_bdp'")["mean"].isna().all()
+    texts = [t.get_text() for t in fig.findobj(Text)]
+    assert sum("sampling SE units" in t for t in texts) == 1  # the secondary axis's label: one panel only
+    assert not any("σ =" in t or "Algorithm 1 calibrations" in t for t in texts)
 
 
 def test_fig3_answered_wording_rounds_down_and_names_the_lowest_k():
@@ -171,17 +205,23 @@ def test_fig3_answered_wording_rounds_down_and_names_the_lowest_k():
     assert measured.startswith("answered ≥ 85% at every k > 0 (lowest at k = 10; ≥ 90% required)")
 
 
-def test_fig2_gap_row_shares_y_and_has_no_fraction_row_without_algorithm_1():
+def test_fig2_accuracy_and_gap_panels_with_the_standard_holdouts_verdict():
+    """zhao-fig2: the standard holdout's accuracy curves and one gap panel with both arms and Thresholdout's T in
+    range; no fraction panel (neither arm answers ⊥); the title is the standard holdout's verdict with its number."""
+    from adaptive_repro.stats import paired_gap
+
     s = spec("zhao-fig2", mechanisms=("standard", "dwork_code"))
     recs = records("zhao-fig2", {"standard": (0.05, True), "dwork_code": (0.01, True)})
     _, fig, _ = catalogue.build("zhao-fig2", {"seed": 1}, {"records": recs, "diagnostics": None,
                                                            "specs": {"zhao-fig2": s}})
-    panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>" and ax.get_subplotspec() is not None]
-    rows = {ax.get_subplotspec().rowspan.start for ax in panels}
-    assert rows == {0, 1}  # accuracy and gap; the fraction answered (always 1 here) is dropped
-    gap_row = [ax for ax in panels if ax.get_subplotspec().rowspan.start == 1]
-    assert len({ax.get_ylim() for ax in gap_row}) == 1
-    assert max(ax.get_ylim()[1] for ax in gap_row) >= s.threshold_scale / np.sqrt(s.n)  # Thresholdout's T in range
+    panels = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    assert len(panels) == 2 and not any(ax.get_ylabel() == "fraction" for ax in panels)
+    gap = next(ax for ax in panels if ax.get_ylabel().startswith("holdout − fresh"))
+    assert {ln.get_gid() for ln in gap.lines} >= {"encoding:standard", "encoding:dwork_code"}
+    assert gap.get_ylim()[1] >= s.threshold_scale / np.sqrt(s.n)  # Thresholdout's T in range
+    mean, _, _ = paired_gap(recs, "standard", 50)
+    assert fig._suptitle.get_text().startswith("Reused as is on correlated records, the holdout overfits")
+    assert f"{mean:+.3f}" in fig._suptitle.get_text()
 
 
 @pytest.mark.parametrize("output_id", ["zhao-fig3", "zhao-fig3-large-n"])
@@ -204,10 +244,13 @@ def test_fig3_large_n_says_whether_the_experiment_separates_the_calibrations(dp_
     s = spec("zhao-fig3-large-n", mechanisms=("standard", "zhao_alg1_dp", "zhao_alg1_bdp"), p=0.6)
     recs = records("zhao-fig3-large-n", {"standard": (0.05, True), "zhao_alg1_dp": (dp_gap, True),
                                          "zhao_alg1_bdp": (0.0, True)})
-    _, _, claims = catalogue.build("zhao-fig3-large-n", {"seed": 1}, {"records": recs, "diagnostics": None,
-                                                                     "specs": {"zhao-fig3-large-n": s}})
+    _, fig, claims = catalogue.build("zhao-fig3-large-n", {"seed": 1}, {"records": recs, "diagnostics": None,
+                                                                       "specs": {"zhao-fig3-large-n": s}})
     row = claims_by_id(claims)["calibrations-separated"]
     assert row.kind == "project" and row.status == ("holds" if separated else "does not hold")
+    title = fig._suptitle.get_text().replace("\n", " ")
+    assert ("Only the Bayesian-DP calibration" in title) == separated
+    assert ("does not separate them" in title) == (not separated)
     assert separated or "does not separate the calibrations" in row.measured
     applies = claims_by_id(claims)["theorem2-applies"]
     assert "this project's choices" in applies.claim and "Theorem 2's own prescription" in applies.measured

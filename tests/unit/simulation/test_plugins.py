@@ -175,9 +175,9 @@ def test_a_new_mechanism_and_calibration_run_and_are_labelled_by_their_own_words
     assert set(diagnostics["mechanism"]) == {half.name, "zhao_alg1_bdp"}  # budgeted arms record diagnostics
     table, fig, claims = catalogue.build("zhao-fig3", {"seed": 5}, {"records": records, "diagnostics": diagnostics,
                                                                    "specs": {"zhao-fig3": spec}})
-    titles = [ax.get_title() for ax in fig.axes]
-    assert any(t.startswith("Gaussian-noise holdout") for t in titles)
-    assert any(t.startswith("Algorithm 1, half-noise calibration, ε = 2") for t in titles)
+    legend = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert any(t.startswith("Gaussian-noise holdout") for t in legend)  # the arms in their own words
+    assert any(t.startswith("Algorithm 1, half-noise calibration") for t in legend)
     by_id = {c.claim_id: c for c in claims}
     own = by_id[f"{half.name}-prevents-overfitting"]
     assert ("half-noise calibration (half the DP calibration's noise;" in own.claim
@@ -186,17 +186,16 @@ def test_a_new_mechanism_and_calibration_run_and_are_labelled_by_their_own_words
     assert f"{half.name}-certified-bdp" in by_id
     mine = by_id["noisy_holdout-tracks-fresh"]  # a plug-in arm gets a claim of its own, in its own words
     assert mine.claim.startswith("Gaussian-noise holdout") and f"T = {2 / np.sqrt(2000):.4f}" in mine.expected
-    legend = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
-    assert "threshold T of each arm (its own; the tolerance its claim uses)" in legend
     assert not any("Algorithm 1: the claim" in t or "Thresholdout's threshold" in t for t in legend)
     assert by_id[f"{half.name}-certified-bdp"].claim.startswith("Algorithm 1, half-noise calibration:")
-    # the gap row draws each arm's own threshold: the new arm's 2/sqrt(n), the new calibration's T
-    gap_axes = fig.axes[len(spec.arms):2 * len(spec.arms)]  # the second row
-    levels = [sorted({round(float(y), 9) for line in ax.get_lines() for y in np.atleast_1d(line.get_ydata())
-                      if line.get_linestyle() == "--"}) for ax in gap_axes]
-    assert round(2 / np.sqrt(2000), 9) in levels[1]
-    assert round(6 / (2 * np.sqrt(2000)), 9) in levels[2]
-    assert not levels[0]  # the standard holdout promises no threshold
+    # the gap panel draws each arm's own threshold, named on the line: the new arm's 2/sqrt(n), the new
+    # calibration's T (shared with the Bayesian-DP calibration); the standard holdout promises none
+    (gap_ax,) = [ax for ax in fig.axes if ax.get_ylabel().startswith("holdout − fresh")]
+    levels = sorted({round(float(y), 9) for line in gap_ax.get_lines() for y in np.atleast_1d(line.get_ydata())
+                     if line.get_linestyle() == "--"})
+    assert levels == sorted({round(2 / np.sqrt(2000), 9), round(6 / (2 * np.sqrt(2000)), 9)})
+    words = [t.get_text() for t in gap_ax.texts]
+    assert "T (Gaussian-noise holdout)" in words and "T (Algorithm 1)" in words
 
 
 def test_a_model_block_takes_only_its_models_keys_and_its_models_defaults(registered):
