@@ -257,15 +257,17 @@ def suptitle(fig, text: str):
     return fig.suptitle(text, fontsize=SIZES["suptitle"])
 
 
-def accuracy_curves(ax, sub: pd.DataFrame, holdout_marker: str | None = None):
+def accuracy_curves(ax, sub: pd.DataFrame, mark_holdout: bool = False):
     """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with ± SD bands, the exact
-    population dotted (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table."""
+    population dotted (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table. Each
+    data set in its encoding's colour; ``mark_holdout``: the holdout's answered points with its marker (a ⊥ leaves a
+    gap), the other curves plain lines."""
     for dataset in ("train", "holdout", "fresh", "population"):
         cur = sub[sub["dataset"] == dataset].sort_values("k")
         if cur.empty:
             continue
-        ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", color=COLORS[dataset],
-                label=name(dataset), marker=holdout_marker if dataset == "holdout" else None)
+        ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=name(dataset),
+                **(style(dataset) | ({"ms": 3.5} if mark_holdout and dataset == "holdout" else {"marker": None})))
         if dataset != "population":
             ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
                             alpha=0.15)
@@ -464,9 +466,11 @@ def figure_problems(fig) -> list[str]:
     for t in fig.findobj(Text):
         if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_FONT_PT - 1e-6:
             problems.append(f"text {t.get_text()[:30]!r} at {t.get_fontsize():g} pt (at least {MIN_FONT_PT:g})")
+    from adaptive_repro.simulation.registries import ARMS
+
     for artist in fig.findobj(lambda a: str(a.get_gid() or "").startswith("encoding:")):
         key = artist.get_gid().split(":", 1)[1]
-        if key == "violation":
+        if key == "violation" or (key not in COLORS and key not in ARMS.names()):  # a plug-in arm of a test
             continue
         want_colour, want_marker = encoding_of(key)
         if isinstance(artist, Line2D):

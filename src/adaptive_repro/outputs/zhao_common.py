@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
-from adaptive_repro.plotting import ARM_MARKERS, COLORS, MAX_WIDTH, SIZES, style
+from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, style
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
 from adaptive_repro.stats import summarize
@@ -122,13 +122,6 @@ def requirement_line(ax, y: float, text: str, x: float = 0.98, ha: str = "right"
                    clip_on=False)
 
 
-def arm_style(arm) -> dict:
-    """How an arm is drawn: :func:`plotting.style` for an arm with a marker in plotting.ARM_MARKERS; a plug-in arm
-    (registered in a test or by a user, no marker there) in its own colour with a plain marker and no ``gid``
-    (there is no pipeline encoding to check it against)."""
-    return style(arm) if arm.name in ARM_MARKERS else {"color": arm.color, "marker": "o"}
-
-
 def short_arm_name(arm) -> str:
     """An arm's name without its parenthesised detail ("Thresholdout", "Standard holdout"); an Algorithm 1 arm by its
     calibration ("DP", "Bayesian-DP")."""
@@ -173,7 +166,7 @@ def gap_curves(ax, gaps: pd.DataFrame, arms) -> list:
             continue
         se = g["se"].fillna(0.0)
         ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=arm.color, alpha=0.2, lw=0)
-        ax.plot(g["k"], g["mean"], "-", ms=5, **arm_style(arm))
+        ax.plot(g["k"], g["mean"], "-", ms=5, **style(arm))
     ax.axhline(0, color="black", lw=0.8, zorder=1)
     return silent
 
@@ -187,7 +180,7 @@ def se_units_axis(ax, n: int):
 
 def arm_handle(arm, label: str | None = None) -> Line2D:
     """A legend handle drawn as the arm is (colour, marker, solid line)."""
-    return Line2D([], [], ls="-", label=label or arm.display_name, **arm_style(arm))
+    return Line2D([], [], ls="-", label=label or arm.display_name, **style(arm))
 
 
 def style_handle(ls: str, label: str, color=None, marker=None, mfc=None) -> Line2D:

@@ -10,14 +10,13 @@ import pandas as pd
 
 from adaptive_repro.outputs.zhao_common import (
     THEOREM2_ARM,
-    arm_style,
     requirement_line,
     setting_line,
     short_arm_name,
     theory_table,
     wrap_verdict,
 )
-from adaptive_repro.plotting import _plain, legend_below, pyplot, ring, verdict_title
+from adaptive_repro.plotting import _plain, legend_below, pyplot, ring, style, verdict_title
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.simulation.analysts import theorem2_diagnostics
 
@@ -100,7 +99,7 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
         arm = spec.arm(r.mechanism)
         ax.errorbar([i], [r.frequency], yerr=[[r.frequency - r.ci_low], [r.ci_high - r.frequency]], capsize=4,
                     ls="none", color=arm.color)
-        ax.plot([i], [r.frequency], ls="none", ms=8, **arm_style(arm))
+        ax.plot([i], [r.frequency], ls="none", ms=8, **style(arm))
         if r.mechanism in failing:
             ring(ax, i, r.frequency, label="claim fails here")
         label = f"{r.events}/{r.replicates}" + ("" if r.answered_fraction >= 0.995 else

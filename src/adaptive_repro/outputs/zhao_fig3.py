@@ -29,7 +29,6 @@ from adaptive_repro.outputs.zhao_common import (
     REQUIREMENT_LABEL,
     answered_table,
     arm_handle,
-    arm_style,
     arms_in,
     gap_curves,
     requirement_line,
@@ -47,6 +46,7 @@ from adaptive_repro.plotting import (
     log_axis,
     pyplot,
     ring,
+    style,
     verdict_title,
 )
 from adaptive_repro.registry import Claim, code_name, verdict
@@ -282,7 +282,7 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], sp
     arms = arms_in(spec, table["mechanism"])
     fig, (ax_acc, ax_gap) = plt.subplots(1, 2, figsize=(10, 5.0), gridspec_kw={"width_ratios": [1, 1.1]})
     std = next((a for a in arms if a.name == "standard"), arms[0])
-    accuracy_curves(ax_acc, table[table["mechanism"] == std.name], holdout_marker=".")
+    accuracy_curves(ax_acc, table[table["mechanism"] == std.name], mark_holdout=True)
     ax_acc.set_title(f"(a) {std.display_name}: accuracy, mean ± SD")
     ax_acc.set_ylabel("accuracy")
     gap_curves(ax_gap, gaps, arms)
@@ -374,12 +374,12 @@ def _answered_panel(ax, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.Data
     for arm in arms:
         hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
         hold = hold.sort_values("k")
-        ax.plot(hold["k"], hold["answered"], "-", ms=6, **arm_style(arm))
+        ax.plot(hold["k"], hold["answered"], "-", ms=6, **style(arm))
         every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
         th = theory[theory["arm"] == arm.name]
         if len(th):
             ax.plot(every["k"], every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5, mfc="white",
-                    **arm_style(arm))
+                    **style(arm))
         bad = shortfalls(hold, arm_rows, tolerance)[0]
         ring(ax, bad["k"], bad["answered"], label="claim fails here", size=90)
     requirement_line(ax, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} answered required", x=0.5, ha="center")
@@ -396,7 +396,7 @@ def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
     eps = float(certified["eps_session"].iloc[0])
     for i, r in enumerate(certified.itertuples()):
         arm = spec.arm(r.arm)
-        ax.plot([i], [r.certified_bdp], ls="none", ms=9, **arm_style(arm))
+        ax.plot([i], [r.certified_bdp], ls="none", ms=9, **style(arm))
         ax.annotate(f"{r.certified_bdp:.3g}", (i, r.certified_bdp), textcoords="offset points", xytext=(9, 0),
                     va="center", fontsize=10)
         if r.certified_bdp > eps * (1 + 1e-6):

@@ -17,7 +17,6 @@ from adaptive_repro.outputs.zhao_common import (
     DP_ARM,
     REQUIREMENT,
     arm_handle,
-    arm_style,
     arms_in,
     requirement_line,
     short_arm_name,
@@ -35,6 +34,7 @@ from adaptive_repro.plotting import (
     ordinal_colors,
     pyplot,
     ring,
+    style,
     verdict_title,
 )
 from adaptive_repro.registry import Claim, code_name, verdict
@@ -129,7 +129,7 @@ def figure(table: pd.DataFrame, spec):
     silent_any = False
     for ax, arm in zip(axes, arms):
         sub = table[table["mechanism"] == arm.name]
-        marker = arm_style(arm)["marker"]
+        marker = style(arm)["marker"]
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p").assign(x=lambda g, b=b: g["p"] + dodge[b])  # side by side
             drawn = grp[grp["answered"] > 0]
@@ -221,7 +221,7 @@ def _certified_against_p(ax, table: pd.DataFrame, spec) -> None:
         return
     for m in arms:
         rows = table[table["mechanism"] == m].drop_duplicates("p").sort_values("p")
-        ax.plot(rows["p"], rows["certified_bdp"], "-", ms=6, **arm_style(spec.arm(m)))
+        ax.plot(rows["p"], rows["certified_bdp"], "-", ms=6, **style(spec.arm(m)))
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p")
     eps = float(table["eps_session"].dropna().iloc[0])
     above = dp[dp["certified_bdp"] > eps * (1 + 1e-6)]
