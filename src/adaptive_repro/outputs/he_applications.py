@@ -46,9 +46,8 @@ def _theorem(which, p, N, T, sigma, dt):
     return hea.theorem8_federated(N, tau, T, sigma, delta, dt)
 
 
-def figure_delta_tilde(p: dict) -> float:
-    """The delta~ of the Wang comparison (row wang-direction): the second value of the sweep, or the only one (the
-    name is historical: the figure it chose for now draws every delta~ of the sweep)."""
+def wang_delta_tilde(p: dict) -> float:
+    """The delta~ of the Wang comparison (row wang-direction): the second value of the sweep, or the only one."""
     dts = list(p["delta_tilde"])
     return float(dts[1] if len(dts) > 1 else dts[0])
 
@@ -103,10 +102,10 @@ def he_max_T(eps_target: float, params: dict, which: str, N: float, sigma: float
 
 
 def wang_direction_table(params: dict, which: str) -> pd.DataFrame:
-    """For each target eps (``wang_eps``), N and sigma at :func:`figure_delta_tilde`: He's largest admissible T
+    """For each target eps (``wang_eps``), N and sigma at :func:`wang_delta_tilde`: He's largest admissible T
     (Theorem 7/8's eps'(T) <= eps) and Wang et al.'s smallest admissible T as He quotes it."""
     p = params
-    dt = figure_delta_tilde(p)
+    dt = wang_delta_tilde(p)
     rows = []
     for eps in p["wang_eps"]:
         for N in p["N"]:

@@ -26,7 +26,7 @@ SMALL = {  # each output's own block: the keys set here, the schema's defaults f
     "he-generalization": {"eps": [0.01, 0.5, 1.5, 3.0], "delta": [1e-6], "k": [1, 10], "N": [1000]},
     "he-sgld": {"N": [10_000, 100_000], "T": [10, 1000], "sigma": [1.0], "wang_eps": [1.0],
                 "delta_tilde": [1e-5, 1e-12]},
-    "he-federated": {"N": [10_000, 100_000], "T": [10, 1000], "sigma": [1.0], "wang_eps": [1.0],
+    "he-federated": {"N": [10_000, 100_000], "T": [10, 1000], "sigma": [1.0],
                      "delta_tilde": [1e-5, 1e-12]},
 }
 
