@@ -6,7 +6,7 @@ For each output ID: the builder (catalogue.build) runs on the run's resolved con
 and, for an experiment output, its aggregated records; the figure is written to ``<out>/<ID>.png`` at full resolution
 and ``<out>/<ID>.report.png`` at the size the HTML report shows it at a 1,400 px window (with the table and
 claims, to ``cmp`` against the run's), and every problem
-plotting.figure_problems finds (width, font sizes, encoding, log ticks, code in titles) is printed. Nothing under
+figure_checks.figure_problems finds (width, font sizes, encoding, log ticks, code in titles) is printed. Nothing under
 ``<results>`` is written: this is a developer's tool, the pipeline's figures come from ``snakemake``.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from adaptive_repro import catalogue, plotting
+from adaptive_repro import catalogue, figure_checks, plotting
 from adaptive_repro.config import output_params
 from adaptive_repro.io import FIGURE_DPI, read_verified_csv
 from adaptive_repro.report_html import figure_css_width
@@ -52,7 +52,7 @@ def redraw(output_id: str, config: dict, results: Path, out: Path) -> list[str]:
     write_csv(table, out / f"{output_id}.table.csv")
     write_claims(claims, out / f"{output_id}.claims.csv")
     fig.canvas.draw()
-    problems = plotting.figure_problems(fig)
+    problems = figure_checks.figure_problems(fig)
     png = out / f"{output_id}.png"
     fig.savefig(png, dpi=FIGURE_DPI, bbox_inches="tight")
     plotting.pyplot().close(fig)

@@ -18,7 +18,7 @@ style applied), so that
 * log axes are labelled 10^k (:func:`log_axis`), and an empty or absent curve is explained on its panel
   (:func:`note`).
 
-The Dwork-style accuracy panels of the classifier experiments are :func:`accuracy_panels`.
+The Dwork-style accuracy panels of the classifier experiments are in :mod:`adaptive_repro.outputs.accuracy_figures`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-import pandas as pd
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
-from adaptive_repro.stats import Z95
 
 #: Okabe-Ito colour-blind-safe palette.
 OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
@@ -72,11 +69,6 @@ DISPLAY_NAMES = {
     "node": "the node X_i", "quilt": "quilt X_Q", "nearby": "nearby X_N", "remote": "remote X_R",
 }
 
-#: Output IDs -> figure titles in words.
-OUTPUT_TITLES = {
-    "dwork-null": "Reusing a holdout without signal (as Dwork et al. 2015, Fig. 1)",
-    "dwork-signal": "Reusing a holdout with signal attributes (as Dwork et al. 2015, Fig. 2)",
-}
 
 #: One colour per data set / method / role, the same in every figure (arms are coloured by their objects).
 COLORS = {
@@ -212,7 +204,7 @@ def _plain(x: float, _pos=None) -> str:
     return f"1e{math.floor(e + 1e-9)}" if abs(mant - 1) < 1e-6 else f"{mant:.2g}e{math.floor(e + 1e-9)}"
 
 
-def _power_of_ten(x: float, _pos=None) -> str:
+def power_of_ten_label(x: float, _pos=None) -> str:
     """A log-axis tick label: 10^k at powers of ten, m×10^k between them (mathtext)."""
     if x <= 0 or not math.isfinite(x):
         return ""
@@ -235,7 +227,7 @@ def log_axis(ax, which: str = "both", subs=None):
         narrow = lo > 0 and math.log10(hi / lo) < 2
         chosen = subs if subs is not None else ((1, 2, 5) if narrow else (1.0,))
         axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=12))
-        axis.set_major_formatter(FuncFormatter(_power_of_ten))
+        axis.set_major_formatter(FuncFormatter(power_of_ten_label))
         axis.set_minor_formatter(NullFormatter())
 
 
@@ -245,102 +237,36 @@ def plain_symlog_yaxis(ax, linthresh: float, linscale: float = 1.0):
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "0" if v == 0 else ("−" if v < 0 else "") + _plain(abs(v))))
 
 
+def floor_band(axes, floor: float, top: float, text: str, decades: float = 1.2, max_ticks: int = 6) -> float:
+    """A broken log y axis for values below ``floor`` (or absent), on panels ``axes`` sharing their y axis: the axis
+    runs from ``top`` down to ``floor``, and a grey strip beneath it, cut off by a dashed break line, holds such values
+    as markers (never a line diving to a floor); ``text`` names the strip as a tick label.
+    Ticks are 10^k above ``floor``, every decade or every few so that at most ``max_ticks`` show (call after
+    :func:`log_axis`). Returns the y at which to draw in the strip (e.g. zhao-lemma1's tiny exact probabilities,
+    zhao-bdp-conversion's infeasible Lemma 3)."""
+    import numpy as np
+    from matplotlib.ticker import FixedFormatter, FixedLocator
+
+    lo, cut = floor / 10**decades, floor / 10**0.25
+    for ax in axes:
+        ax.axhspan(lo, cut, color="#ececec", lw=0, zorder=0)
+        ax.axhline(cut, color=COLORS["reference"], lw=1.0, ls=(0, (4, 2)), zorder=1)
+    k_lo, k_hi = int(np.ceil(np.log10(floor) - 1e-9)) + 1, int(np.floor(np.log10(top) + 1e-9))
+    step = max(1, int(np.ceil((k_hi - k_lo + 1) / max_ticks)))
+    axes[0].set_yticks([10.0**k for k in range(k_hi, k_lo - 1, -step)])
+    axes[0].set_ylim(lo, top)
+    y = float(np.sqrt(lo * cut))
+    axes[0].yaxis.set_minor_locator(FixedLocator([y]))  # the strip's name as a (minor) tick label
+    axes[0].yaxis.set_minor_formatter(FixedFormatter([text]))
+    axes[0].tick_params(axis="y", which="minor", length=0, labelsize=SIZES["tick"])
+    return y
+
+
 def note(ax, text: str, x: float = 0.5, y: float = 0.5, ha: str = "center", va: str = "center", colour=None):
     """Write ``text`` on a panel (axes coordinates), boxed: why a curve is absent ("all answers ⊥", "below 1e-40")."""
     c = colour or OKABE_ITO["black"]
     return ax.text(x, y, text, transform=ax.transAxes, ha=ha, va=va, fontsize=SIZES["note"], color=c, zorder=10,
                    bbox={"facecolor": "white", "edgecolor": c, "alpha": 0.9, "boxstyle": "round,pad=0.3"})
-
-
-def suptitle(fig, text: str):
-    """A figure title at the suptitle size."""
-    return fig.suptitle(text, fontsize=SIZES["suptitle"])
-
-
-def accuracy_curves(ax, sub: pd.DataFrame, mark_holdout: bool = False):
-    """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with ± SD bands, the exact
-    population dotted (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table. Each
-    data set in its encoding's colour; ``mark_holdout``: the holdout's answered points with its marker (a ⊥ leaves a
-    gap), the other curves plain lines."""
-    for dataset in ("train", "holdout", "fresh", "population"):
-        cur = sub[sub["dataset"] == dataset].sort_values("k")
-        if cur.empty:
-            continue
-        ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=name(dataset),
-                **(style(dataset) | ({"ms": 3.5} if mark_holdout and dataset == "holdout" else {"marker": None})))
-        if dataset != "population":
-            ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
-                            alpha=0.15)
-
-
-def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=None,
-                    gaps: pd.DataFrame | None = None, tolerances: dict | None = None, tolerance_label: str = ""):
-    """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
-    train / holdout / fresh and the exact population accuracy (the paper's view). With ``gaps``
-    (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the quantity the
-    claims test, and each arm's tolerance from ``tolerances`` (arm -> value). ``title`` is the figure's verdict and
-    ``subtitle`` what is plotted (:func:`verdict_title`); the axes are row-major (accuracy row, then gap row).
-
-    ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; ``arms`` the arm objects to draw
-    (their ``name`` is the table's ``mechanism``, their ``display_name`` the panel title).
-    """
-    arm_col = "mechanism"
-    if ylim is None:  # the Dwork2015 range 0.45-0.75, widened to show every band
-        shown = table[table["dataset"] != "population"]
-        ylim = (min(0.45, float((shown["mean"] - shown["sd"]).min()) - 0.02),
-                max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
-    w = panel_width(len(arms), 5.4)
-    rows = [3, 1.6] if gaps is not None else [3]
-    fig, axes = plt.subplots(len(rows), len(arms), figsize=(w * len(arms), 1.1 * sum(rows) + 1.6), sharex=True,
-                             sharey="row", squeeze=False, gridspec_kw={"height_ratios": rows})
-    for j, arm_obj in enumerate(arms):
-        ax, arm = axes[0][j], arm_obj.name
-        accuracy_curves(ax, table[table[arm_col] == arm])
-        ax.set_title(arm_obj.display_name)
-        ax.set_ylim(*ylim)
-        if gaps is not None:
-            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], (tolerances or {}).get(arm), tolerance_label)
-        axes[-1][j].set_xlabel("number of selected variables k")
-    axes[0][0].set_ylabel("accuracy (mean ± SD over replicates)")
-    if gaps is not None:
-        axes[1][0].set_ylabel(GAP_YLABEL)
-    verdict_title(fig, title, subtitle)
-    legend_below(fig, axes, ncol=2)
-    return fig
-
-
-GAP_LABEL = f"holdout − fresh: mean, 95% band (±{Z95:.2f} SE)"
-GAP_YLABEL = "holdout − fresh\n(mean, 95% band)"
-
-
-def threshold_label(names_with_threshold) -> str:
-    """The legend entry of the gap rows' dashed threshold lines: the arm's name when one arm has a threshold, else a
-    phrase true of every arm (each dashed line is its own arm's T)."""
-    if len(names_with_threshold) == 1:
-        return f"threshold T of {names_with_threshold[0]} (its claim's tolerance)"
-    return "threshold T of each arm (its own; the tolerance its claim uses)"
-
-
-def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_label: str = ""):
-    """Reported holdout minus fresh accuracy of one arm (``gaps``: k, mean, se, from stats.paired_gap_table: what the
-    experiments' claims test) as the mean with its 95% band (± stats.Z95 SE), a zero line and the claim's tolerance."""
-    import numpy as np
-
-    g = gaps.dropna(subset=["mean"]).sort_values("k")
-    ax.axhline(0, color="black", lw=0.9)
-    has_tolerance = tolerance is not None and np.isfinite(tolerance)
-    if has_tolerance:
-        ax.axhline(tolerance, color=COLORS["reference"], ls="--", lw=1.4, label=tolerance_label)
-    if g.empty:
-        note(ax, "no gap drawn:\nevery holdout answer ⊥", x=0.5, y=0.75, colour=COLORS["holdout"])
-        if has_tolerance:
-            ax.set_ylim(-tolerance, 2.5 * tolerance)
-        return
-    se = g["se"].fillna(0.0)
-    ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=COLORS["reference"], alpha=0.35,
-                    lw=0)
-    ax.plot(g["k"], g["mean"], ".-", color="black", label=GAP_LABEL)
-    ax.set_ylim(min(ax.get_ylim()[0], -0.1 * ax.get_ylim()[1]), None)  # zero always in view
 
 
 def _drawn_points(ax, per_segment: int = 12):
@@ -434,70 +360,3 @@ def symlog_minor_ticks(ax, linthresh: float):
             v = k * 10.0 ** e
             ticks += [t for t in (v, -v) if lo <= t <= hi and abs(t) > linthresh]
     ax.yaxis.set_minor_locator(FixedLocator(sorted(ticks)))
-
-
-def _encoded_names() -> dict[str, str]:
-    """Display name -> key of every arm and method with an encoding (a curve labelled so must be drawn in it)."""
-    from adaptive_repro.simulation.registries import ARMS
-
-    names = {arm.display_name: arm.name for arm in ARMS}
-    names.update({DISPLAY_NAMES[key]: key for key in MARKERS if key in DISPLAY_NAMES})
-    return names
-
-
-_CODE_IN_TITLE = ("docs/", "results/", ".py", ".csv", "§", "METHODS")
-
-
-def figure_problems(fig) -> list[str]:
-    """What keeps ``fig`` from being drawn for the size it is seen and in the pipeline's one encoding, in words (empty:
-    none): wider than :data:`MAX_WIDTH`; text smaller than :data:`MIN_FONT_PT`; an artist of an encoded key
-    (:func:`style`'s gid) in another colour or marker; a log axis not labelled 10^k (:func:`log_axis`); a code name
-    or file path in a title. Needs no drawing (the build job logs these as warnings; the figure tests fail on them)."""
-    import re
-
-    import matplotlib.colors as mcolors
-    from matplotlib.collections import PathCollection
-    from matplotlib.lines import Line2D
-    from matplotlib.text import Text
-
-    problems = []
-    if fig.get_figwidth() > MAX_WIDTH + 1e-6:
-        problems.append(f"figure is {fig.get_figwidth():.1f} in wide (at most {MAX_WIDTH:g})")
-    for t in fig.findobj(Text):
-        if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_FONT_PT - 1e-6:
-            problems.append(f"text {t.get_text()[:30]!r} at {t.get_fontsize():g} pt (at least {MIN_FONT_PT:g})")
-    from adaptive_repro.simulation.registries import ARMS
-
-    for artist in fig.findobj(lambda a: str(a.get_gid() or "").startswith("encoding:")):
-        key = artist.get_gid().split(":", 1)[1]
-        if key == "violation" or (key not in COLORS and key not in ARMS.names()):  # a plug-in arm of a test
-            continue
-        want_colour, want_marker = encoding_of(key)
-        if isinstance(artist, Line2D):
-            colour, marker = artist.get_color(), artist.get_marker()
-        elif isinstance(artist, PathCollection) and len(artist.get_facecolors()):
-            colour, marker = artist.get_facecolors()[0], None
-        else:
-            continue
-        if mcolors.to_hex(colour) != mcolors.to_hex(want_colour):
-            problems.append(f"{key} drawn in {mcolors.to_hex(colour)}, its colour is {mcolors.to_hex(want_colour)}")
-        if marker not in (None, "None", "", " ") and want_marker and marker != want_marker:
-            problems.append(f"{key} drawn with marker {marker!r}, its marker is {want_marker!r}")
-    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
-    in_legends = {id(a) for legend in legends for a in legend.findobj()}  # proxies copy the label, not the gid
-    for artist in fig.findobj(lambda a: isinstance(a, (Line2D, PathCollection)) and id(a) not in in_legends):
-        key = _encoded_names().get(artist.get_label())
-        if key and artist.get_gid() != f"encoding:{key}":
-            problems.append(f"{artist.get_label()!r} drawn without its encoding (plotting.style({key!r}))")
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            if axis.get_scale() == "log" and axis.get_visible() and ax.get_visible() and ax.axison:
-                formatter = axis.get_major_formatter()
-                if getattr(formatter, "func", None) is not _power_of_ten:
-                    problems.append(f"log axis of panel {ax.get_title()[:30]!r} not labelled 10^k (log_axis)")
-    titles = [fig._suptitle.get_text()] if fig._suptitle is not None else []
-    titles += [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
-    for title in titles:
-        if any(code in title for code in _CODE_IN_TITLE) or re.search(r"\b[a-z]+_[a-z_]+\b", title):
-            problems.append(f"code name or path in title {title[:50]!r}")
-    return problems

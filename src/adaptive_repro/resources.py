@@ -177,11 +177,19 @@ def job_resources(cost: ReplicateCost, replicates_in_job: int) -> dict[str, int]
             "runtime": int(math.ceil(2 * cost.seconds * replicates_in_job / 60.0)) + 1}
 
 
-def job_priority(estimated_seconds: float) -> int:
-    """Snakemake priority of a job: its estimated CPU seconds (in tenths), so that of the jobs ready to run the
-    longest start first (longest-processing-time-first scheduling: the short jobs fill the cores at the end instead
-    of a long job starting last and running alone). Scheduling only: no output depends on it."""
-    return int(round(10 * estimated_seconds))
+#: CPU seconds of what follows a simulation chunk before its output is done (aggregation and the build job), added to
+#: its priority: a chunk with work waiting behind it starts before an independent job of the same length.
+DOWNSTREAM_SECONDS = 3.0
+#: Priority of an aggregation: it takes well under a second and unblocks a build, so it runs as soon as it can.
+AGGREGATE_PRIORITY = 10_000
+
+
+def job_priority(estimated_seconds: float, downstream_seconds: float = 0.0) -> int:
+    """Snakemake priority of a job: the estimated CPU seconds (in tenths) of the longest chain it starts, its own plus
+    ``downstream_seconds`` of the jobs that wait for it, so that of the jobs ready to run the longest chains start
+    first (critical-path list scheduling: short independent jobs fill the cores at the end instead of a long job
+    starting last and running alone). Scheduling only: no output depends on it."""
+    return int(round(10 * (estimated_seconds + downstream_seconds)))
 
 
 def available_memory_mb() -> int:

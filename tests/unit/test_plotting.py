@@ -6,7 +6,7 @@ from pathlib import Path
 
 import matplotlib.colors as mcolors
 
-from adaptive_repro import plotting
+from adaptive_repro import figure_checks, plotting
 
 SRC = Path(plotting.__file__).resolve().parent
 
@@ -41,10 +41,10 @@ def test_log_axes_are_labelled_in_powers_of_ten():
     labels = [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text()]
     assert "$10^{3}$" in labels and "$10^{-6}$" in labels, labels
     assert not any("e-" in lab or "e+" in lab for lab in labels), labels
-    assert plotting.figure_problems(fig) == []
+    assert figure_checks.figure_problems(fig) == []
     ax.set_xscale("linear")
     ax.set_yscale("log")  # matplotlib's own labels: the figure check names the axis
-    assert any("not labelled 10^k" in p for p in plotting.figure_problems(fig))
+    assert any("not labelled 10^k" in p for p in figure_checks.figure_problems(fig))
     plotting.pyplot().close(fig)
 
 
@@ -64,13 +64,13 @@ def test_figure_problems_names_small_text_wide_figures_wrong_encodings_and_code_
     ax.plot([0, 1], [0, 1], **(plotting.style("he") | {"color": "#123456"}))
     ax.text(0.5, 0.5, "tiny", fontsize=plotting.MIN_FONT_PT - 2)
     ax.set_title("see docs/METHODS.md for zhao_alg1_dp")
-    problems = " | ".join(plotting.figure_problems(fig))
+    problems = " | ".join(figure_checks.figure_problems(fig))
     assert "in wide" in problems and "tiny" in problems and "he drawn in #123456" in problems, problems
     assert "code name or path in title" in problems, problems
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH, 3))
     ax.plot([0, 1], [0, 1], color="#123456", label="Standard holdout")  # an arm's name, not its encoding
-    assert plotting.figure_problems(fig) == [
+    assert figure_checks.figure_problems(fig) == [
         "'Standard holdout' drawn without its encoding (plotting.style('standard'))"]
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH, 3))
@@ -79,7 +79,7 @@ def test_figure_problems_names_small_text_wide_figures_wrong_encodings_and_code_
     plotting.legend_below(fig)  # its proxies copy the labels, not the gids: not a problem
     plotting.ring(ax, [0.5], [0.5])
     plotting.verdict_title(fig, "Lemma 1 fails for p ≥ 0.95", "exact tail probabilities")
-    assert plotting.figure_problems(fig) == []
+    assert figure_checks.figure_problems(fig) == []
     plt.close(fig)
 
 

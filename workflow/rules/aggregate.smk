@@ -20,6 +20,7 @@ rule aggregate_records:
         output_id=lambda w: w.output,
         expected=lambda w: records_expectation(w.output),
         chunk_expected=lambda w: chunk_expectations(w.output),
+    priority: resources.AGGREGATE_PRIORITY
     resources:
         mem_mb=2000,
         runtime=10,

@@ -191,17 +191,19 @@ def theory_cost(output_id):
 
 
 def simulate_priority(wildcards):
-    """A simulation chunk's scheduling priority: its estimated CPU seconds (resources.job_priority)."""
+    """A simulation chunk's scheduling priority: its estimated CPU seconds and those of its aggregation and build
+    (resources.job_priority)."""
     cost = replicate_cost(wildcards.experiment)
-    return resources.job_priority(cost.seconds * (int(wildcards.last) - int(wildcards.first) + 1))
+    return resources.job_priority(cost.seconds * (int(wildcards.last) - int(wildcards.first) + 1),
+                                  resources.DOWNSTREAM_SECONDS)
 
 
 def build_priority(wildcards):
     """A builder job's scheduling priority: a theory output's estimated CPU seconds (it can start at once), an
-    experiment output's none (it waits for its simulations anyway)."""
+    experiment output's a typical build's (it becomes ready late, after its simulations)."""
     if catalogue.get(wildcards.output).kind == "theory":
         return resources.job_priority(theory_cost(wildcards.output).seconds)
-    return 0
+    return resources.job_priority(resources.DOWNSTREAM_SECONDS)
 
 
 def build_resources(wildcards):

@@ -1,7 +1,7 @@
 """Build one catalogue output (table, figure as PDF and PNG, claims) by its builder: catalogue.build(...)."""
 import pandas as pd
 
-from adaptive_repro import catalogue, plotting  # plotting: the one set-up (Agg backend, style)
+from adaptive_repro import catalogue, figure_checks, plotting  # plotting: the one set-up (Agg backend, style)
 from adaptive_repro.config import digest, output_params
 from adaptive_repro.io import IntegrityError, read_verified_csv, save_figure, write_csv
 from adaptive_repro.joblog import fail, finished, job_logger
@@ -27,7 +27,7 @@ else:  # parameters: the output's own config block (defaults filled in by the Sn
     if digest(params) != snakemake.params.params_digest:
         raise RuntimeError(f"{output_id}: parameters changed between planning and running the job; rerun the workflow")
 table, fig, claims = catalogue.build(output_id, params, inputs)
-for problem in plotting.figure_problems(fig):  # the figure tests fail on any of these lines
+for problem in figure_checks.figure_problems(fig):  # the figure tests fail on any of these lines
     log.warning("figure problem: %s", problem)
 write_csv(table, snakemake.output.table)
 save_figure(fig, snakemake.output.pdf, snakemake.output.png)

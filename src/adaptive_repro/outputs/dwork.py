@@ -131,7 +131,7 @@ def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
 def build(output_id: str, params: dict, inputs: dict):
     """(table, figure, claims) of dwork-null / dwork-signal from the aggregated replicate records (the contract of
     catalogue.py): means, SDs and SEs per mechanism, k and data set; one panel per mechanism; the claims above."""
-    from adaptive_repro.plotting import OUTPUT_TITLES, accuracy_panels, threshold_label
+    from adaptive_repro.outputs.accuracy_figures import OUTPUT_TITLES, accuracy_panels, threshold_label
     from adaptive_repro.stats import summarize
 
     records = inputs["records"]

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.outputs.accuracy_figures import accuracy_curves
 from adaptive_repro.outputs.experiment_claims import PAPER_ARMS, Z, standard_overfits_claim, tracks_fresh_claim
 from adaptive_repro.outputs.zhao_common import (
     BDP_ARM,
@@ -41,7 +42,6 @@ from adaptive_repro.outputs.zhao_common import (
     wrap_verdict,
 )
 from adaptive_repro.plotting import (
-    accuracy_curves,
     legend_below,
     log_axis,
     pyplot,

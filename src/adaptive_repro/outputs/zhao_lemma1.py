@@ -206,9 +206,9 @@ def build_figure(frame: pd.DataFrame):
     """One panel per tau: the exact P[|q(X) - 1/2| >= tau] against n, one sequential colour per stay probability p,
     Lemma 1's bound in black, the points above it ringed; probabilities below the axis's floor (the smallest bound's
     decade) drawn as open markers in a strip under a break. The Monte Carlo cross-check stays in the table."""
-    from adaptive_repro.outputs.zhao_quilts import floor_band
     from adaptive_repro.plotting import (
         COLORS,
+        floor_band,
         legend_below,
         log_axis,
         ordinal_colors,

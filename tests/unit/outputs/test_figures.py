@@ -3,8 +3,8 @@
 Theory outputs are built at their default parameters (the figures a default run shows); experiment outputs on the
 default config's experiments with 3 replicates each (the default figures' layout on noisier numbers, which also
 exercises the verdict wording on numbers other than the default run's). Each figure must have no problem that
-plotting.figure_problems names (width, text below 9 pt, an arm / method / data set off its colour or marker or drawn
-without its encoding, a log axis not labelled 10^k, a code name or file path in a title) and a verdict title.
+figure_checks.figure_problems names (width, text below 9 pt, an arm / method / data set off its colour or marker or
+drawn without its encoding, a log axis not labelled 10^k, a code name or file path in a title) and a verdict title.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from adaptive_repro import catalogue, plotting
+from adaptive_repro import catalogue, figure_checks, plotting
 from adaptive_repro.config import output_params
 from adaptive_repro.simulation.specs import expand_experiments, output_of
 from adaptive_repro.validation import validated
@@ -58,7 +58,7 @@ def test_every_figure_is_drawn_for_its_size_in_the_one_encoding(output_id, confi
     params, inputs = build_inputs(output_id, config, specs)
     _, fig, _ = catalogue.build(output_id, params, inputs)
     try:
-        assert plotting.figure_problems(fig) == []
+        assert figure_checks.figure_problems(fig) == []
         title = fig._suptitle.get_text() if fig._suptitle is not None else ""
         assert title.strip(), f"{output_id}: no verdict title (plotting.verdict_title)"
         assert fig.get_figheight() <= 8.0, f"{output_id}: {fig.get_figheight():.1f} in tall"

@@ -202,7 +202,7 @@ def test_composition_figure_counts_and_rings_each_failure(oid):
     from matplotlib.collections import PathCollection
     from matplotlib.text import Text
 
-    from adaptive_repro.plotting import figure_problems
+    from adaptive_repro.figure_checks import figure_problems
 
     params = default_params(oid, SMALL[oid], seed=1)
     _, fig, _ = catalogue.build(oid, params, {})
@@ -338,10 +338,10 @@ def _built_figure(oid):
 def test_application_figure_rings_the_failing_composition_points(oid):
     import matplotlib.pyplot as plt
 
-    from adaptive_repro import plotting
+    from adaptive_repro import figure_checks
 
     table, fig, claims = _built_figure(oid)
-    assert plotting.figure_problems(fig) == []
+    assert figure_checks.figure_problems(fig) == []
     assert len(fig.axes) == 2
     title = fig._suptitle.get_text()
     failing = int((~table.sound_free).sum())
@@ -356,11 +356,11 @@ def test_application_figure_rings_the_failing_composition_points(oid):
 def test_kl_figure_verdict_follows_the_data():
     import matplotlib.pyplot as plt
 
-    from adaptive_repro import plotting
+    from adaptive_repro import figure_checks
     from adaptive_repro.outputs import he_kl
 
     table, fig, claims = _built_figure("he-kl")
-    assert plotting.figure_problems(fig) == []
+    assert figure_checks.figure_problems(fig) == []
     assert fig._suptitle.get_text().startswith("Lemma 5 bounds both exact KLs and is attained by randomized response")
     assert sum(_rings(ax) for ax in fig.axes) == 0
     plt.close(fig)
@@ -376,11 +376,11 @@ def test_kl_figure_verdict_follows_the_data():
 def test_generalization_figure_rings_where_theorem_2_gains_less_than_e_eps():
     import matplotlib.pyplot as plt
 
-    from adaptive_repro import plotting
+    from adaptive_repro import figure_checks
     from adaptive_repro.outputs import he_generalization as heg
 
     table, fig, claims = _built_figure("he-generalization")
-    assert plotting.figure_problems(fig) == []
+    assert figure_checks.figure_problems(fig) == []
     aw = heg.comparisons(table, default_params("he-generalization", SMALL["he-generalization"], seed=1))["on_average"]
     assert _rings(fig.axes[2]) == int((~aw.ok).sum()) > 0  # one delta in SMALL: every failing point is drawn
     assert "by less than" in fig._suptitle.get_text()

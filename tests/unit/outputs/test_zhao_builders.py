@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from matplotlib.text import Text
 
-from adaptive_repro import catalogue, plotting
+from adaptive_repro import catalogue, figure_checks
 from adaptive_repro.simulation import experiments
 from adaptive_repro.simulation import specs as spec_builders
 from adaptive_repro.simulation.frontier import RECORD_COLUMNS as FRONTIER_COLUMNS
@@ -96,7 +96,7 @@ def test_frontier_measured_requirement_is_the_first_n_from_which_answers_stay_ab
     assert (table["measured_n90"] == 100_000).all()
     # the figure draws that frontier in the arm's registered encoding, its verdict computed from it
     fig.canvas.draw()
-    assert plotting.figure_problems(fig) == []
+    assert figure_checks.figure_problems(fig) == []
     measured = [ln for ax in fig.axes for ln in ax.lines if ln.get_gid() == "encoding:zhao_alg1_bdp"
                 and ln.get_linestyle() == "-"]
     assert measured and all(list(ln.get_ydata()) == [100_000] for ln in measured)

@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import pytest
 import yaml
 
-from adaptive_repro import plotting
+from adaptive_repro import figure_checks
 from adaptive_repro.bounds import zhao as zb
 from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
 from adaptive_repro.outputs import zhao_maxinfo, zhao_sample_complexity
@@ -66,7 +66,7 @@ def test_builders(name):
            "sample_complexity": lambda: zhao_sample_complexity.sample_complexity_figure(table, claims),
            "maxinfo": lambda: zhao_maxinfo.maxinfo_figure(table, p)}[name]()
     fig.canvas.draw()
-    assert plotting.figure_problems(fig) == []
+    assert figure_checks.figure_problems(fig) == []
     rings = sum(len(c.get_offsets()) for c in fig.findobj(lambda a: a.get_gid() == "encoding:violation"))
     if name == "conversion":  # the tabulated binary chains where Lemma 3 is infeasible, ringed (lemma3-feasible)
         assert rings == int((~table["feasible"] & (table["method"] == "lemma3")

@@ -1,0 +1,111 @@
+"""The Dwork et al. 2015 Figs. 1-2 view of a classifier experiment, shared by the Dwork and Zhao builders: mean
+accuracy against the number k of selected variables on train, holdout (as reported), fresh data and the population,
+and the holdout - fresh gap with its 95% band (the quantity the experiments' claims test)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from adaptive_repro.plotting import (
+    COLORS,
+    legend_below,
+    name,
+    note,
+    panel_width,
+    pyplot,
+    style,
+    verdict_title,
+)
+from adaptive_repro.stats import Z95
+
+#: Output IDs -> figure titles in words.
+OUTPUT_TITLES = {
+    "dwork-null": "Reusing a holdout without signal (as Dwork et al. 2015, Fig. 1)",
+    "dwork-signal": "Reusing a holdout with signal attributes (as Dwork et al. 2015, Fig. 2)",
+}
+
+
+def accuracy_curves(ax, sub: pd.DataFrame, mark_holdout: bool = False):
+    """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with ± SD bands, the exact
+    population dotted (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table. Each
+    data set in its encoding's colour; ``mark_holdout``: the holdout's answered points with its marker (a ⊥ leaves a
+    gap), the other curves plain lines."""
+    for dataset in ("train", "holdout", "fresh", "population"):
+        cur = sub[sub["dataset"] == dataset].sort_values("k")
+        if cur.empty:
+            continue
+        ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=name(dataset),
+                **(style(dataset) | ({"ms": 3.5} if mark_holdout and dataset == "holdout" else {"marker": None})))
+        if dataset != "population":
+            ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
+                            alpha=0.15)
+
+
+def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=None,
+                    gaps: pd.DataFrame | None = None, tolerances: dict | None = None, tolerance_label: str = ""):
+    """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
+    train / holdout / fresh and the exact population accuracy (the paper's view). With ``gaps``
+    (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the quantity the
+    claims test, and each arm's tolerance from ``tolerances`` (arm -> value). ``title`` is the figure's verdict and
+    ``subtitle`` what is plotted (:func:`verdict_title`); the axes are row-major (accuracy row, then gap row).
+
+    ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; ``arms`` the arm objects to draw
+    (their ``name`` is the table's ``mechanism``, their ``display_name`` the panel title).
+    """
+    arm_col = "mechanism"
+    if ylim is None:  # the Dwork2015 range 0.45-0.75, widened to show every band
+        shown = table[table["dataset"] != "population"]
+        ylim = (min(0.45, float((shown["mean"] - shown["sd"]).min()) - 0.02),
+                max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
+    w = panel_width(len(arms), 5.4)
+    rows = [3, 1.6] if gaps is not None else [3]
+    fig, axes = pyplot().subplots(len(rows), len(arms), figsize=(w * len(arms), 1.1 * sum(rows) + 1.6), sharex=True,
+                             sharey="row", squeeze=False, gridspec_kw={"height_ratios": rows})
+    for j, arm_obj in enumerate(arms):
+        ax, arm = axes[0][j], arm_obj.name
+        accuracy_curves(ax, table[table[arm_col] == arm])
+        ax.set_title(arm_obj.display_name)
+        ax.set_ylim(*ylim)
+        if gaps is not None:
+            gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], (tolerances or {}).get(arm), tolerance_label)
+        axes[-1][j].set_xlabel("number of selected variables k")
+    axes[0][0].set_ylabel("accuracy (mean ± SD over replicates)")
+    if gaps is not None:
+        axes[1][0].set_ylabel(GAP_YLABEL)
+    verdict_title(fig, title, subtitle)
+    legend_below(fig, axes, ncol=2)
+    return fig
+
+
+GAP_LABEL = f"holdout − fresh: mean, 95% band (±{Z95:.2f} SE)"
+GAP_YLABEL = "holdout − fresh\n(mean, 95% band)"
+
+
+def threshold_label(names_with_threshold) -> str:
+    """The legend entry of the gap rows' dashed threshold lines: the arm's name when one arm has a threshold, else a
+    phrase true of every arm (each dashed line is its own arm's T)."""
+    if len(names_with_threshold) == 1:
+        return f"threshold T of {names_with_threshold[0]} (its claim's tolerance)"
+    return "threshold T of each arm (its own; the tolerance its claim uses)"
+
+
+def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_label: str = ""):
+    """Reported holdout minus fresh accuracy of one arm (``gaps``: k, mean, se, from stats.paired_gap_table: what the
+    experiments' claims test) as the mean with its 95% band (± stats.Z95 SE), a zero line and the claim's tolerance."""
+    import numpy as np
+
+    g = gaps.dropna(subset=["mean"]).sort_values("k")
+    ax.axhline(0, color="black", lw=0.9)
+    has_tolerance = tolerance is not None and np.isfinite(tolerance)
+    if has_tolerance:
+        ax.axhline(tolerance, color=COLORS["reference"], ls="--", lw=1.4, label=tolerance_label)
+    if g.empty:
+        note(ax, "no gap drawn:\nevery holdout answer ⊥", x=0.5, y=0.75, colour=COLORS["holdout"])
+        if has_tolerance:
+            ax.set_ylim(-tolerance, 2.5 * tolerance)
+        return
+    se = g["se"].fillna(0.0)
+    ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=COLORS["reference"], alpha=0.35,
+                    lw=0)
+    ax.plot(g["k"], g["mean"], ".-", color="black", label=GAP_LABEL)
+    ax.set_ylim(min(ax.get_ylim()[0], -0.1 * ax.get_ylim()[1]), None)  # zero always in view
