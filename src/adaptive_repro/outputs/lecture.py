@@ -342,20 +342,29 @@ def monitor_claims(frame: pd.DataFrame) -> list[Claim]:
     return claims
 
 
+def transfer_output_figure(frame: pd.DataFrame):
+    """lecture-transfer's figure: the table with its verdict and the failing points (:func:`transfer_check`)."""
+    inr, ok = transfer_check(frame)
+    return transfer_figure(frame, transfer_verdict(inr, ok), inr[~ok])
+
+
+def monitor_output_figure(frame: pd.DataFrame):
+    """lecture-monitor's figure: the table with its verdict and the failing (eps', T) points of each check."""
+    masks = monitor_masks(frame)
+    failing = [(MONITOR_CHECKS[c][0], MONITOR_CHECKS[c][3], list(m.index[~m.to_numpy()]))
+               for c, m in masks.items() if not m.all()]
+    return monitor_figure(frame, monitor_verdict(masks), failing)
+
+
 def build(output_id: str, params: dict, inputs: dict):
     """(table, figure, claims) of lecture-transfer or lecture-monitor (the output contract of catalogue.py); ``params``
     = the complete ``theory.lecture.transfer`` or ``theory.lecture.monitor`` block plus ``seed``."""
     p, seed, conf = params, int(params["seed"]), float(params["confidence"])
     if output_id == TRANSFER:
         frame = transfer_table(seed, p["m_grid"], p["epsilons"], p["delta"], p["d"], p["replicates"], conf)
-        inr, ok = transfer_check(frame)
-        return frame, transfer_figure(frame, transfer_verdict(inr, ok), inr[~ok]), transfer_claims(frame)
+        return frame, transfer_output_figure(frame), transfer_claims(frame)
     if output_id == MONITOR:
         frame = monitor_table(seed, p["m"], p["epsilon"], p["epsilon_primes"], p["delta"], p["d"], p["T_grid"],
                               p["betas"], p["replicates"], conf, p["min_total_datasets"])
-        masks = monitor_masks(frame)
-        failing = [(MONITOR_CHECKS[c][0], MONITOR_CHECKS[c][3], list(m.index[~m.to_numpy()]))
-                   for c, m in masks.items() if not m.all()]
-        fig = monitor_figure(frame, monitor_verdict(masks), failing)
-        return frame, fig, monitor_claims(frame) + slip_rows(output_id, p)
+        return frame, monitor_output_figure(frame), monitor_claims(frame) + slip_rows(output_id, p)
     raise ValueError(f"{__name__} does not build {output_id!r}")

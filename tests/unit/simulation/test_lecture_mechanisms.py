@@ -107,7 +107,7 @@ def test_transfer_output_small_and_seeded():
     claims = lo.transfer_claims(a)
     assert [c.status for c in claims] == ["holds"]
     registry.claims_frame(claims)
-    lo.transfer_figure(a)
+    lo.transfer_output_figure(a)
 
 
 def test_transfer_claim_reports_counterexample():
@@ -125,4 +125,4 @@ def test_monitor_output_small():
     claims = lo.monitor_claims(f)
     assert {c.claim_id for c in claims} >= {"claim-0.3-best", "lemma-0.4", "theorem-0.1", "step-4-rigorous"}
     registry.claims_frame(claims)
-    lo.monitor_figure(f)
+    lo.monitor_output_figure(f)
