@@ -63,7 +63,7 @@ CATALOGUE: tuple[Output, ...] = (
     _experiment("zhao-correlation", "zhao", "zhao_correlation"),
     _experiment("zhao-correlation-frontier", "zhao", "zhao_correlation_frontier"),
     _experiment("zhao-thm2-check", "zhao", "zhao_experiments"),
-    _theory("zhao-fig1", "zhao", "zhao_quilts", ("theory", "zhao", "fig1")),
+    _theory("zhao-fig1", "zhao", "zhao_fig1", ("theory", "zhao", "fig1")),
     _theory("zhao-bdp-conversion", "zhao", "zhao_quilts", ("theory", "zhao", "bdp_conversion")),
     _theory("zhao-sample-complexity", "zhao", "zhao_sample_complexity", ("theory", "zhao", "sample_complexity")),
     _theory("zhao-maxinfo", "zhao", "zhao_maxinfo", ("theory", "zhao", "maxinfo")),

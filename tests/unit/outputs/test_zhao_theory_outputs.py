@@ -8,7 +8,7 @@ import yaml
 from adaptive_repro import figure_checks
 from adaptive_repro.bounds import zhao as zb
 from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
-from adaptive_repro.outputs import zhao_maxinfo, zhao_sample_complexity
+from adaptive_repro.outputs import zhao_fig1, zhao_maxinfo, zhao_sample_complexity
 from adaptive_repro.outputs import zhao_quilts as z
 from adaptive_repro.registry import claims_frame
 from adaptive_repro.simulation import zhao_calibration
@@ -53,7 +53,7 @@ def test_schema_defaults_and_validation():
 @pytest.mark.parametrize("name", ["fig1", "conversion", "sample_complexity", "maxinfo"])
 def test_builders(name):
     p = small_params(name)
-    mod = {"sample_complexity": zhao_sample_complexity, "maxinfo": zhao_maxinfo}.get(name, z)
+    mod = {"sample_complexity": zhao_sample_complexity, "maxinfo": zhao_maxinfo, "fig1": zhao_fig1}.get(name, z)
     table = getattr(mod, f"{name}_table")(p)
     claims = getattr(mod, f"{name}_claims")(p, table)
     frame = claims_frame(claims)
@@ -61,7 +61,7 @@ def test_builders(name):
     assert set(frame["status"]) <= {"holds", "does not hold", "not applicable"}
     failing = frame[frame["status"].isin(["does not hold", "not applicable"])]
     assert (failing["counterexample"] != "").all()
-    fig = {"fig1": lambda: z.fig1_figure(table),
+    fig = {"fig1": lambda: zhao_fig1.fig1_figure(table, zhao_fig1.fig1_verdict(claims)),
            "conversion": lambda: z.conversion_figure(z.conversion_curves(p), p["n"], table),
            "sample_complexity": lambda: zhao_sample_complexity.sample_complexity_figure(table, claims),
            "maxinfo": lambda: zhao_maxinfo.maxinfo_figure(table, p)}[name]()
