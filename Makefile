@@ -47,8 +47,9 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
+# the quick subset while editing: no end-to-end runs, no unit test over ~0.6 s (tests/conftest.py), on every core
 test-fast: $(STAMP)
-	$(BIN)/pytest -m "not slow and not slurm"
+	$(BIN)/pytest -m "not slow and not slurm" -n auto
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/engines.py --output results/benchmarks/engines.csv
