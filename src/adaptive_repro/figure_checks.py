@@ -13,6 +13,7 @@ from adaptive_repro.plotting import (
     MAX_WIDTH,
     MIN_FONT_PT,
     encoding_of,
+    plain_tick_label,
     power_of_ten_label,
 )
 
@@ -72,7 +73,7 @@ def figure_problems(fig) -> list[str]:
         for axis in (ax.xaxis, ax.yaxis):
             if axis.get_scale() == "log" and axis.get_visible() and ax.get_visible() and ax.axison:
                 formatter = axis.get_major_formatter()
-                if getattr(formatter, "func", None) is not power_of_ten_label:
+                if getattr(formatter, "func", None) not in (power_of_ten_label, plain_tick_label):
                     problems.append(f"log axis of panel {ax.get_title()[:30]!r} not labelled 10^k (log_axis)")
     titles = [fig._suptitle.get_text()] if fig._suptitle is not None else []
     titles += [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]

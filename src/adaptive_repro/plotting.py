@@ -72,7 +72,9 @@ DISPLAY_NAMES = {
 
 #: One colour per data set / method / role, the same in every figure (arms are coloured by their objects).
 COLORS = {
-    "train": OKABE_ITO["blue"], "holdout": OKABE_ITO["bluish green"], "fresh": OKABE_ITO["vermillion"],
+    # data sets: colours no arm drawn beside them uses (the standard holdout is vermillion, the Bayesian-DP
+    # calibration blue; the Theorem 2 calibration and Thresholdout for n/V never share a figure with accuracy curves)
+    "train": "#555555", "holdout": OKABE_ITO["bluish green"], "fresh": OKABE_ITO["sky blue"],
     "population": OKABE_ITO["black"],
     "naive": OKABE_ITO["grey"], "drv": OKABE_ITO["orange"], "kairouz": OKABE_ITO["bluish green"],
     "he": OKABE_ITO["blue"], "he_cor3": OKABE_ITO["reddish purple"], "he_cor3_derived": OKABE_ITO["sky blue"],
@@ -81,7 +83,7 @@ COLORS = {
     "remote": "#dddddd",
     # roles that recur: reference lines and "does not hold" rings. Quantities of an arm (its budget used, its
     # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
-    "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["vermillion"],
+    "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["black"],
 }
 #: Marker of each data set / method (with :data:`COLORS`: its encoding).
 MARKERS = {
@@ -130,15 +132,19 @@ def verdict_title(fig, verdict: str, subject: str = ""):
 
 
 def ring(ax, x, y, label: str | None = "claim does not hold here", size: float = 170):
-    """Ring the points (``x``, ``y``) where a claim fails, on the data: open circles in the violation colour, above
-    every curve, with ``label`` in the legend (None: no legend entry)."""
+    """Ring the points (``x``, ``y``) where a claim fails, on the data: a black ring with a white halo (no curve is
+    drawn so, whatever its colour), above every curve, with ``label`` in the legend (None: no legend entry)."""
     import numpy as np
 
     x, y = np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float))
     if not len(x):
         return None
-    return ax.scatter(x, y, s=size, facecolors="none", edgecolors=COLORS["violation"], linewidths=2.0, zorder=20,
-                      label=label or "_ring", gid="encoding:violation", clip_on=False)
+    import matplotlib.patheffects as effects
+
+    rings = ax.scatter(x, y, s=size, facecolors="none", edgecolors=COLORS["violation"], linewidths=1.8, zorder=20,
+                       label=label or "_ring", gid="encoding:violation", clip_on=False)
+    rings.set_path_effects([effects.Stroke(linewidth=3.6, foreground="white"), effects.Normal()])
+    return rings
 
 
 def pyplot():
@@ -215,10 +221,15 @@ def power_of_ten_label(x: float, _pos=None) -> str:
     return f"${mant:.2g}\\times10^{{{k}}}$"
 
 
+def plain_tick_label(x: float, _pos=None) -> str:
+    """A log-axis tick label in plain numbers (0.05, 2, 20, 500) for an axis within [0.01, 10^4) (:func:`log_axis`)."""
+    return f"{x:g}" if x > 0 and math.isfinite(x) else ""
+
+
 def log_axis(ax, which: str = "both", subs=None):
     """Log scale on ``which`` ("x", "y", "both") with tick labels 10^k at every power of ten; an axis that spans less
-    than two decades (call after plotting) is also labelled at 2 and 5 times the powers of ten (2×10^k), or at
-    ``subs`` times them if given."""
+    than two decades (call after plotting) is also labelled at 2 and 5 times the powers of ten, or at ``subs`` times
+    them if given, as plain numbers (1, 2, 5, 10, 20) if it lies within [0.01, 10^4), else as 2×10^k."""
     for axis_name in ("x", "y") if which == "both" else (which,):
         axis = ax.xaxis if axis_name == "x" else ax.yaxis
         if axis.get_scale() != "log":
@@ -227,7 +238,8 @@ def log_axis(ax, which: str = "both", subs=None):
         narrow = lo > 0 and math.log10(hi / lo) < 2
         chosen = subs if subs is not None else ((1, 2, 5) if narrow else (1.0,))
         axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=12))
-        axis.set_major_formatter(FuncFormatter(power_of_ten_label))
+        plain = narrow and lo >= 0.01 and hi < 1e4
+        axis.set_major_formatter(FuncFormatter(plain_tick_label if plain else power_of_ten_label))
         axis.set_minor_formatter(NullFormatter())
 
 

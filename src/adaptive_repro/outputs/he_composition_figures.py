@@ -117,7 +117,7 @@ def _lowest_label(ax, rows: pd.DataFrame):
         low = rows.loc[rows.delta_over_floor.idxmin()]
         ax.annotate(f"{low.delta_over_floor:.4g}", (low["T"], low.delta_over_floor), xytext=(-4, -11),
                     textcoords="offset points", ha="right", va="top", fontsize=SIZES["note"],
-                    color=COLORS["violation"])
+                    color=COLORS["violation"])  # the rings' colour
 
 
 def composition_delta_figure(table: pd.DataFrame, params: dict):
