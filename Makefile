@@ -57,6 +57,7 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/correlation_engines.py --output results/benchmarks/correlation_engines.csv
 	$(BIN)/python benchmarks/estimates.py $(CONFIG) --output results/benchmarks/estimates.csv
 	$(BIN)/python benchmarks/startup.py $(CONFIG) --output results/benchmarks/startup.csv
+	$(BIN)/python benchmarks/packing.py $(if $(CONFIG),--configfile $(CONFIG))
 	$(BIN)/python benchmarks/pipeline.py --cores 2 $(if $(CONFIG),--configfile $(CONFIG))
 
 # The HTML report of the last run (results/report.html; `make reproduce` writes it too), for the config that run
