@@ -76,15 +76,18 @@ THEORY_WORK_KEYS: dict[str, tuple[str, ...]] = {
     "lecture-transfer": ("m_grid", "epsilons", "replicates"),
     "lecture-monitor": ("T_grid", "betas", "epsilon_primes", "replicates"),
 }
-#: Each theory job at its default parameters, measured (job benchmarks of a default run on a 2-core machine,
-#: 2026-11-24): CPU seconds and peak memory (MB). The estimate scales what exceeds a job's start-up by the work ratio.
+#: Each theory job at its default parameters, measured (benchmarks/estimates.py on a default run on a 2-core machine,
+#: 2026-11-24, after this version's figures): CPU seconds and peak memory (MB, plus 5%). The estimate scales what
+#: exceeds a job's start-up by the work ratio.
 THEORY_MEASURED: dict[str, tuple[float, float]] = {
-    "zhao-fig1": (1.9, 193), "zhao-bdp-conversion": (4.3, 204), "zhao-sample-complexity": (3.4, 210),
-    "zhao-maxinfo": (2.4, 209), "zhao-lemma1": (4.0, 224), "he-kl": (2.3, 196), "he-composition-eps": (13.1, 509),
-    "he-composition-delta": (6.5, 239), "he-generalization": (2.8, 196), "he-sgld": (3.3, 218),
-    "he-federated": (3.4, 219), "lecture-transfer": (2.4, 195), "lecture-monitor": (15.0, 248),
+    "zhao-fig1": (1.0, 139), "zhao-bdp-conversion": (3.9, 182), "zhao-sample-complexity": (3.3, 145),
+    "zhao-maxinfo": (1.4, 133), "zhao-lemma1": (2.3, 186), "he-kl": (1.9, 158), "he-composition-eps": (9.0, 572),
+    "he-composition-delta": (2.9, 187), "he-generalization": (2.3, 162), "he-sgld": (2.3, 184),
+    "he-federated": (2.4, 184), "lecture-transfer": (1.9, 158), "lecture-monitor": (14.9, 224),
 }
-JOB_STARTUP_SECONDS, JOB_BASE_MB = 1.5, 180.0  # a builder job's imports and interpreter
+#: A job's interpreter and imports: CPU seconds (benchmarks/startup.py: 0.4-0.8 by job type) and resident MB (the
+#: lightest build jobs peak at about 130 MB).
+JOB_STARTUP_SECONDS, JOB_BASE_MB = 0.8, 130.0
 
 
 def _size(value) -> float:
