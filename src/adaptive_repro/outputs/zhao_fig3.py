@@ -34,11 +34,11 @@ from adaptive_repro.outputs.zhao_common import (
     gap_curves,
     requirement_line,
     se_units_axis,
-    title_words,
     short_arm_name,
     style_handle,
     theory_table,
     threshold_lines,
+    title_words,
     wrap_verdict,
 )
 from adaptive_repro.plotting import (
