@@ -2,7 +2,8 @@
 
 Monitor: colour = the quantity (the Monitor's output, the Monitor with nearly optimal selection, the best data set
 S_max), marker = measured, line = the notes' bound on that quantity (one line style per bound); one titled legend
-column per quantity; points where a bound fails are ringed. Theorem 0.1's check stays in the table and claims.
+column per quantity; points where a bound fails are ringed; positive values on a log axis, negative lower bounds on a
+linear strip beneath it. Theorem 0.1's check stays in the table and claims.
 """
 
 from __future__ import annotations
@@ -16,10 +17,8 @@ from adaptive_repro.plotting import (
     legend_below,
     log_axis,
     ordinal_colors,
-    plain_symlog_yaxis,
     pyplot,
     ring,
-    symlog_minor_ticks,
     verdict_title,
 )
 
@@ -74,65 +73,104 @@ def _wide(frame: pd.DataFrame, col: str) -> pd.DataFrame:
     return sub.pivot_table(index=["epsilon_prime", "T"], columns="quantity", values=col, aggfunc="first")
 
 
-#: quantity -> (colour, legend heading, (measured column, label, marker), [(bound column, line style, label)])
+#: quantity -> (colour, legend heading, (measured column, label, marker, multiplicative offset in T),
+#: [(bound column, line style, label)]); the offsets keep the three measured markers at one T apart
 MONITOR_GROUPS = [
-    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7)),
+    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7), 1 / 1.15),
      [("lemma04_upper", "-", "Lemma 0.4 upper bound"), ("step4_lower_rigorous_best", ":",
                                                         "Step 4 lower bound, rigorous")]),
     ("reddish purple", "nearly optimal selection",
-     ("monitor_gap_nearly_optimal", "measured (Step 4's assumption;\n× drawn over ● where equal)",
-      dict(fmt="x", ms=8, mew=2)),
+     ("monitor_gap_nearly_optimal", "measured (Step 4's assumption)", dict(fmt="x", ms=8, mew=2), 1.0),
      [("step4_lower_notes_best", "-.", "Step 4 lower bound (notes)")]),
-    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=9, mfc="none", mew=1.5)),
+    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.15),
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
 ]
-LINTHRESH = 0.01
+#: The 99% band of a bound (from p_alpha's interval): light, so that it does not read as data
+BAND_ALPHA = 0.1
+
+
+def _log_floor(v: pd.DataFrame, lo: pd.DataFrame) -> float:
+    """The bottom of the log axis: the power of ten below every positive value the figure draws (measured values,
+    their interval ends, bounds), so that no positive point falls between the log axis and the linear strip."""
+    values = np.concatenate([v.to_numpy().ravel(), lo.to_numpy().ravel()])
+    positive = values[np.isfinite(values) & (values > 0)]
+    return 10.0 ** np.floor(np.log10(positive.min() / 1.2)) if positive.size else 1e-3
+
+
+def _with_zero_crossings(T: np.ndarray, y: np.ndarray, steps: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """A bound's line, densified where it changes sign (interpolated linearly in y and log T up to its zero, as the
+    strip draws it), so that on the log axis it sinks towards 0 where it crosses 0 instead of dropping at a grid T."""
+    xs, ys = [float(T[0])], [float(y[0])]
+    for t0, t1, y0, y1 in zip(T[:-1], T[1:], y[:-1], y[1:]):
+        if y0 * y1 < 0:
+            frac = np.linspace(0.0, 1.0, steps + 1)[1:-1]
+            xs += list(np.exp(np.log(t0) + (np.log(t1) - np.log(t0)) * frac))
+            ys += list(y0 + (y1 - y0) * frac)
+        xs.append(float(t1))
+        ys.append(float(y1))
+    return np.asarray(xs), np.asarray(ys)
 
 
 def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
-    """One panel per ε': the measured Monitor gap, the gap under Step 4's assumption and E[S_max] against the notes'
-    bounds, against T (shared symlog y axis). ``failing``: (measured quantity, words, [(ε', T), ...]) of each bound
-    that fails somewhere, ringed on the measured point; ``verdict``: the title (:func:`.lecture.monitor_verdict`)."""
+    """One column per ε': the measured Monitor gap, the gap under Step 4's assumption and E[S_max] against the notes'
+    bounds, against T. Two stacked axes per column share T: a log axis for positive values and a small linear strip
+    for the negative lower bounds (an honest split instead of a symlog axis); measured markers are offset slightly in
+    T so that none hides another. ``failing``: (measured quantity, words, [(ε', T), ...]) of each bound that fails
+    somewhere, ringed on the measured point; ``verdict``: the title (:func:`.lecture.monitor_verdict`)."""
     from matplotlib.lines import Line2D
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
-    fig, axes = pyplot().subplots(1, len(eps_primes), figsize=(min(9.6, 4.8 * len(eps_primes)), 4.3), sharey=True,
-                                  squeeze=False)
-    axes = list(axes[0])
+    fig, grid = pyplot().subplots(2, len(eps_primes), figsize=(min(9.8, 4.9 * len(eps_primes)), 5.0), sharex=True,
+                                  squeeze=False, gridspec_kw={"height_ratios": [3.2, 1]})
+    for ax in grid[0][1:]:  # one log scale for the positive values; each strip scaled to its own negative values
+        ax.sharey(grid[0][0])
+        ax.tick_params(labelleft=False)
     v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
-    ymin = min(-0.05, float(lo.min().min()) * 1.4)
+    quantities = [q for _, _, (q, *_), bounds in MONITOR_GROUPS for q in [q] + [b for b, *_ in bounds]]
+    floor = _log_floor(v[quantities], lo[[q for _, _, (q, *_), _ in MONITOR_GROUPS]])
     legends = []
-    for ax, ep in zip(axes, eps_primes):
+    for top, strip, ep in zip(grid[0], grid[1], eps_primes):
         vv, ll, hh = v.loc[ep], lo.loc[ep], hi.loc[ep]
         T = vv.index.values
-        for colour, title, (q, qlab, style), bounds in MONITOR_GROUPS:
+        for colour, title, (q, qlab, marker, shift), bounds in MONITOR_GROUPS:
             c = OKABE_ITO[colour]
-            h = [ax.errorbar(T, vv[q], yerr=[vv[q] - ll[q], hh[q] - vv[q]], capsize=3, color=c, zorder=3, **style)]
-            h[0].set_label(qlab)
+            h = []
+            for ax, side in ((top, vv[q] > 0), (strip, vv[q] <= 0)):  # each measured point on its sign's axis
+                bar = ax.errorbar(T[side] * shift, vv[q][side], yerr=[(vv[q] - ll[q])[side], (hh[q] - vv[q])[side]],
+                                  capsize=3, color=c, zorder=3, label=qlab, **marker)
+                h = h or [bar]
             for b, ls, lab in bounds:
-                h += ax.plot(T, vv[b], ls=ls, color=c, lw=2, label=lab)
-                if b != "lemma04_upper":
-                    ax.fill_between(T, ll[b], hh[b], color=c, alpha=0.15, lw=0)
-            if ax is axes[0]:
+                for ax in (top, strip):  # a bound crossing 0 leaves one axis and enters the other
+                    line = ax.plot(*_with_zero_crossings(T, vv[b].to_numpy()), ls=ls, color=c, lw=2, label=lab)
+                    if b != "lemma04_upper":
+                        ax.fill_between(T, ll[b], hh[b], color=c, alpha=BAND_ALPHA, lw=0)
+                h += line
+            if top is grid[0][0]:
                 legends.append((title, h))
+        shift = {q: sh for _, _, (q, _, _, sh), _ in MONITOR_GROUPS}
         for q, words, points in failing:
             at = [t for e, t in points if e == ep]
             if at:
-                legends[0][1].append(ring(ax, at, vv.loc[at, q], label=f"{words} fails here"))
-        ax.set_xscale("log")
-        log_axis(ax, "x")
-        plain_symlog_yaxis(ax, linthresh=LINTHRESH, linscale=1.5)
-        ax.set_ylim(ymin, 1.5)
-        symlog_minor_ticks(ax, LINTHRESH)
-        ax.axhline(0, color=COLORS["reference"], lw=0.8)
-        ax.axhspan(-LINTHRESH, LINTHRESH, color=COLORS["reference"], alpha=0.08, lw=0)
-        ax.set_xlabel("number of data sets T")
-        ax.set_title(f"Monitor with ε' = {ep:g}")
-    axes[0].set_ylabel("generalization error\n(grey band: linear scale, log beyond)")
+                y = vv.loc[at, q]
+                ax = top if (y > 0).all() else strip
+                legends[0][1].append(ring(ax, np.asarray(at) * shift.get(q, 1.0), y, label=f"{words} fails here"))
+        top.set_yscale("log")
+        top.set_ylim(floor, 1.6)
+        log_axis(top, "y")
+        strip.set_ylim(min(-0.01, float(ll[quantities].min().min()) * 1.15), 0)
+        strip.axhline(0, color=COLORS["reference"], lw=0.8)
+        strip.set_xscale("log")
+        log_axis(strip, "x")
+        strip.set_xlabel("number of data sets T")
+        top.set_title(f"Monitor with ε' = {ep:g}")
+    grid[0][0].set_ylabel("generalization error (log scale)")
+    grid[1][0].set_ylabel("< 0\n(linear)")
+    fig.align_ylabels(grid[:, 0])
     verdict_title(fig, verdict, f"ε = {frame.epsilon.iloc[0]:g}, m = {frame.m.iloc[0]}, δ = {frame.delta.iloc[0]:g}; "
                                 f"{frame.replicates.min():,}–{frame.replicates.max():,} runs per point, "
                                 f"{frame.confidence.iloc[0]:.0%} intervals")
     fig.tight_layout()
+    fig.subplots_adjust(hspace=0.08)
     # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")

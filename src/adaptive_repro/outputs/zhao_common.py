@@ -71,8 +71,9 @@ REQUIREMENT = {"color": COLORS["reference"], "ls": "--", "lw": 1.3, "zorder": 1}
 REQUIREMENT_TEXT = "#505050"
 #: Legend entry of the dashed requirement lines.
 REQUIREMENT_LABEL = "dashed grey: what the claim requires"
-SE_UNITS_LABEL = "2√n (holdout − fresh)\n[sampling SE units]"
-GAP_AXIS_LABEL = "holdout − fresh accuracy\n(mean, 95% band)"
+#: The right axis's unit, named apart from the SE of a mean over replicates: one accuracy estimate's sampling SE
+SE_UNITS_LABEL = "2√n (holdout − fresh)\n[units of 1/(2√n), one accuracy's SE]"
+GAP_AXIS_LABEL = "holdout − fresh accuracy\n(mean, 95% band of the mean)"
 
 
 def title_words(text: str) -> str:
@@ -165,7 +166,7 @@ def gap_curves(ax, gaps: pd.DataFrame, arms) -> list:
             silent.append(arm)
             continue
         se = g["se"].fillna(0.0)
-        ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=arm.color, alpha=0.2, lw=0)
+        ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=arm.color, alpha=0.15, lw=0)
         ax.plot(g["k"], g["mean"], "-", ms=5, **style(arm))
     ax.axhline(0, color="black", lw=0.8, zorder=1)
     return silent

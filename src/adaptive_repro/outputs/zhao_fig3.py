@@ -34,11 +34,11 @@ from adaptive_repro.outputs.zhao_common import (
     gap_curves,
     requirement_line,
     se_units_axis,
-    setting_line,
     short_arm_name,
     style_handle,
     theory_table,
     threshold_lines,
+    title_words,
     wrap_verdict,
 )
 from adaptive_repro.plotting import (
@@ -50,7 +50,7 @@ from adaptive_repro.plotting import (
     verdict_title,
 )
 from adaptive_repro.registry import Claim, code_name, verdict
-from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
+from adaptive_repro.stats import Z95, paired_gap, paired_gap_table, summarize
 
 ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
 
@@ -233,58 +233,68 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
 
 def standard_verdict(claims: list[Claim], records: pd.DataFrame) -> str:
     """The standard holdout's verdict in words, from its claim's status and the numbers it is computed from
-    (paired_gap at the largest k)."""
+    (paired_gap at the largest k; z = the mean gap over its SE over replicates, the claim's test statistic)."""
     claim = next(c for c in claims if c.claim_id == "standard-overfits")
     k_max = int(records["k"].max())
     gap, se, _ = paired_gap(records, "standard", k_max)
-    z = f" ({gap / se:.1f} SE)" if se and np.isfinite(se) and se > 0 else ""
+    z = f" (z = {gap / se:.1f})" if se and np.isfinite(se) and se > 0 else ""
     finding = "overfits" if claim.status == "reproduced" else "does not overfit significantly"
-    return f"Reused as is on correlated records, the holdout {finding}: holdout − fresh = {gap:+.3f}{z} at k = {k_max}"
+    return f"On correlated records the reused holdout {finding}: holdout − fresh = {gap:+.3f}{z} at k = {k_max}"
+
+
+def short_setting(spec, replicates: int) -> str:
+    """The one settings line under a verdict title of these figures: n, d, the data model, replicates (signal
+    attributes and the query are in the caption)."""
+    nd = f"n = d = {spec.n:,}" if spec.n == spec.d else f"n = {spec.n:,}, d = {spec.d:,}"
+    return title_words(f"{nd}; {spec.model.describe()}; {replicates} replicates")
 
 
 def fig3_verdict(claims: list[Claim], table: pd.DataFrame, theory: pd.DataFrame, spec, records) -> str:
     """zhao-fig3's one message, from the claims' statuses and the table: what Algorithm 1 calibrated for Bayesian DP
     did (answered nothing, answered too little, overfitted, or prevented overfitting) and, when it prevented
-    overfitting, whether the DP calibration did too (then the run does not separate the calibrations)."""
+    overfitting, whether the DP calibration did too (then the run does not separate the calibrations). The setting
+    (n, the data model) is the title's second line."""
     by_id = {c.claim_id: c for c in claims}
     bdp, dp = by_id.get(f"{BDP_ARM}-prevents-overfitting"), by_id.get(f"{DP_ARM}-prevents-overfitting")
-    at = f"at n = {spec.n:,}"
     if bdp is None:
-        return standard_verdict(claims, records) if "standard-overfits" in by_id else f"Algorithm 1 {at}"
+        return standard_verdict(claims, records) if "standard-overfits" in by_id else "Algorithm 1"
     who = "Algorithm 1 calibrated for Bayesian DP"
     if bdp.status == "reproduced":
         if dp is None:
-            return f"{who} prevents overfitting {at}"
+            return f"{who} prevents overfitting"
         if dp.status == "reproduced":
-            return f"Both calibrations of Algorithm 1 prevent overfitting {at}, so this run does not separate them"
-        return f"Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting {at}"
+            return "Both calibrations of Algorithm 1 prevent overfitting, so this run does not separate them"
+        return "Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting"
     hold = table[(table["mechanism"] == BDP_ARM) & (table["dataset"] == "holdout")].sort_values("k")
     asked = hold[hold["k"] > 0]
     if asked.empty:
-        return f"{who} was not run {at} (infeasible calibration)"
+        return f"{who} was not run (infeasible calibration)"
     if asked["answered"].max() == 0:
         th = theory[theory["arm"] == BDP_ARM]
         budget = float(th["budget"].iloc[0]) if len(th) else np.nan
         spent = float(hold["budget_used"].iloc[0]) >= budget  # k = 0: after the attribute queries
-        return f"{who} answers no accuracy query {at}" + (
-            f": its budget B = {budget:g} is spent on the attribute queries" if spent else "")
+        return f"{who} answers no accuracy query" + (
+            f": attribute queries use up B = {budget:g}" if spent else "")
     if asked["answered"].min() < ANSWERED_MIN:
         share = int(np.floor(asked["answered"].min() * 100 + 1e-9))
-        return f"{who} answers only {share}% of the accuracy queries at some k ({at})"
-    return f"{who} overfits beyond its threshold T {at}"
+        return f"{who} answers only {share}% of the accuracy queries at some k"
+    return f"{who} overfits beyond its threshold T"
 
 
 def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], spec, records, replicates: int):
     """zhao-fig2: (a) the standard holdout's accuracy curves (train, holdout as reported, fresh, population; the
-    paper's view), (b) holdout − fresh per arm with its 95% band, each arm's threshold T, and a sampling-SE axis;
-    the verdict is the standard holdout's claim; a failing point is ringed."""
+    paper's view) with the 95% band of each mean, (b) holdout − fresh per arm with its 95% band, each arm's threshold
+    T, and the gap in units of one accuracy's SE; the verdict is the standard holdout's claim; a failing point is
+    ringed."""
     plt = pyplot()
     arms = arms_in(spec, table["mechanism"])
-    fig, (ax_acc, ax_gap) = plt.subplots(1, 2, figsize=(10, 5.0), gridspec_kw={"width_ratios": [1, 1.1]})
+    fig, (ax_acc, ax_gap) = plt.subplots(1, 2, figsize=(10, 4.6), gridspec_kw={"width_ratios": [1, 1.1]})
     std = next((a for a in arms if a.name == "standard"), arms[0])
-    accuracy_curves(ax_acc, table[table["mechanism"] == std.name], mark_holdout=True)
-    ax_acc.set_title(f"(a) {std.display_name}: accuracy, mean ± SD")
-    ax_acc.set_ylabel("accuracy")
+    rows = table[table["mechanism"] == std.name]
+    # accuracy_curves bands ± the "sd" column: the 95% band of the mean here, as in panel (b), not the spread of runs
+    accuracy_curves(ax_acc, rows.assign(sd=Z95 * rows["se"]), mark_holdout=True)
+    ax_acc.set_title(f"(a) {std.display_name}: accuracy")
+    ax_acc.set_ylabel("accuracy\n(mean, 95% band of the mean)")
     gap_curves(ax_gap, gaps, arms)
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, claims, gaps)
@@ -294,12 +304,20 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], sp
     for ax in (ax_acc, ax_gap):
         ax.set_xlabel("selected variables k")
     verdict = standard_verdict(claims, records) if "standard" in set(table["mechanism"]) else "Fig. 2's setting"
-    verdict_title(fig, wrap_verdict(verdict), setting_line(spec, replicates))
+    verdict_title(fig, wrap_verdict(verdict), short_setting(spec, replicates))
     handles = ax_acc.get_legend_handles_labels()[0]  # the data sets as accuracy_curves draws them
     handles += [arm_handle(a, f"{a.display_name}: holdout − fresh") for a in arms]
-    handles += [style_handle("--", REQUIREMENT_LABEL + " (T)", color=REQUIREMENT["color"])]
+    with_t = [short_arm_name(a) for a in arms if _has_threshold(a, spec)]
+    if with_t:  # context, not a requirement: zhao-fig2's claim is about the standard holdout only
+        handles += [style_handle("--", f"{' and '.join(with_t)}'s threshold T", color=REQUIREMENT["color"])]
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
     return fig
+
+
+def _has_threshold(arm, spec) -> bool:
+    """Whether ``arm`` has a finite threshold T (what :func:`threshold_lines` draws for it)."""
+    t = arm.tolerance(spec, spec.arm_settings()[arm.name])
+    return t is not None and bool(np.isfinite(t))
 
 
 def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame) -> None:
@@ -312,11 +330,11 @@ def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame) -> None:
 
 def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
                 replicates: int):
-    """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with its 95% band and each arm's threshold T, in
-    sampling-SE units on the right; (b) per Algorithm 1 arm, the fraction of accuracy queries answered (solid) and
-    the budget used (dotted), against 90% required; (c) the Bayesian-DP level Lemma 2 certifies for each
-    calibration's σ against the session's ε. Points where a claim fails are ringed; the title is
-    :func:`fig3_verdict`."""
+    """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
+    threshold T, in units of one accuracy's SE on the right; (b) per Algorithm 1 arm, on two stacked sub-axes, the
+    fraction of accuracy queries answered (against 90% required) and the budget used / B, arms dodged slightly in k
+    so that none hides another; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ against the
+    session's ε. Points where a claim fails are ringed; the title is :func:`fig3_verdict` over the setting."""
     plt = pyplot()
     arms = arms_in(spec, table["mechanism"])
     alg1 = [a for a in arms if a.budgeted]
@@ -324,9 +342,9 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     if len(certified):  # the calibrations that aim at the session's ε (their certified-level claims)
         certified = certified[certified["arm"].map(lambda a: spec.arm(a).calibration.targets_session_epsilon)]
     ratios = [1.3] + ([1.0] if alg1 else []) + ([0.62] if len(certified) else [])
-    fig, axes = plt.subplots(1, len(ratios), figsize=(10, 5.6), gridspec_kw={"width_ratios": ratios}, squeeze=False)
-    axes = list(axes[0])
-    ax_gap = axes[0]
+    fig = plt.figure(figsize=(10, 5.0))
+    grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
+    ax_gap = fig.add_subplot(grid[:, 0])
     silent = gap_curves(ax_gap, gaps, arms)
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, claims, gaps)
@@ -339,18 +357,16 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     ax_gap.set_xlabel("selected variables k")
     se_units_axis(ax_gap, spec.n)
     if alg1:
-        _answered_panel(axes[1], table, gaps, theory, alg1)
+        ax_answered = fig.add_subplot(grid[0, 1])
+        _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1)
     if len(certified):
-        _certified_panel(axes[-1], certified, spec)
+        _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec)
     verdict_title(fig, wrap_verdict(fig3_verdict(claims, table, theory, spec, records)),
-                  setting_line(spec, replicates))
+                  short_setting(spec, replicates))
     handles = [arm_handle(a, a.display_name + (" (every accuracy answer ⊥: no gap)" if a in silent else ""))
                for a in arms]
-    if alg1:
-        handles += [style_handle("-", "solid in (b): accuracy queries answered (not ⊥)"),
-                    style_handle(":", "dotted, open marker: budget used / B", marker="o", mfc="white")]
     handles += [style_handle("--", REQUIREMENT_LABEL, color=REQUIREMENT["color"])]
-    rings = [h for ax in axes for h in ax.collections if h.get_gid() == "encoding:violation"]
+    rings = [h for ax in fig.axes for h in ax.collections if h.get_gid() == "encoding:violation"]
     if rings:
         handles.append(rings[0])
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
@@ -367,26 +383,33 @@ def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arm
     return hold, [(int(r.k), r.mean, r.se, int(r.replicates)) for r in g.itertuples()], tolerance
 
 
-def _answered_panel(ax, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arms) -> None:
-    """Per Algorithm 1 arm, in its colour and marker: the fraction of accuracy queries answered at each k (solid;
-    k = 0 is never asked) and the budget used / B (dotted, open marker; at k = 0: after the attribute queries); 90%
-    answered, what the claims require, dashed; the k where an arm answers less are ringed."""
-    for arm in arms:
+def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame,
+                     arms) -> None:
+    """Per Algorithm 1 arm, in its colour and marker: above, the fraction of accuracy queries answered at each k
+    (k = 0 is never asked) against 90% required (dashed), the k where it answers less ringed; below, the budget used
+    / B (dotted, open marker; at k = 0: after the attribute queries). The arms are dodged by a small shift in k, so
+    that arms with equal values (e.g. both answering every query) stay visible."""
+    kmax = float(table["k"].max())
+    for i, arm in enumerate(arms):
+        dodge = (i - (len(arms) - 1) / 2) * 0.02 * kmax
         hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
         hold = hold.sort_values("k")
-        ax.plot(hold["k"], hold["answered"], "-", ms=6, **style(arm))
+        ax_answered.plot(hold["k"] + dodge, hold["answered"], "-", ms=6, **style(arm))
+        bad = shortfalls(hold, arm_rows, tolerance)[0]
+        ring(ax_answered, bad["k"] + dodge, bad["answered"], label="claim fails here", size=90)
         every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
         th = theory[theory["arm"] == arm.name]
         if len(th):
-            ax.plot(every["k"], every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5, mfc="white",
-                    **style(arm))
-        bad = shortfalls(hold, arm_rows, tolerance)[0]
-        ring(ax, bad["k"], bad["answered"], label="claim fails here", size=90)
-    requirement_line(ax, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} answered required", x=0.5, ha="center")
-    ax.set_ylim(-0.06, 1.12)
-    ax.set_title("(b) answered; budget used")
-    ax.set_ylabel("fraction")
-    ax.set_xlabel("selected variables k")
+            ax_budget.plot(every["k"] + dodge, every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5,
+                           mfc="white", **style(arm))
+    requirement_line(ax_answered, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} required", x=0.5, ha="center", va="top")
+    for ax, label in ((ax_answered, "answered"), (ax_budget, "budget used / B")):
+        ax.set_ylim(-0.1, 1.12)
+        ax.set_yticks([0, 0.5, 1])
+        ax.set_ylabel(label)
+    ax_answered.set_title("(b) answered; budget used")
+    ax_answered.tick_params(labelbottom=False)
+    ax_budget.set_xlabel("selected variables k")
 
 
 def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:

@@ -60,8 +60,12 @@ def test_monitor_verdict_names_the_failing_bound_and_the_figure_rings_it():
     f = _frame()
     fig = lo.monitor_figure(f, verdict, [("monitor_gap", "Step 4", [(0.02, 1)])])
     rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
-    assert len(fig.axes) == 2 and len(rings) == 1  # the Monitor panels only; one ring, on the eps' = 0.02 panel
-    assert rings[0] in fig.axes[1].collections and fig._suptitle.get_text().startswith(verdict)
+    # per eps' a log axis (positive values) over a linear strip (negative lower bounds); one ring, in the eps' = 0.02
+    # column, on the axis of its value's sign
+    assert len(fig.axes) == 4 and len(rings) == 1
+    assert [ax.get_yscale() for ax in fig.axes] == ["log", "log", "linear", "linear"]
+    assert rings[0].axes in (fig.axes[1], fig.axes[3]) and fig._suptitle.get_text().startswith(verdict)
+    assert all(ax.get_ylim()[1] == 0 for ax in fig.axes[2:])  # the strips hold values below 0 only
 
 
 def test_transfer_verdict_follows_the_check():
@@ -72,3 +76,5 @@ def test_transfer_verdict_follows_the_check():
     frame = lo.transfer_table(2, [800], [0.125], 0.001, 5, 300, 0.99).assign(bound=-1.0)  # a bound that must fail
     inr, ok = lo.transfer_check(frame)
     assert lo.transfer_verdict(inr, ok) == "Theorem 0.2 fails at 1 of 1 (ε, m) inside its range (ringed)"
+    high = frame.assign(bound=15.6 * frame["mc_ci_high"])  # the factor is floored: "at least" never rounds up
+    assert lo.transfer_verdict(*lo.transfer_check(high)).endswith("is at least 15 times below the bound")

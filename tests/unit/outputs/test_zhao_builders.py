@@ -190,7 +190,10 @@ def test_fig3_figure_gap_panel_one_se_axis_and_no_calibration_block(output_id):
     assert not [ln for ln in gap_axes[0].lines if ln.get_gid() == "encoding:zhao_alg1_bdp"]
     assert paired_gap_table(recs).query("mechanism == 'zhao_alg1_bdp'")["mean"].isna().all()
     texts = [t.get_text() for t in fig.findobj(Text)]
-    assert sum("sampling SE units" in t for t in texts) == 1  # the secondary axis's label: one panel only
+    assert sum("one accuracy's SE" in t for t in texts) == 1  # the secondary axis's label: one panel only
+    # the verdict on one line over one settings line; answered and budget used on their own sub-axes
+    assert fig._suptitle.get_text().count("\n") == 1
+    assert {"answered", "budget used / B"} <= {ax.get_ylabel() for ax in fig.axes}
     assert not any("σ =" in t or "Algorithm 1 calibrations" in t for t in texts)
 
 
@@ -220,8 +223,11 @@ def test_fig2_accuracy_and_gap_panels_with_the_standard_holdouts_verdict():
     assert {ln.get_gid() for ln in gap.lines} >= {"encoding:standard", "encoding:dwork_code"}
     assert gap.get_ylim()[1] >= s.threshold_scale / np.sqrt(s.n)  # Thresholdout's T in range
     mean, _, _ = paired_gap(recs, "standard", 50)
-    assert fig._suptitle.get_text().startswith("Reused as is on correlated records, the holdout overfits")
-    assert f"{mean:+.3f}" in fig._suptitle.get_text()
+    assert fig._suptitle.get_text().startswith("On correlated records the reused holdout overfits")
+    assert f"{mean:+.3f}" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") == 1
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "Thresholdout's threshold T" in legend  # context for the arm, not a requirement of the claim
+    assert all("SD" not in ax.get_ylabel() for ax in panels)  # 95% bands of the mean, as the gap panel
 
 
 @pytest.mark.parametrize("output_id", ["zhao-fig3", "zhao-fig3-large-n"])
