@@ -342,10 +342,12 @@ def test_application_figure_rings_the_failing_composition_points(oid):
 
     table, fig, claims = _built_figure(oid)
     assert figure_checks.figure_problems(fig) == []
-    assert len(fig.axes) == 2
-    title = fig._suptitle.get_text()
     failing = int((~table.sound_free).sum())
-    assert _rings(fig.axes[1]) == failing  # every point where row "sound" fails, and no other
+    failing_dts = table.delta_tilde[~table.sound_free].nunique()
+    assert len(fig.axes) == 1 + max(1, failing_dts)  # one step, then T steps at each delta~ where it fails
+    title = fig._suptitle.get_text()
+    assert sum(_rings(ax) for ax in fig.axes[1:]) == failing  # every point where row "sound" fails, and no other
+    assert fig.axes[1].get_yscale() == "linear" and fig.axes[1].get_ylim()[0] < 0 < fig.axes[1].get_ylim()[1]
     established = claims["sound"].status == "holds" and claims["per-step-eps-exact"].status == "holds"
     assert ("not established" in title) != established
     if failing:
