@@ -195,9 +195,9 @@ def test_gap_residual_is_second_order(built):
 
 @pytest.mark.parametrize("oid", ["he-composition-eps", "he-composition-delta"])
 def test_composition_figure_counts_and_rings_each_failure(oid):
-    """One panel per ε at δ > 0 (he-composition-eps: two rows, ε′ and δ′); the title's verdict counts He's failing points among those drawn (δ′ below the exact
-    optimal δ at ε′ for eps, below the floor for delta), counted here from the dense-T table, and each is ringed;
-    no status text in the panels; nothing figure_problems objects to."""
+    """One panel per ε at δ > 0 (he-composition-eps: two rows, ε′ and δ′); the title's verdict counts He's failing
+    points among those drawn (δ′ below the exact optimal δ at ε′ for eps, below the floor for delta), counted here
+    from the dense-T table, and each is ringed; no status text in the panels; nothing figure_problems objects to."""
     import matplotlib.pyplot as plt
     from matplotlib.collections import PathCollection
     from matplotlib.text import Text
