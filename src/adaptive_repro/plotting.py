@@ -67,6 +67,9 @@ DISPLAY_NAMES = {
     "exact_optimal": "exact optimal ε' (Kairouz-Oh-Viswanath Thm 3.3)", "laplace_pld": "Laplace, PLD accountant",
     # Markov-quilt roles (Zhao Fig. 1)
     "node": "the node X_i", "quilt": "quilt X_Q", "nearby": "nearby X_N", "remote": "remote X_R",
+    # generalization and KL bounds He compares with (he-generalization, he-kl)
+    "nissim_stemmer": "Nissim–Stemmer", "oneto": "Oneto et al.", "dwork_bound": "Dwork et al. (2015)",
+    "dwork_rothblum": "Dwork–Rothblum",
 }
 
 
@@ -81,6 +84,10 @@ COLORS = {
     "exact_optimal": OKABE_ITO["black"], "laplace_pld": OKABE_ITO["vermillion"], "floor": "#777777",
     "node": OKABE_ITO["vermillion"], "quilt": OKABE_ITO["blue"], "nearby": OKABE_ITO["yellow"],
     "remote": "#dddddd",
+    # bounds of the He generalization and KL figures: colours no He figure uses for another method (the Laplace PLD,
+    # Corollary 3 rows are table-only); the KL bound of Dwork et al. [20] is Dwork-Rothblum-Vadhan 2010 ("drv")
+    "nissim_stemmer": OKABE_ITO["vermillion"], "oneto": OKABE_ITO["reddish purple"], "dwork_bound": "#8B5A2B",
+    "dwork_rothblum": OKABE_ITO["sky blue"],
     # roles that recur: reference lines and "does not hold" rings. Quantities of an arm (its budget used, its
     # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
     "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["black"],
@@ -90,6 +97,7 @@ MARKERS = {
     "train": "o", "holdout": "s", "fresh": "^", "population": "",
     "naive": "x", "drv": "v", "kairouz": "D", "he": "o", "he_cor3": "P", "he_cor3_derived": "X",
     "exact_optimal": "*", "laplace_pld": "s", "floor": "",
+    "nissim_stemmer": "s", "oneto": "", "dwork_bound": "^", "dwork_rothblum": "h",
 }
 #: Background shading of a region where a bound is vacuous or its hypothesis fails.
 SHADE = {"color": OKABE_ITO["vermillion"], "alpha": 0.08, "lw": 0}

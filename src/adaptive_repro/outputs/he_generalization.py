@@ -15,12 +15,10 @@ from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.outputs.he_proof_checks import eq18_rows
 from adaptive_repro.plotting import (
-    COLORS,
-    OKABE_ITO,
     SHADE,
+    floor_band,
     legend_below,
     log_axis,
-    ordinal_colors,
     plain_number,
     ring,
     style,
@@ -71,107 +69,104 @@ def generalization_table(params: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: Colour of each method (He's is :func:`plotting.style` "he"; Dwork et al. as in he-kl) and Oneto et al.'s line
+#: Methods of the high-probability panels (plotting keys: one encoding in every He figure) and Oneto et al.'s line
 #: style per sample size N (the figure's only line-style meaning).
-METHOD_COLOURS = {"nissim_stemmer": OKABE_ITO["orange"], "dwork_et_al": OKABE_ITO["bluish green"],
-                  "oneto_et_al": OKABE_ITO["reddish purple"]}
+METHOD_KEYS = {"he_thm1": "he", "nissim_stemmer": "nissim_stemmer", "dwork_et_al": "dwork_bound"}
+NAMES = {"he_thm1": "He Theorem 1", "nissim_stemmer": "Nissim–Stemmer", "dwork_et_al": "Dwork et al. (2015)"}
 N_STYLES = ["--", ":", "-."]
-NAMES = {"he_thm1": "He Theorem 1", "nissim_stemmer": "Nissim–Stemmer", "dwork_et_al": "Dwork et al."}
+#: Lowest failure probability b drawn; smaller ones (Oneto's 3 e^{-N eps^2} underflows to 0) sit in a strip below.
+B_FLOOR = 1e-16
 
 
-def generalization_verdict(c: dict, claims: dict) -> str:
-    """The figure's one message, from the claims' statuses and the comparison frames ``c`` (:func:`comparisons`):
-    whom He's bounds improve on, and where they do not."""
-    ns = all(claims[k].status == "holds" for k in ("thm1-a-vs-ns", "thm1-b-vs-ns"))
-    head = "Theorem 1 beats Nissim–Stemmer" if ns else "Theorem 1 does not beat Nissim–Stemmer everywhere"
-    beaten = [(name, int((~f.ok).sum()), len(f)) for name, f in (("Oneto et al.", c["oneto"]),
-                                                                  ("Dwork et al.", c["dwork"])) if (~f.ok).any()]
-    beaten = [f"{name} ({bad} of {n}{' comparable points' if i == 0 else ''})"
-              for i, (name, bad, n) in enumerate(beaten)]
-    head += " but not " + " or ".join(beaten) if beaten else " and every other bound it is compared with"
-    aw = c["on_average"]
-    le = claims["thm2-le-ns"].status == "holds"
-    tail = (f"Theorem 2 {'beats' if le else 'does not always beat'} Nissim–Stemmer's on-average bound, "
-            + (rf"by less than $e^{{\varepsilon}}$ at {int((~aw.ok).sum())} of {len(aw)} points" if (~aw.ok).any()
-               else r"by at least $e^{\varepsilon}$ everywhere"))
-    return f"{head};\n{tail}"
+def generalization_verdict(c: dict) -> str:
+    """The figure's one message, from the frame of row thm1-tighter-than-oneto (``c["oneto"]``, :func:`comparisons`):
+    at how many comparable points Theorem 1 is not at least as tight as Oneto et al.'s bound in both a and b."""
+    wo = c["oneto"]
+    if not len(wo):
+        return "No grid point where Theorem 1 and Oneto et al.'s bound both say something"
+    bad = int((~wo.ok).sum())
+    if not bad:
+        return f"Theorem 1 is at least as tight as Oneto et al.'s bound at all {len(wo)} comparable points"
+    return f"Theorem 1 is not tighter than Oneto et al.'s bound at {bad} of {len(wo)} comparable points"
 
 
-def _ring_failing(ax, curve: pd.DataFrame, eps, label):
-    """Ring ``curve`` (eps, value) at the eps values ``eps`` (where a claim about that method fails)."""
-    at = curve[curve.eps.isin(set(np.asarray(eps, dtype=float)))]
-    ring(ax, at.eps, at.value, label=label)
+def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
+    """Plot (x, y) as a line where y >= ``floor`` and as markers (no line) in the strip at ``y_strip`` where
+    0 <= y < ``floor`` (b underflowing), so that no line dives to the axis floor."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    above = np.isfinite(y) & (y >= floor)
+    ax.plot(np.where(above, x, np.nan), np.where(above, y, np.nan), **kw)
+    below = np.isfinite(y) & (y < floor)
+    if y_strip is not None and below.any():
+        strip = {"color": kw["color"], "marker": kw.get("marker") or "v", "ms": 5, "ls": "", "label": "_strip"}
+        ax.plot(x[below], np.full(below.sum(), y_strip), **strip)
 
 
 def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
-    """Left: the accuracy term a, middle: the failure probability b (at the grid's middle delta), right: Nissim-
-    Stemmer's on-average bound over Theorem 2's against e^eps (colour = k). Colour = method; Oneto et al. at
-    empirical risk 0, line style = N. Rings: where Theorem 1 (He) or Nissim-Stemmer's "existing tightest" is beaten
-    (rows thm1-tighter-than-oneto, thm1-tighter-than-dwork, ns-tightest) and where Theorem 2 gains less than e^eps."""
+    """The high-probability bounds P[|gap| < a] > 1 - b as He quotes them, against eps: left the accuracy term a,
+    right the failure probability b (at the grid's middle delta; b below :data:`B_FLOOR` in a strip). Colour =
+    method (plotting keys); Oneto et al. at empirical risk 0 for each N with a point comparable with Theorem 1, line
+    style = N. Rings on Theorem 1 where Oneto et al.'s bound is tighter (row thm1-tighter-than-oneto). The other
+    comparisons (Dwork et al.'s window point, Nissim-Stemmer's "tightest", Theorem 2) are in the claims and table."""
     from matplotlib.patches import Patch
 
     pyplot = plt()
     p = params
     c = comparisons(table, params)
+    wo = c["oneto"]
     delta = sorted(p["delta"])[len(p["delta"]) // 2]
-    fig, axes = pyplot.subplots(1, 3, figsize=(9.8, 4.2), gridspec_kw={"width_ratios": [1, 1, 1]})
+    fig, axes = pyplot.subplots(1, 2, figsize=(9.8, 4.6), sharex=True)
     hp = table[table.N.isna() & table.k.isna()]
-    col = {"he_thm1": style("he")["color"], **METHOD_COLOURS}
-    failing = {"he_thm1": np.r_[c["oneto"].eps[~c["oneto"].ok], c["dwork"].eps[~c["dwork"].ok]],
-               "nissim_stemmer": c["ns_oneto"].eps[~c["ns_oneto"].ok]}
-    at_delta = {"he_thm1": c["oneto"].eps[~c["oneto"].ok & (c["oneto"].delta == delta)],
-                "nissim_stemmer": c["ns_oneto"].eps[~c["ns_oneto"].ok & (c["ns_oneto"].delta == delta)]}
-    ring_label = "claim fails here"
+    failing = wo[~wo.ok]
+    Ns = sorted(wo.N.unique()) or [max(p["N"])]
+    oneto_a = table[(table.method == "oneto_et_al") & (table.quantity == "a") & table.N.isin(Ns)
+                    & (table.empirical_risk == 0)].value
+    a_all = pd.concat([hp[hp.quantity == "a"].value, oneto_a])
+    axes[0].set(yscale="log", ylim=(float(a_all.min()) / 3, float(a_all.max()) * 3))
+    axes[1].set(yscale="log")
+    log_axis(axes[0])
+    log_axis(axes[1])
+    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {plain_number(B_FLOOR)}", max_ticks=5)
+    ring_label = "Theorem 1 not tighter than Oneto et al. here (comparable points)"
     for ax, q in ((axes[0], "a"), (axes[1], "b")):
         d = hp[(hp.quantity == q) & ((hp.delta == delta) if q == "b" else (hp.delta == hp.delta.min()))]
-        for m in ("he_thm1", "nissim_stemmer", "dwork_et_al"):
+        for m, key in METHOD_KEYS.items():
             s = d[d.method == m].sort_values("eps")
-            extra = style("he") if m == "he_thm1" else {"color": col[m], "marker": "o"}
-            ax.plot(s.eps, s.value, ms=3.5, label=NAMES[m], **extra)
-            if m in failing:
-                _ring_failing(ax, s, failing[m] if q == "a" else at_delta[m], ring_label)
-        for i, N in enumerate(p["N"]):
+            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, y_strip if q == "b" else None,
+                          ms=4, label=NAMES[m], **style(key))
+        for i, N in enumerate(sorted(p["N"])):
+            if N not in Ns:
+                continue
             s = table[(table.method == "oneto_et_al") & (table.quantity == q) & (table.N == N)
                       & (table.empirical_risk == 0) & (table.delta == delta)].sort_values("eps")
-            ax.plot(s.eps, s.value, ls=N_STYLES[i % 3], color=col["oneto_et_al"],
-                    label=f"Oneto et al., N = {plain_number(N)}")
-    intro = hp[(hp.method == "he_thm1_intro") & (hp.quantity == "b") & (hp.delta == delta)].sort_values("eps")
-    axes[1].plot(intro.eps, intro.value, color=col["he_thm1"], lw=1, marker="o", ms=5, mfc="none",
-                 label="He Theorem 1, b as its introduction states (2×)")
+            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, y_strip if q == "b" else None,
+                          ls=N_STYLES[i % len(N_STYLES)], label=f"Oneto et al., N = {plain_number(N)}",
+                          **(style("oneto") | {"marker": None}))
+        he = d[d.method == "he_thm1"]
+        at = failing if q == "a" else failing[failing.delta == delta]
+        pts = he[he.eps.isin(set(at.eps))]
+        ring(ax, pts.eps, pts.value, label=ring_label)
     top = max(p["eps"])
-    a_all = hp[hp.quantity == "a"].value
-    axes[0].set(yscale="log", ylabel=r"accuracy term $a$ in $P[\,|\mathrm{gap}| < a\,] > 1-b$",
-                title="accuracy term a", ylim=(float(a_all.min()) / 3, float(a_all.max()) * 3))
-    axes[1].set(yscale="log", ylabel="failure probability b", title=f"failure probability b, δ = {delta:g}",
-                ylim=(1e-16, 10))
-    for ax in axes[:2]:
+    for ax in axes:
         ax.axhspan(1, ax.get_ylim()[1], **SHADE)
+        ax.set_xlabel("ε")
+        log_axis(ax, "x")
     if top > 2:
         axes[1].axvspan(2, top * 1.5, **SHADE)
-    aw = c["on_average"][c["on_average"].delta == delta]
-    ks = sorted(aw.k.unique())
-    for k, colour in zip(ks, ordinal_colors(len(ks))):
-        s = aw[aw.k == k].sort_values("eps")
-        axes[2].plot(s.eps, s.ratio, color=colour, marker="o", ms=3.5, label=f"Theorem 2, k = {k:g} data sets")
-    e = np.geomspace(min(p["eps"]), top, 100)
-    axes[2].plot(e, np.exp(e), color=COLORS["reference"], lw=2.5, alpha=0.7, zorder=0,
-                 label=r"$e^{\varepsilon}$: the factor He states for Theorem 2")
-    ring(axes[2], aw.eps[~aw.ok], aw.ratio[~aw.ok], label=ring_label)
-    axes[2].set(ylabel="Nissim–Stemmer / Theorem 2 (on average)", title=f"Theorem 2's gain, δ = {delta:g}")
-    for ax in axes:
-        ax.set_xlabel("ε")
-        log_axis(ax)
-    subject = "bounds as He quotes them; Oneto et al. at empirical risk 0; a does not depend on δ"
-    verdict_title(fig, generalization_verdict(c, claims), subject)
+        axes[1].set_xlim(right=top * 1.5)
+    axes[0].set(ylabel="accuracy term a", title="accuracy term a (any δ)")
+    axes[1].set(ylabel="failure probability b", title=f"failure probability b, δ = {delta:g}")
+    verdict_title(fig, generalization_verdict(c),
+                  r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$ as He quotes them; Oneto et al. at empirical risk 0")
     found: dict = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):
-            found.setdefault(lab, h)
+            if not lab.startswith("_"):
+                found.setdefault(lab, h)
     found["shaded: the bound says nothing (a ≥ 1, b ≥ 1, or b ≤ 0 for ε ≥ 2)"] = Patch(**{**SHADE, "alpha": 0.25})
     if ring_label in found:
         found[ring_label] = found.pop(ring_label)  # last
-    labels, handles = list(found), list(found.values())
-    legend_below(fig, axes, handles=handles, labels=labels, ncol=2)
+    legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig
 
 

@@ -13,14 +13,14 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import COLORS, OKABE_ITO, legend_below, log_axis, ring, style, verdict_title
+from adaptive_repro.plotting import COLORS, legend_below, log_axis, ring, style, verdict_title
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
 
 KL_METHODS = {
     "lemma5": (r"He Lemma 5: $\varepsilon \tanh(\varepsilon/2)$", he.kl_lemma5),
     "dwork_rothblum": (r"Dwork-Rothblum eq. (9): $\varepsilon(e^{\varepsilon}-1)/2$", he.kl_dwork_rothblum),
-    "dwork_et_al": (r"Dwork et al.: $\varepsilon(e^{\varepsilon}-1)$", he.kl_dwork_et_al),
+    "dwork_et_al": (r"Dwork et al. (Dwork–Rothblum–Vadhan 2010): $\varepsilon(e^{\varepsilon}-1)$", he.kl_dwork_et_al),
     "randomized_response_exact": ("exact KL, randomized response", gt.kl_randomized_response),
     "laplace_exact": ("exact KL, Laplace mechanism", gt.kl_laplace),
 }
@@ -37,9 +37,10 @@ def kl_table(params: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: Colour of each bound He compares (Lemma 5 is He's method: :func:`plotting.style` "he"); the exact KLs are black
-#: with their own markers, like every exact reference.
-BOUND_COLOURS = {"dwork_rothblum": OKABE_ITO["orange"], "dwork_et_al": OKABE_ITO["bluish green"]}
+#: Plotting key of each bound He compares (Lemma 5 is He's method, "he"): one colour per method in every He figure;
+#: Dwork et al. [20] is Dwork, Rothblum, Vadhan 2010 (the "drv" of he-composition). The exact KLs are black with their
+#: own markers, like every exact reference.
+BOUND_KEYS = {"dwork_rothblum": "dwork_rothblum", "dwork_et_al": "drv"}
 EXACT_MARKERS = {"randomized_response_exact": "o", "laplace_exact": "s"}
 
 
@@ -85,8 +86,8 @@ def kl_figure(table: pd.DataFrame, params: dict):
     every = max(1, len(w) // 20)  # markers of the exact KLs: about 20 per curve
     for ax, scale in ((axes[0], 1.0), (axes[1], w.lemma5)):
         ax.plot(w.eps, w.lemma5 / scale, color=style("he")["color"], gid="encoding:he", label=KL_METHODS["lemma5"][0])
-        for m, c in BOUND_COLOURS.items():
-            ax.plot(w.eps, w[m] / scale, color=c, label=KL_METHODS[m][0])
+        for m, key in BOUND_KEYS.items():
+            ax.plot(w.eps, w[m] / scale, color=style(key)["color"], gid=f"encoding:{key}", label=KL_METHODS[m][0])
         for m, mk in EXACT_MARKERS.items():
             ax.plot(w.eps[::every], (w[m] / scale)[::every], mk, ms=5.5, mfc="none", color="black",
                     label=KL_METHODS[m][0] + (" (attains Lemma 5)" if m.startswith("randomized") and

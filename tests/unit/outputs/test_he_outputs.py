@@ -195,9 +195,9 @@ def test_gap_residual_is_second_order(built):
 
 @pytest.mark.parametrize("oid", ["he-composition-eps", "he-composition-delta"])
 def test_composition_figure_counts_and_rings_each_failure(oid):
-    """One panel per ε at δ > 0; the title's verdict counts He's failing points among those drawn (δ′ below the exact
-    optimal δ at ε′ for eps, below the floor for delta), counted here from the dense-T table, and each is ringed;
-    no status text in the panels; nothing figure_problems objects to."""
+    """One panel per ε at δ > 0 (he-composition-eps: two rows, ε′ and δ′); the title's verdict counts He's failing
+    points among those drawn (δ′ below the exact optimal δ at ε′ for eps, below the floor for delta), counted here
+    from the dense-T table, and each is ringed; no status text in the panels; nothing figure_problems objects to."""
     import matplotlib.pyplot as plt
     from matplotlib.collections import PathCollection
     from matplotlib.text import Text
@@ -215,7 +215,10 @@ def test_composition_figure_counts_and_rings_each_failure(oid):
     assert fig._suptitle.get_text().split("\n")[0].endswith(f"at {n_bad} of {len(he)} grid points")
     rings = [c for c in fig.findobj(PathCollection) if c.get_gid() == "encoding:violation"]
     assert sum(len(c.get_offsets()) for c in rings) == n_bad
-    assert len([ax for ax in fig.axes if ax.get_visible()]) == len(params["eps"])
+    rows = 2 if oid == "he-composition-eps" else 1  # eps: ε′ ratio above, δ′ / exact δ(ε′) (rings) below
+    assert len([ax for ax in fig.axes if ax.get_visible()]) == rows * len(params["eps"])
+    if oid == "he-composition-eps":  # the rings sit on the δ′ row, below ratio 1
+        assert all(y < 1 for c in rings for y in c.get_offsets()[:, 1])
     texts = " ".join(t.get_text().lower() for ax in fig.axes for t in ax.findobj(Text))
     assert "hold" not in texts and "differs" not in texts
     assert figure_problems(fig) == []
@@ -342,10 +345,12 @@ def test_application_figure_rings_the_failing_composition_points(oid):
 
     table, fig, claims = _built_figure(oid)
     assert figure_checks.figure_problems(fig) == []
-    assert len(fig.axes) == 2
-    title = fig._suptitle.get_text()
     failing = int((~table.sound_free).sum())
-    assert _rings(fig.axes[1]) == failing  # every point where row "sound" fails, and no other
+    failing_dts = table.delta_tilde[~table.sound_free].nunique()
+    assert len(fig.axes) == 1 + max(1, failing_dts)  # one step, then T steps at each delta~ where it fails
+    title = fig._suptitle.get_text()
+    assert sum(_rings(ax) for ax in fig.axes[1:]) == failing  # every point where row "sound" fails, and no other
+    assert fig.axes[1].get_yscale() == "linear" and fig.axes[1].get_ylim()[0] < 0 < fig.axes[1].get_ylim()[1]
     established = claims["sound"].status == "holds" and claims["per-step-eps-exact"].status == "holds"
     assert ("not established" in title) != established
     if failing:
@@ -373,16 +378,23 @@ def test_kl_figure_verdict_follows_the_data():
     plt.close(fig)
 
 
-def test_generalization_figure_rings_where_theorem_2_gains_less_than_e_eps():
+def test_generalization_figure_rings_theorem_1_where_oneto_is_tighter():
     import matplotlib.pyplot as plt
 
     from adaptive_repro import figure_checks
     from adaptive_repro.outputs import he_generalization as heg
 
-    table, fig, claims = _built_figure("he-generalization")
+    params = default_params("he-generalization", SMALL["he-generalization"] | {"N": [1000, 10_000_000]}, seed=1)
+    table, fig, _ = catalogue.build("he-generalization", params, {})  # N = 1e7 meets Theorem 1's condition
+    fig.canvas.draw()
     assert figure_checks.figure_problems(fig) == []
-    aw = heg.comparisons(table, default_params("he-generalization", SMALL["he-generalization"], seed=1))["on_average"]
-    assert _rings(fig.axes[2]) == int((~aw.ok).sum()) > 0  # one delta in SMALL: every failing point is drawn
-    assert "by less than" in fig._suptitle.get_text()
-    assert fig._suptitle.get_text().startswith("Theorem 1 beats Nissim–Stemmer")
+    wo = heg.comparisons(table, params)["oneto"]
+    assert len(fig.axes) == 2
+    bad = wo[~wo.ok]
+    assert _rings(fig.axes[0]) == bad.eps.nunique() > 0  # a does not depend on delta or N: one ring per eps
+    title = fig._suptitle.get_text()
+    assert title.count("\n") == 1 and title.startswith(f"Theorem 1 is not tighter than Oneto et al.'s bound at "
+                                                       f"{len(bad)} of {len(wo)} comparable points")
     plt.close(fig)
+    ok = wo.assign(ok=True)
+    assert heg.generalization_verdict({"oneto": ok}).startswith("Theorem 1 is at least as tight")
