@@ -251,12 +251,6 @@ def log_axis(ax, which: str = "both", subs=None):
         axis.set_minor_formatter(NullFormatter())
 
 
-def plain_symlog_yaxis(ax, linthresh: float, linscale: float = 1.0):
-    """A symmetric-log y axis with plain tick labels (−0.1, 0, 0.01, 1)."""
-    ax.set_yscale("symlog", linthresh=linthresh, linscale=linscale)
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "0" if v == 0 else ("−" if v < 0 else "") + _plain(abs(v))))
-
-
 def floor_band(axes, floor: float, top: float, text: str, decades: float = 1.2, max_ticks: int = 6) -> float:
     """A broken log y axis for values below ``floor`` (or absent), on panels ``axes`` sharing their y axis: the axis
     runs from ``top`` down to ``floor``, and a grey strip beneath it, cut off by a dashed break line, holds such values
@@ -352,31 +346,6 @@ def note_in_empty(ax, text: str, colour=None, spots=NOTE_SPOTS, fontsize=None, c
     return t
 
 
-def coincide_within(a, b) -> float:
-    """Largest relative difference max |a − b| / max(|a|, |b|) of two curves on the same grid (for a note saying
-    that two curves are drawn on top of each other)."""
-    import numpy as np
-
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    scale = np.maximum(np.abs(a), np.abs(b))
-    ok = np.isfinite(a) & np.isfinite(b) & (scale > 0)
-    return float(np.max(np.abs(a - b)[ok] / scale[ok])) if ok.any() else float("nan")
-
-
 def plain_number(x: float) -> str:
     """A number as a plain tick label would show it (1000, 1e7, 0.001), for titles, legends and notes."""
     return _plain(x) if x > 0 else f"{x:g}"
-
-
-def symlog_minor_ticks(ax, linthresh: float):
-    """Minor ticks of a symlog y axis at 2..9 times each power of ten outside the linear band |y| < ``linthresh``
-    (none inside it), so that the ticks read like a log axis on both sides of 0. Call after setting the limits."""
-    from matplotlib.ticker import FixedLocator
-
-    lo, hi = ax.get_ylim()
-    ticks = []
-    for e in range(math.floor(math.log10(linthresh)), math.ceil(math.log10(max(abs(lo), abs(hi), linthresh))) + 1):
-        for k in range(2, 10):
-            v = k * 10.0 ** e
-            ticks += [t for t in (v, -v) if lo <= t <= hi and abs(t) > linthresh]
-    ax.yaxis.set_minor_locator(FixedLocator(sorted(ticks)))

@@ -1,13 +1,7 @@
-"""plotting.note_in_empty puts a note where nothing is drawn; coincide_within measures how close two curves are."""
+"""plotting.note_in_empty puts a note where nothing is drawn."""
 import numpy as np
-import pytest
 
 from adaptive_repro import plotting
-
-
-def test_coincide_within_is_the_largest_relative_difference():
-    assert plotting.coincide_within([1.0, 2.0, 4.0], [1.0, 2.2, 4.0]) == pytest.approx(0.2 / 2.2)
-    assert np.isnan(plotting.coincide_within([np.nan], [1.0]))
 
 
 def test_note_in_empty_avoids_the_drawn_curve():
