@@ -66,9 +66,9 @@ def _span(values) -> str:
 
 
 def headline(table: pd.DataFrame) -> str:
-    """The figure's verdict, from the measured frontiers: whether the Bayesian-DP calibration reaches 90% answered
-    with T in i.i.d. units (at how many correlated settings), from which n it does with the threshold for n/V, and how
-    many times the records of the DP calibration with that threshold that is (its price in records)."""
+    """The figure's verdict (one line), from the measured frontiers: whether the Bayesian-DP calibration reaches 90%
+    answered with T in i.i.d. units (at how many correlated settings), from which n it does with the threshold for
+    n/V, and how many times the records of the DP calibration with that threshold that is (its price in records)."""
     first = _firsts(table)
     empty = pd.Series(dtype=float)
 
@@ -80,7 +80,7 @@ def headline(table: pd.DataFrame) -> str:
         some = "" if len(ok) == len(found) else f" at {len(ok)} of {len(found)} correlated settings"
         return f"reaches {TARGET:.0%}{some} from n = {_span(ok)}"
 
-    text = f"With T in i.i.d. units the Bayesian-DP calibration {reach('bdp')}"
+    text = f"With T in i.i.d. units Bayesian DP {reach('bdp')}"
     remedy = first["bdp_effective_n"] if "bdp_effective_n" in first else empty
     if len(remedy):
         text += f"; with T for n/V it {reach('bdp_effective_n')}".replace(f"reaches {TARGET:.0%} from", "needs")
@@ -90,7 +90,7 @@ def headline(table: pd.DataFrame) -> str:
             ratio = remedy[both] / dp[both]
             at_least = "≥ " if (dp[both] <= table["n"].min()).any() else ""
             span = f"{ratio.min():,.0f}" + ("" if ratio.min() == ratio.max() else f"–{ratio.max():,.0f}")
-            text += f" ({at_least}{span}× the DP calibration)"
+            text += f" ({at_least}{span}× DP)"
     return text
 
 
@@ -117,6 +117,7 @@ def figure(table: pd.DataFrame, spec):
     the structure (top row) and the Bayesian-DP calibration's verdict."""
     from matplotlib.lines import Line2D
 
+    from adaptive_repro.outputs.zhao_common import wrap_verdict
     from adaptive_repro.outputs.zhao_correlation import structure_words
     from adaptive_repro.plotting import MAX_WIDTH, SIZES, ring, style, verdict_title
 
@@ -170,9 +171,9 @@ def figure(table: pd.DataFrame, spec):
             if i == len(rows) - 1:
                 ax.set_xlabel("records n")
         axes[i][0].set_ylabel(f"{row_words}:\nfraction answered")
-    verdict_title(fig, headline(table), f"d = {spec.d:,}, B = {spec.alg1.budget}, session ε = "
-                                        f"{spec.alg1.session_epsilon:g}, null labels, {spec.replicates} replicates "
-                                        f"per point; dotted: {TARGET:.0%}")
+    setting = (f"d = {spec.d:,}, B = {spec.alg1.budget}, session ε = {spec.alg1.session_epsilon:g}, null labels, "
+               f"{spec.replicates} replicates per point; dotted: {TARGET:.0%}")
+    verdict_title(fig, wrap_verdict(headline(table), 1.1 * MAX_WIDTH), setting)  # superscripts are narrow
     found: dict = {}
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):

@@ -15,6 +15,7 @@ from adaptive_repro.outputs.zhao_common import (
     setting_line,
     short_arm_name,
     theory_table,
+    wrap_verdict,
 )
 from adaptive_repro.plotting import MAX_WIDTH, SIZES, _plain, pyplot, ring, style, verdict_title
 from adaptive_repro.registry import Claim, verdict
@@ -90,7 +91,7 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
     line; a rate whose claim fails is ringed and its label says why (no legend)."""
     beta = float(table["beta"].iloc[0])
     rows = len(table)
-    fig, ax = pyplot().subplots(figsize=(MAX_WIDTH - 0.5, 1.0 + 0.62 * rows + 1.1))
+    fig, ax = pyplot().subplots(figsize=(MAX_WIDTH, 1.0 + 0.62 * rows + 1.1))
     failing = {c.claim_id.removesuffix("-event-rate") for c in claims if c.status == "does not hold"}
     for i, r in enumerate(table.itertuples()):
         y = rows - 1 - i  # the first calibration on top
@@ -110,17 +111,18 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
     ax.axvline(beta, **REQUIREMENT)
     ax.text(beta, rows - 0.45, f" β = {beta:g}", ha="left", va="center", fontsize=SIZES["tick"],
             color=REQUIREMENT_TEXT)
-    ax.set_yticks(range(rows), [short_arm_name(spec.arm(m)) for m in table["mechanism"]][::-1])
+    n_req = float(table["theorem2_n_required"].min())
+    names = [short_arm_name(spec.arm(m)) + (f"\n(needs n ≥ {_plain(n_req)})" if m == THEOREM2_ARM else "")
+             for m in table["mechanism"]]
+    ax.set_yticks(range(rows), names[::-1])
     ax.set_ylim(-0.6, rows - 0.25)
     ax.set_xlim(-0.03, 1.05)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel(r"rate of Theorem 2's failure event P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]"
                   " over replicates, 95% interval")
     ax.set_ylabel("Algorithm 1\ncalibration")
-    n_req = float(table["theorem2_n_required"].min())
-    verdict_title(fig, thm2_verdict(table, beta, spec),
-                  f"{setting_line(spec, int(table['replicates'].max()), 2 * MAX_WIDTH)}; Theorem 2 needs "
-                  f"n ≥ {_plain(n_req)}")
+    verdict_title(fig, wrap_verdict(thm2_verdict(table, beta, spec), 1.05 * MAX_WIDTH),  # 113 characters fit
+                  setting_line(spec, int(table["replicates"].max()), 1.15 * MAX_WIDTH))  # its mathtext is short
     fig.tight_layout()
     return fig
 

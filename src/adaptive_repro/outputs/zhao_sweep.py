@@ -25,6 +25,7 @@ from adaptive_repro.outputs.zhao_common import (
 )
 from adaptive_repro.plotting import (
     COLORS,
+    MAX_WIDTH,
     SIZES,
     legend_below,
     log_axis,
@@ -169,7 +170,7 @@ def figure(table: pd.DataFrame, spec):
         handles += [style_handle("none", "⊥ at top: every answer ⊥", marker=r"$\bot$")]
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
     handles += rings[:1]
-    verdict_title(fig, sweep_verdict(table),
+    verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}; "
                                f"bars: 95% (± {Z95:.2f} Monte-Carlo SE); b side by side"))
     labels = [h.get_label() for h in handles]

@@ -159,7 +159,8 @@ def test_thm2_check_dp_and_bdp_arms_are_project_rows_judged_on_their_rate():
     # rates (the DP arm's interval is above β)
     (ax,) = [ax for ax in fig.axes if ax.get_subplotspec()]
     assert 9 <= fig.get_figwidth() <= 10 and not fig.legends and ax.get_legend() is None
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["Bayesian-DP", "DP", "Theorem 2"]
+    assert [t.get_text().split("\n")[0] for t in ax.get_yticklabels()] == ["Bayesian-DP", "DP", "Theorem 2"]
+    assert "needs n ≥" in ax.get_yticklabels()[-1].get_text()  # Theorem 2's required n beside its row
     title = fig._suptitle.get_text()
     assert title.count("\n") == 1 and title.startswith(
         "Only the Theorem 2 and Bayesian-DP calibrations keep Theorem 2's failure event within β = 0.05; DP "

@@ -71,7 +71,7 @@ def test_claims_and_figure(built):
     assert ids[f"{tag}-bdp-answers-at-some-n"].status == "does not hold"
     assert "The DP calibration, whose σ is smaller" in ids[f"{tag}-bdp-answers-at-some-n"].measured
     assert all(c.kind == "project" for c in claims)
-    assert "Bayesian-DP calibration" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") == 1
+    assert "Bayesian DP" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") == 1
     # a row per threshold (T in i.i.d. units, T for n/V), panel titles of at most two short lines; the legend's
     # "first n" entry is drawn with the marker of the curve it marks
     panels = [ax for ax in fig.axes if ax.get_subplotspec()]
@@ -114,7 +114,7 @@ def test_a_single_structure_builds():
     records = spec.run_replicates(3, range(3))
     table, fig, claims = catalogue.build("zhao-correlation-frontier", {"seed": 3},
                                          {"records": records, "specs": {"zhao-correlation-frontier": spec}})
-    assert fig._suptitle.get_text().startswith("With T in i.i.d. units the Bayesian-DP calibration")
+    assert fig._suptitle.get_text().startswith("With T in i.i.d. units Bayesian DP")
     assert {c.claim_id for c in claims} == {"households-v8-bdp-answers-at-some-n",
                                             "households-v8-bdp-effective-n-frontier"}
 
@@ -127,5 +127,5 @@ def test_powers_and_structure_verdicts():
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: never"
     assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90%: 10⁴"
-    assert zcf.headline(table) == ("With T in i.i.d. units the Bayesian-DP calibration never reaches 90%; with T for "
-                                   "n/V it needs n = 10⁴")
+    assert zcf.headline(table) == ("With T in i.i.d. units Bayesian DP never reaches 90%; with T for n/V it needs "
+                                   "n = 10⁴")
