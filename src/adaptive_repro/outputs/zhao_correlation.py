@@ -16,7 +16,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, theory_table
-from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, log_axis, pyplot
+from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
 from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import Z95, paired_gap
 
@@ -87,72 +87,120 @@ def first_break(rows: pd.DataFrame) -> tuple[float, str] | None:
 
 
 def structure_verdict(sub: pd.DataFrame) -> str:
-    """One structure's verdict (the panel title above its answered fractions): from which V Algorithm 1's DP and
-    Bayesian-DP calibrations fail, and whether the arms with a threshold for n/V stay valid."""
+    """One structure's verdict on one line (its answered-fraction panel title when the structures differ): from which
+    V Algorithm 1's DP and Bayesian-DP calibrations fail, and whether the arms with a threshold for n/V stay valid."""
     breaks = {arm: first_break(sub[sub["mechanism"] == arm]) for arm in (DP_ARM, BDP_ARM)
               if (sub["mechanism"] == arm).any()}
-    lines = []
+
+    def text(b) -> str:
+        return "valid" if b is None else f"{BREAK_WORDS[b[1]]} from V = {b[0]:.2g}"
+
     if breaks and len(set(breaks.values())) == 1:
-        b = next(iter(breaks.values()))
-        lines.append("Alg. 1 valid at every V" if b is None else f"Alg. 1: {BREAK_WORDS[b[1]]}\nfrom V = {b[0]:.2g}")
+        parts = [f"Alg. 1 {text(next(iter(breaks.values())))}"]
     else:
-        short = {DP_ARM: "DP", BDP_ARM: "Bayesian DP"}
-        lines += [f"{short[a]}: valid at every V" if b is None
-                  else f"{short[a]}: {BREAK_WORDS[b[1]]}\nfrom V = {b[0]:.2g}" for a, b in breaks.items()]
+        short = {DP_ARM: "DP", BDP_ARM: "BDP"}
+        parts = [f"{short[a]} {text(b)}" for a, b in breaks.items()]
     remedy = [first_break(sub[sub["mechanism"] == a]) for a in REMEDY_ARMS if (sub["mechanism"] == a).any()]
     if remedy:
-        failed = [b for b in remedy if b is not None]
-        lines.append("T for n/V: valid" if not failed
-                     else f"T for n/V fails from V = {min(v for v, _ in failed):.2g}")
-    return "\n".join(lines)
+        failed = [v for v, _ in (b for b in remedy if b is not None)]
+        parts.append("n/V valid" if not failed else f"n/V fails from V = {min(failed):.2g}")
+    return "; ".join(parts)
+
+
+def _dp_breaks(table: pd.DataFrame) -> tuple[dict, dict]:
+    """Per structure, where the DP calibration first fails (:func:`first_break`; None: valid at every V), and the
+    structures where it fails."""
+    structures = dict.fromkeys(table["structure"])
+    dp_rows = {s: table[(table["structure"] == s) & (table["mechanism"] == DP_ARM)] for s in structures}
+    breaks = {s: first_break(r) for s, r in dp_rows.items() if len(r)}
+    return breaks, {s: b for s, b in breaks.items() if b is not None}
+
+
+def _past_break(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows at and beyond the V where the DP calibration first fails, per structure (every row if it never
+    fails): where the title and legend report what the calibrations certify and answer."""
+    _, broken = _dp_breaks(table)
+    if not broken:
+        return table
+    return pd.concat([table[(table["structure"] == s) & (table["V"] >= v - 1e-9)] for s, (v, _) in broken.items()])
 
 
 def headline(table: pd.DataFrame) -> str:
     """The figure's verdict, the measured answer to the question: from which V correlation breaks DP-calibrated
-    Algorithm 1 and how (per structure, :func:`first_break`), what the Bayesian-DP calibration certifies and answers
-    there, and in how many structures the arms with a threshold for n/V stay valid."""
-    structures = list(dict.fromkeys(table["structure"]))
-    n = len(structures)
-    dp_rows = {s: table[(table["structure"] == s) & (table["mechanism"] == DP_ARM)] for s in structures}
-    breaks = {s: first_break(r) for s, r in dp_rows.items() if len(r)}
-    broken = {s: b for s, b in breaks.items() if b is not None}
+    Algorithm 1 and how (per structure, :func:`first_break`), and in how many structures the arms with a threshold
+    for n/V stay valid."""
+    n = len(dict.fromkeys(table["structure"]))
+    breaks, broken = _dp_breaks(table)
     if not broken:
-        return (f"Correlation up to V = {table['V'].max():.0f} does not break DP-calibrated Algorithm 1 in "
+        text = (f"Correlation up to V = {table['V'].max():.0f} does not break DP-calibrated Algorithm 1 in "
                 f"{len(breaks)} of {n} structures")
-    vs = sorted(v for v, _ in broken.values())
-    at = f"V = {vs[0]:.2g}" + ("" if f"{vs[0]:.2g}" == f"{vs[-1]:.2g}" else f"–{vs[-1]:.2g}")
-    modes = [m for _, m in broken.values()]
-    how = (f"answers < {ANSWERED_MIN:.0%} (budget spent)" if set(modes) == {"budget"} else
-           "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
-    text = f"From {at}, DP-calibrated Algorithm 1 {how} in {len(broken)} of {n} correlation structures"
-    past = pd.concat([table[(table["structure"] == s) & (table["V"] >= v - 1e-9)] for s, (v, _) in broken.items()])
-    bdp, dp = past[past["mechanism"] == BDP_ARM], past[past["mechanism"] == DP_ARM]
-    if len(bdp) and np.isfinite(bdp["certified_bdp"]).any():
-        text += (f";\nBayesian DP certifies ε = {bdp['certified_bdp'].max():.3g} (DP: "
-                 f"{dp['certified_bdp'].min():.3g}–{dp['certified_bdp'].max():.3g}) but answers ≤ "
-                 f"{bdp['answered'].max():.0%}")
+    else:
+        vs = sorted(v for v, _ in broken.values())
+        at = f"V = {vs[0]:.2g}" + ("" if f"{vs[0]:.2g}" == f"{vs[-1]:.2g}" else f"–{vs[-1]:.2g}")
+        modes = [m for _, m in broken.values()]
+        how = (f"answers < {ANSWERED_MIN:.0%}" if set(modes) == {"budget"} else
+               "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
+        text = f"From {at}, DP-calibrated Algorithm 1 {how} in {len(broken)} of {n} structures"
     remedy = table[table["mechanism"].isin(REMEDY_ARMS)]
     if len(remedy):
         valid = sum(all(first_break(g) is None for _, g in remedy[remedy["structure"] == s].groupby("mechanism"))
-                    for s in structures)
-        text += f"; a threshold for n/V keeps {valid} of {n} valid"
+                    for s in dict.fromkeys(table["structure"]))
+        text += f"; a threshold for n/V keeps {'all ' + str(n) if valid == n else f'{valid} of {n}'} valid"
     return text
+
+
+def bdp_answers(table: pd.DataFrame) -> str:
+    """What the Bayesian-DP calibration answers where the DP calibration has failed (the title's second line)."""
+    past = _past_break(table)
+    bdp = past[past["mechanism"] == BDP_ARM]
+    if not len(bdp) or not np.isfinite(bdp["answered"]).any():
+        return ""
+    where = "there" if _dp_breaks(table)[1] else "at every V"
+    return f"The Bayesian-DP calibration answers ≤ {bdp['answered'].max():.0%} {where}"
+
+
+def certified_label(table: pd.DataFrame, arm) -> str:
+    """An Algorithm 1 arm's legend entry with the Bayesian-DP level Lemma 2 certifies for it where the DP
+    calibration has failed (the range over those points, in words), e.g. "..., DP calibration: certifies only
+    ε = 21–355"; the plain display name without certified levels."""
+    levels = _past_break(table).query("mechanism == @arm.name")["certified_bdp"].dropna()
+    if not len(levels):
+        return arm.display_name
+    lo, hi = levels.min(), levels.max()
+    eps = table["eps_session"].dropna()
+    only = "only " if len(eps) and lo > eps.max() * (1 + 1e-6) else ""
+    return f"{arm.display_name}: certifies {only}ε = {lo:.3g}" + ("" if f"{lo:.3g}" == f"{hi:.3g}" else f"–{hi:.3g}")
+
+
+def v_ticks(ax, table: pd.DataFrame) -> None:
+    """The V axis (log) ticked at the run's strengths in plain numbers (1, 3, 8, 20: each strength's V over the
+    structures, rounded to 2 digits), no minor ticks."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    ticks = sorted({float(f"{v:.2g}") for v in table["V"]})
+    ax.set_xscale("log")
+    ax.set_xlim(min(ticks) / 1.35, max(ticks) * 1.35)
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FuncFormatter(plain_tick_label))
+    ax.xaxis.set_minor_locator(NullLocator())
 
 
 def figure(table: pd.DataFrame, spec):
     """Per structure (columns, titled with the data model in words): top, holdout − fresh at the largest k in i.i.d.
     SE units against V, one line per arm with its 95% band (drawn where at least MIN_DRAWN replicates were
     answered); bottom, the fraction of accuracy queries answered at the largest k, titled with the structure's
-    verdict (:func:`structure_verdict`). Points where an arm is not valid are ringed: on the answered fraction
-    where it answers too little, on the gap where it overfits."""
+    verdict (:func:`structure_verdict`) only when the structures' verdicts differ (a common verdict is the figure's
+    title). Points where an arm is not valid are ringed: on the answered fraction where it answers too little, on
+    the gap where it overfits. The Algorithm 1 arms' legend entries say what Bayesian-DP level they certify."""
     from adaptive_repro.plotting import ring, style, verdict_title
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
     arms = spec.points[0].arms
-    fig, axes = plt.subplots(2, len(structures), figsize=(min(MAX_WIDTH, 2.45 * len(structures) + 0.6), 7.0),
+    verdicts = {s: structure_verdict(table[table["structure"] == s]) for s in structures}
+    per_panel = len(set(verdicts.values())) > 1
+    fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
-    ringed = False
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         top, bottom = axes[0][j], axes[1][j]
@@ -163,8 +211,9 @@ def figure(table: pd.DataFrame, spec):
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
             bars = top.errorbar(a.loc[shown, "V"], a.loc[shown, "gap_iid_se_units"],
-                                yerr=Z95 * (a["gap_se"] / unit)[shown], ms=4, capsize=2, label=arm.display_name,
-                                **encoding)
+                                yerr=Z95 * (a["gap_se"] / unit)[shown], ms=4, capsize=2,
+                                label=certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM)
+                                else arm.display_name, **encoding)
             bars.lines[0].set_gid(gid)
             bottom.plot(a["V"], a["answered"], "-", ms=4, **style(arm))
             if arm.name in (DP_ARM, BDP_ARM, *REMEDY_ARMS):
@@ -174,21 +223,20 @@ def figure(table: pd.DataFrame, spec):
                 label = "arm not valid here (answers < 90% or overfits)"
                 ring(bottom, [r.V for r in low], [r.answered for r in low], label=label, size=80)
                 ring(top, [r.V for r in over], [r.gap_iid_se_units for r in over], label=label, size=80)
-                ringed |= bool(low or over)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         top.set_title(structure_words(structure))
-        bottom.set_title(structure_verdict(sub), fontsize=SIZES["tick"])
-        bottom.set_xscale("log")
-        bottom.set_xlim(0.75, 27)
-        log_axis(bottom, "x", subs=(1, 3))
+        if per_panel:
+            bottom.set_title(verdicts[structure], fontsize=SIZES["tick"])
+        v_ticks(bottom, table)
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    axes[0][0].set_ylabel("holdout − fresh at the largest k\n[i.i.d. SE units ½/√n]")
+    axes[0][0].set_ylabel("holdout − fresh at the largest k\n[i.i.d. SE units ½/√n], 95% band")
     axes[1][0].set_ylabel("accuracy queries\nanswered (not ⊥)")
     first = spec.points[0]
-    verdict_title(fig, headline(table), f"four correlated data models, n = {first.n:,}, d = {first.d:,}, null labels, "
-                                        f"{spec.replicates} replicates per point; bars: 95% band of the mean")
-    legend_below(fig, list(axes[0]) + list(axes[1]), ncol=3)
+    answers = bdp_answers(table)
+    verdict_title(fig, headline(table), (f"{answers}; " if answers else "")
+                  + f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point")
+    legend_below(fig, list(axes[0]) + list(axes[1]), ncol=2)
     return fig
 
 

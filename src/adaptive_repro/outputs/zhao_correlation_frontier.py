@@ -59,105 +59,130 @@ def _firsts(table: pd.DataFrame) -> pd.DataFrame:
             .pivot(index="experiment", columns="calibration", values="first_n_answering_90"))
 
 
+def _span(values) -> str:
+    """A range of grid n in powers of ten (10⁵–3×10⁷), one value if they agree."""
+    lo, hi = float(np.min(values)), float(np.max(values))
+    return power_text(lo) + ("" if lo == hi else f"–{power_text(hi)}")
+
+
 def headline(table: pd.DataFrame) -> str:
-    """The figure's verdict, from the measured frontiers: at how many correlated settings the Bayesian-DP calibration
-    (T in i.i.d. units) answers 90% at some grid n; from which n it does with the threshold for n/V, and how many
-    times the records of the DP calibration with that threshold that is (its price in records)."""
+    """The figure's verdict (one line), from the measured frontiers: whether the Bayesian-DP calibration reaches 90%
+    answered with T in i.i.d. units (at how many correlated settings), from which n it does with the threshold for
+    n/V, and how many times the records of the DP calibration with that threshold that is (its price in records)."""
     first = _firsts(table)
     empty = pd.Series(dtype=float)
-    plain = first["bdp"] if "bdp" in first else empty
-    answered = int(np.isfinite(plain).sum()) if len(plain) else 0
-    n_max = table["n"].max()
-    text = (f"Bayesian-DP calibration: ≥ {TARGET:.0%} answered at {answered} of {len(plain)} correlated settings "
-            f"with T in i.i.d. units" + (f", at no n ≤ {power_text(n_max)}" if answered == 0 and len(plain) else ""))
+
+    def reach(calibration: str) -> str:
+        found = first[calibration] if calibration in first else empty
+        ok = found[np.isfinite(found)]
+        if not len(ok):
+            return f"never reaches {TARGET:.0%}"
+        some = "" if len(ok) == len(found) else f" at {len(ok)} of {len(found)} correlated settings"
+        return f"reaches {TARGET:.0%}{some} from n = {_span(ok)}"
+
+    text = f"With T in i.i.d. units Bayesian DP {reach('bdp')}"
     remedy = first["bdp_effective_n"] if "bdp_effective_n" in first else empty
-    if len(remedy) and np.isfinite(remedy).any():
-        text += (f";\nwith T for n/V from n = {power_text(np.nanmin(remedy))} to {power_text(np.nanmax(remedy))}"
-                 + ("" if np.isfinite(remedy).all() else f" ({int(np.isfinite(remedy).sum())} of {len(remedy)})"))
+    if len(remedy):
+        text += f"; with T for n/V it {reach('bdp_effective_n')}".replace(f"reaches {TARGET:.0%} from", "needs")
         dp = first["dp_effective_n"] if "dp_effective_n" in first else empty
         both = np.isfinite(remedy) & np.isfinite(dp) if len(dp) else empty
         if len(both) and both.any():
             ratio = remedy[both] / dp[both]
             at_least = "≥ " if (dp[both] <= table["n"].min()).any() else ""
             span = f"{ratio.min():,.0f}" + ("" if ratio.min() == ratio.max() else f"–{ratio.max():,.0f}")
-            text += f", {at_least}{span} times the records of the DP calibration"
+            text += f" ({at_least}{span}× DP)"
     return text
 
 
-def structure_verdict(sub: pd.DataFrame) -> str:
-    """One structure's verdict (its panel title, below the data model): from which grid n the Bayesian-DP calibration
-    answers 90%, with T in i.i.d. units and with T for n/V (the range over the structure's strengths)."""
-    first = _firsts(sub)
-    lines = []
-    for calibration, words in (("bdp", "T i.i.d."), ("bdp_effective_n", "T for n/V")):
-        if calibration not in first:
-            continue
-        found = first[calibration].to_numpy(dtype=float)
-        ok = found[np.isfinite(found)]
-        if not len(ok):
-            lines.append(f"with {words}: never")
-            continue
-        span = power_text(ok.min()) + ("" if ok.min() == ok.max() else f"–{power_text(ok.max())}")
-        lines.append(f"with {words}: {'' if len(ok) == len(found) else 'some, '}{span}")
-    return f"Bayesian DP reaches {TARGET:.0%}\n" + "\n".join(lines) if lines else ""
+def bdp_verdict(sub: pd.DataFrame, calibration: str) -> str:
+    """One structure's verdict for one Bayesian-DP calibration (a panel title's second line): from which grid n it
+    answers 90%, the range over the structure's strengths ("never": at no n of the grid)."""
+    found = _firsts(sub)[calibration].to_numpy(dtype=float)
+    ok = found[np.isfinite(found)]
+    if not len(ok):
+        return f"Bayesian DP ≥ {TARGET:.0%}: never"
+    return f"Bayesian DP ≥ {TARGET:.0%}: {'' if len(ok) == len(found) else 'some, '}{_span(ok)}"
+
+
+#: The two rows of the figure: the calibrations with T in i.i.d. units and those with T for n/V (name suffix).
+ROWS = (("T in i.i.d. units", ""), ("T for n/V", "_effective_n"))
 
 
 def figure(table: pd.DataFrame, spec):
-    """One panel per structure (titled with its data model in words and its verdict): the answered fraction against
-    n, colour and marker = the calibration's arm, line style = strength (V); each curve's first n answering 90% drawn
-    as a large open marker; where the Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n
-    (more than Z SE below, as its claim tests) the point is ringed."""
+    """A row per threshold (T in i.i.d. units, T for n/V), a column per structure, one shared y axis: the answered
+    fraction against n, colour and marker = the calibration's arm, line style = strength (V); a large open marker of
+    the arm's shape at each Bayesian-DP curve's first n answering 90% (the verdict's frontier); where the
+    Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n (more than Z SE below, as its claim
+    tests) the point is ringed. Panel titles:
+    the structure (top row) and the Bayesian-DP calibration's verdict."""
     from matplotlib.lines import Line2D
 
+    from adaptive_repro.outputs.zhao_common import wrap_verdict
     from adaptive_repro.outputs.zhao_correlation import structure_words
     from adaptive_repro.plotting import MAX_WIDTH, SIZES, ring, style, verdict_title
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
-    fig, axes = plt.subplots(1, len(structures), figsize=(min(MAX_WIDTH, 2.45 * len(structures) + 0.6), 5.8),
-                             sharey=True, squeeze=False)
+    rows = [(words, [c for c in spec.calibrations if c.name.endswith(ROWS[1][1]) == bool(suffix)])
+            for words, suffix in ROWS]
+    rows = [(words, cals) for words, cals in rows if cals]
+    fig, axes = plt.subplots(len(rows), len(structures), figsize=(MAX_WIDTH, 1.3 + 2.6 * len(rows)),
+                             sharex=True, sharey=True, squeeze=False)
     n_max = table["n"].max()
-    ring_label = f"Bayesian-DP calibration (T i.i.d.) below {TARGET:.0%} at the largest n"
-    strength_handles = {}
-    for ax, structure in zip(axes[0], structures):
-        sub = table[table["structure"] == structure]
-        strengths = sorted(sub["experiment"].unique(), key=lambda e: -sub.loc[sub["experiment"] == e, "V"].iloc[0])
-        for line_style, point in zip(STRENGTH_STYLES, strengths):
-            for calibration in spec.calibrations:
-                c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
-                v = c["V"].iloc[0]
-                encoding = style(calibration.arm_name)
-                ax.plot(c["n"], c["answered_fraction"], line_style, ms=3.5, lw=1.4,
-                        label=calibration.display_name if point == strengths[0] else None, **encoding)
-                first = c["first_n_answering_90"].iloc[0]
-                if np.isfinite(first):
-                    at = c[c["n"] == first]
-                    ax.plot(at["n"], at["answered_fraction"], ls="", marker=encoding["marker"], ms=10, mfc="white",
-                            mec=encoding["color"], mew=1.5, zorder=5)
-                elif calibration.name == "bdp":  # its claim fails where, as there, it is > Z SE below 90% at n_max
-                    last = c[c["n"] == n_max]
-                    below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
-                    ring(ax, last.loc[below, "n"], last.loc[below, "answered_fraction"], label=ring_label, size=110)
-            strength_handles.setdefault(line_style, Line2D([], [], ls=line_style, color=COLORS["reference"],
-                                                           label=f"V ≈ {v:.0f}"))
-        ax.axhline(TARGET, color=COLORS["reference"], lw=0.8, ls=":")
-        log_axis(ax, "x")
-        ax.set_title(f"{structure_words(structure)}\n{structure_verdict(sub)}", fontsize=SIZES["tick"])
-        ax.set_xlim(table["n"].min() / 1.8, n_max * 1.8)  # the open markers at the ends fully in view
-        ax.set_xlabel("records n")
-        ax.set_ylim(-0.03, 1.05)
-    axes[0][0].set_ylabel("attribute queries answered\n(fraction of candidates)")
-    verdict_title(fig, headline(table), f"d = {spec.d:,}, B = {spec.alg1.budget}, session ε = "
-                                        f"{spec.alg1.session_epsilon:g}, null labels, {spec.replicates} replicates "
-                                        f"per point; dotted: {TARGET:.0%}")
+    ring_label = f"Bayesian-DP calibration (T in i.i.d. units) below {TARGET:.0%} at the largest n"
+    strength_handles: dict = {}
+    first_markers: dict = {}
+    for i, (row_words, calibrations) in enumerate(rows):
+        for j, structure in enumerate(structures):
+            ax = axes[i][j]
+            sub = table[table["structure"] == structure]
+            strengths = sorted(sub["experiment"].unique(),
+                               key=lambda e: -sub.loc[sub["experiment"] == e, "V"].iloc[0])
+            for line_style, point in zip(STRENGTH_STYLES, strengths):
+                for calibration in calibrations:
+                    c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
+                    v = c["V"].iloc[0]
+                    encoding = style(calibration.arm_name)
+                    ax.plot(c["n"], c["answered_fraction"], line_style, ms=3.5, lw=1.4,
+                            label=calibration.display_name if point == strengths[0] else None, **encoding)
+                    first = c["first_n_answering_90"].iloc[0]
+                    if np.isfinite(first) and calibration.name.startswith("bdp"):  # the verdict's frontier
+                        at = c[c["n"] == first]
+                        ax.plot(at["n"], at["answered_fraction"], ls="", marker=encoding["marker"], ms=10,
+                                mfc="white", mec=encoding["color"], mew=1.5, zorder=5)
+                        first_markers.setdefault(calibration.display_name, Line2D(
+                            [], [], ls="", marker=encoding["marker"], ms=9, mfc="white", mec=encoding["color"],
+                            mew=1.5))
+                    elif calibration.name == "bdp":  # its claim fails where it is > Z SE below 90% at n_max
+                        last = c[c["n"] == n_max]
+                        below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
+                        ring(ax, last.loc[below, "n"], last.loc[below, "answered_fraction"], label=ring_label,
+                             size=110)
+                strength_handles.setdefault(line_style, Line2D([], [], ls=line_style, color=COLORS["reference"],
+                                                               label=f"V ≈ {v:.0f}"))
+            ax.axhline(TARGET, color=COLORS["reference"], lw=0.8, ls=":")
+            bdp = next((c.name for c in calibrations if c.name.startswith("bdp")), None)
+            verdict_line = bdp_verdict(sub, bdp) if bdp else ""
+            name = structure_words(structure).split(":")[0] if i == 0 else ""
+            ax.set_title("\n".join(t for t in (name, verdict_line) if t), fontsize=SIZES["tick"])
+            log_axis(ax, "x")
+            ax.set_xlim(table["n"].min() / 1.8, n_max * 1.8)  # the open markers at the ends fully in view
+            ax.set_ylim(-0.03, 1.05)
+            if i == len(rows) - 1:
+                ax.set_xlabel("records n")
+        axes[i][0].set_ylabel(f"{row_words}:\nfraction answered")
+    setting = (f"d = {spec.d:,}, B = {spec.alg1.budget}, session ε = {spec.alg1.session_epsilon:g}, null labels, "
+               f"{spec.replicates} replicates per point; dotted: {TARGET:.0%}")
+    verdict_title(fig, wrap_verdict(headline(table), 1.1 * MAX_WIDTH), setting)  # superscripts are narrow
     found: dict = {}
-    for ax in axes[0]:
+    for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             found.setdefault(lab, h)
     rings = {lab: found.pop(lab) for lab in [ring_label] if lab in found}
     found |= {h.get_label(): h for h in strength_handles.values()}
-    found[f"first n from which ≥ {TARGET:.0%} are answered"] = Line2D([], [], ls="", marker="o", ms=9, mfc="white",
-                                                                   mec="black", mew=1.5)
+    for display_name, handle in first_markers.items():  # the open marker in the arm's shape, as drawn
+        found[f"first n from which ≥ {TARGET:.0%} are answered" + (f" ({display_name})" if len(first_markers) > 1
+                                                                    else "")] = handle
     found |= rings
     legend_below(fig, handles=list(found.values()), labels=list(found), ncol=2)
     return fig

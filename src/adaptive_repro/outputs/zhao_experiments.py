@@ -9,14 +9,15 @@ from __future__ import annotations
 import pandas as pd
 
 from adaptive_repro.outputs.zhao_common import (
+    REQUIREMENT,
+    REQUIREMENT_TEXT,
     THEOREM2_ARM,
-    requirement_line,
     setting_line,
     short_arm_name,
     theory_table,
     wrap_verdict,
 )
-from adaptive_repro.plotting import _plain, legend_below, pyplot, ring, style, verdict_title
+from adaptive_repro.plotting import MAX_WIDTH, SIZES, _plain, pyplot, ring, style, verdict_title
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.simulation.analysts import theorem2_diagnostics
 
@@ -78,45 +79,51 @@ def thm2_verdict(table: pd.DataFrame, beta: float, spec) -> str:
         return f"{event} stays within β = {beta:g} with every calibration"
     if not within:
         return f"{event} exceeds β = {beta:g} with every calibration"
-
-    def calibrations(names: list[str]) -> tuple[str, bool]:
-        return f"the {' and '.join(names)} calibration" + ("s" if len(names) > 1 else ""), len(names) > 1
-
-    ok, ok_plural = calibrations(within)
-    bad, bad_plural = calibrations(above)
-    return (f"Only {ok} keep{'' if ok_plural else 's'} {event} within β = {beta:g}: {bad} "
-            f"exceed{'' if bad_plural else 's'} it")
+    plural = len(within) > 1
+    return (f"Only the {' and '.join(within)} calibration{'s' if plural else ''} keep{'' if plural else 's'} "
+            f"{event} within β = {beta:g}; {' and '.join(above)} exceed{'' if len(above) > 1 else 's'} it")
 
 
 def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
-    """One compact panel: per Algorithm 1 calibration, the frequency of Theorem 2's failure event with its 95%
-    Clopper–Pearson interval, in the arm's encoding, labelled events/replicates (and the answered share when
-    answers were refused: ⊥ is not an error); β dashed; a rate whose claim fails is ringed."""
+    """One wide panel, a row per Algorithm 1 calibration (named on the y axis): the frequency of Theorem 2's failure
+    event with its 95% Clopper–Pearson interval on x, in the arm's encoding, labelled beside the point with
+    events/replicates (and the answered share when answers were refused: ⊥ is not an error); β a dashed vertical
+    line; a rate whose claim fails is ringed and its label says why (no legend)."""
     beta = float(table["beta"].iloc[0])
-    fig, ax = pyplot().subplots(figsize=(5.5, 4.6))
+    rows = len(table)
+    fig, ax = pyplot().subplots(figsize=(MAX_WIDTH, 1.0 + 0.62 * rows + 1.1))
     failing = {c.claim_id.removesuffix("-event-rate") for c in claims if c.status == "does not hold"}
     for i, r in enumerate(table.itertuples()):
+        y = rows - 1 - i  # the first calibration on top
         arm = spec.arm(r.mechanism)
-        ax.errorbar([i], [r.frequency], yerr=[[r.frequency - r.ci_low], [r.ci_high - r.frequency]], capsize=4,
+        ax.errorbar([r.frequency], [y], xerr=[[r.frequency - r.ci_low], [r.ci_high - r.frequency]], capsize=4,
                     ls="none", color=arm.color)
-        ax.plot([i], [r.frequency], ls="none", ms=8, **style(arm))
+        ax.plot([r.frequency], [y], ls="none", ms=8, **style(arm))
         if r.mechanism in failing:
-            ring(ax, i, r.frequency, label="claim fails here")
-        label = f"{r.events}/{r.replicates}" + ("" if r.answered_fraction >= 0.995 else
-                                                f"\n{r.answered_fraction:.0%} answered")
-        high = r.frequency > 0.5  # the label below a high point, above a low one
-        ax.annotate(label, (i, r.ci_low if high else r.ci_high), textcoords="offset points",
-                    xytext=(0, -12 if high else 10), ha="center", va="top" if high else "bottom", fontsize=10)
-    requirement_line(ax, beta, f"β = {beta:g} (Theorem 2's bound)")
-    ax.set_xticks(range(len(table)), [short_arm_name(spec.arm(m)) for m in table["mechanism"]])
-    ax.set_xlim(-0.5, len(table) - 0.5)
-    ax.set_ylim(-0.03, 1.08)
-    ax.set_ylabel(r"P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]")
+            ring(ax, r.frequency, y, label=None)
+        notes = ([f"{r.answered_fraction:.0%} of queries answered"] if r.answered_fraction < 0.995 else []) + (
+            ["ringed: above β"] if r.mechanism in failing else [])
+        label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
+        right = r.ci_high < 0.6  # the label right of the interval, or left of it near the right edge
+        ax.annotate(label, (r.ci_high if right else r.ci_low, y), textcoords="offset points",
+                    xytext=(12 if right else -12, 0), ha="left" if right else "right", va="center",
+                    fontsize=SIZES["text"], bbox={"fc": "white", "ec": "none", "pad": 1})
+    ax.axvline(beta, **REQUIREMENT)
+    ax.text(beta, rows - 0.45, f" β = {beta:g}", ha="left", va="center", fontsize=SIZES["tick"],
+            color=REQUIREMENT_TEXT)
     n_req = float(table["theorem2_n_required"].min())
-    ax.set_xlabel(f"calibration of Algorithm 1 (n = {spec.n:,}; Theorem 2 requires n ≥ {_plain(n_req)})")
-    verdict_title(fig, wrap_verdict(thm2_verdict(table, beta, spec), 5.5),
-                  setting_line(spec, int(table["replicates"].max()), 5.5))
-    legend_below(fig, [ax], rect_top=0.98)
+    names = [short_arm_name(spec.arm(m)) + (f"\n(needs n ≥ {_plain(n_req)})" if m == THEOREM2_ARM else "")
+             for m in table["mechanism"]]
+    ax.set_yticks(range(rows), names[::-1])
+    ax.set_ylim(-0.6, rows - 0.25)
+    ax.set_xlim(-0.03, 1.05)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel(r"rate of Theorem 2's failure event P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]"
+                  " over replicates, 95% interval")
+    ax.set_ylabel("Algorithm 1\ncalibration")
+    verdict_title(fig, wrap_verdict(thm2_verdict(table, beta, spec), 1.05 * MAX_WIDTH),  # 113 characters fit
+                  setting_line(spec, int(table["replicates"].max()), 1.15 * MAX_WIDTH))  # its mathtext is short
+    fig.tight_layout()
     return fig
 
 

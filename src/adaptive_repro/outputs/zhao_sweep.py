@@ -15,8 +15,6 @@ from matplotlib.transforms import blended_transform_factory
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import (
     DP_ARM,
-    REQUIREMENT,
-    arm_handle,
     arms_in,
     requirement_line,
     short_arm_name,
@@ -27,6 +25,7 @@ from adaptive_repro.outputs.zhao_common import (
 )
 from adaptive_repro.plotting import (
     COLORS,
+    MAX_WIDTH,
     SIZES,
     legend_below,
     log_axis,
@@ -163,17 +162,15 @@ def figure(table: pd.DataFrame, spec):
     for ax in axes + [cert]:
         ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
         ax.set_xlim(table["p"].min() - 0.06, table["p"].max() + 0.06)
-        ax.set_xticks(sorted(table["p"].unique()))
+        grid_p = sorted(table["p"].unique())
+        ax.set_xticks(grid_p, [f"{p:g}" for p in grid_p])
     handles = [Line2D([], [], color=b_colours[b], label=f"batch SD b = {b:g}") for b in b_values]
     handles += [style_handle("none", "open marker: some answers ⊥", marker="o", mfc="white")]
     if silent_any:
         handles += [style_handle("none", "⊥ at top: every answer ⊥", marker=r"$\bot$")]
-    handles += [arm_handle(spec.arm(m), f"certified level, {short_arm_name(spec.arm(m))}")
-                for m in _certified_arms(table)]
-    handles += [style_handle("--", "dashed grey: required (ε)", color=REQUIREMENT["color"])]
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
     handles += rings[:1]
-    verdict_title(fig, wrap_verdict(sweep_verdict(table)),
+    verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}; "
                                f"bars: 95% (± {Z95:.2f} Monte-Carlo SE); b side by side"))
     labels = [h.get_label() for h in handles]
@@ -211,17 +208,27 @@ def _certified_arms(table: pd.DataFrame) -> list[str]:
     return sorted(names, key=lambda m: m != DP_ARM)
 
 
+#: Line per calibration on the certified-level panel: black and grey with the arm's (filled) marker, named on the
+#: panel (colour means b in this figure and open markers mean ⊥ answers, so neither is used here).
+CERTIFIED_STYLES = ({"color": "black", "ls": "-"}, {"color": "#707070", "ls": "-"})
+
+
 def _certified_against_p(ax, table: pd.DataFrame, spec) -> None:
-    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), in the arm's
-    encoding, with the session's ε dashed; a DP-calibration level above ε (its claim fails) ringed."""
+    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), one black or grey
+    line per calibration with its arm's marker and its name written beside its last point, with the session's ε
+    dashed; a DP-calibration level above ε (its claim fails) ringed."""
     arms = _certified_arms(table)
     if not arms:
         note(ax, "no Algorithm 1 arm in this run:\nno certified level to show")
         ax.set_xticks([]), ax.set_yticks([])
         return
-    for m in arms:
+    for m, line in zip(arms, CERTIFIED_STYLES):
         rows = table[table["mechanism"] == m].drop_duplicates("p").sort_values("p")
-        ax.plot(rows["p"], rows["certified_bdp"], "-", ms=6, **style(spec.arm(m)))
+        ax.plot(rows["p"], rows["certified_bdp"], ms=6, marker=style(spec.arm(m))["marker"], **line)
+        last = rows.iloc[-1]
+        ax.annotate(short_arm_name(spec.arm(m)), (last["p"], last["certified_bdp"]), textcoords="offset points",
+                    xytext=(-12, 0 if m == DP_ARM else 9), ha="right", va="center" if m == DP_ARM else "bottom",
+                    fontsize=SIZES["tick"], color=line["color"])
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p")
     eps = float(table["eps_session"].dropna().iloc[0])
     above = dp[dp["certified_bdp"] > eps * (1 + 1e-6)]

@@ -56,7 +56,10 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
     assert all(c.status in STATUSES and c.kind == "project" for c in claims)
     assert "Algorithm 1, DP calibration" in ids["attribute_chains-zhao_alg1_dp-valid"].claim
     titles = [t.get_text() for t in fig.legends[0].get_texts()] if fig.legends else []
-    assert "Thresholdout for n/V" in titles and "Algorithm 1, Bayesian-DP calibration" in titles
+    assert "Thresholdout for n/V" in titles
+    # the Algorithm 1 calibrations' entries say what Bayesian-DP level they certify (the session's ε for Bayesian DP)
+    assert "Algorithm 1, Bayesian-DP calibration: certifies ε = 3" in titles
+    assert any(t.startswith("Algorithm 1, DP calibration: certifies") for t in titles)
 
 
 @pytest.mark.parametrize("gaps, status", [([0.02, 0.04, 0.06, 0.08], "holds"),  # slope far above 3 SE
@@ -90,11 +93,20 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     table = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 1.0, 0.0]),
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
-    assert zc.structure_verdict(table) == ("DP: < 90% answered\nfrom V = 3\nBayesian DP: < 90% answered\nfrom V = 8\n"
-                                           "T for n/V: valid")
-    assert zc.headline(table).startswith("From V = 3, DP-calibrated Algorithm 1 answers < 90% (budget spent) in 1 of "
-                                         "1 correlation structures")
+    assert zc.structure_verdict(table) == "DP < 90% answered from V = 3; BDP < 90% answered from V = 8; n/V valid"
+    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in 1 of 1 structures; a "
+                                  "threshold for n/V keeps all 1 valid")
+    assert zc.bdp_answers(table) == "The Bayesian-DP calibration answers ≤ 100% there"  # V = 3 and 8: 100%, 0%
+    dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
+    assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
+        "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3
     _, _, (_, fig, claims) = built
     invalid = sum(c.status == "does not hold" for c in claims if c.claim_id.endswith("-valid"))
     rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
     assert fig.get_figwidth() <= 10 and (len(rings) > 0) == (invalid > 0)
+    # a two-line title; the answered panels carry a verdict only where the structures' verdicts differ
+    assert fig._suptitle.get_text().count("\n") == 1
+    table = built[2][0]
+    verdicts = {zc.structure_verdict(table[table["structure"] == s]) for s in table["structure"].unique()}
+    titled = [ax.get_title() for ax in fig.axes if ax.get_ylim()[1] == pytest.approx(1.1) and ax.get_title()]
+    assert bool(titled) == (len(verdicts) > 1)

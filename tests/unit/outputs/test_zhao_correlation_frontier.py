@@ -71,7 +71,17 @@ def test_claims_and_figure(built):
     assert ids[f"{tag}-bdp-answers-at-some-n"].status == "does not hold"
     assert "The DP calibration, whose σ is smaller" in ids[f"{tag}-bdp-answers-at-some-n"].measured
     assert all(c.kind == "project" for c in claims)
-    assert "Bayesian-DP calibration" in fig._suptitle.get_text()
+    assert "Bayesian DP" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") == 1
+    # a row per threshold (T in i.i.d. units, T for n/V), panel titles of at most two short lines; the legend's
+    # "first n" entry is drawn with the marker of the curve it marks
+    panels = [ax for ax in fig.axes if ax.get_subplotspec()]
+    assert {ax.get_subplotspec().get_geometry()[:2] for ax in panels} == {(2, len(panels) // 2)}
+    assert all(ax.get_title().count("\n") <= 1 for ax in panels)
+    (legend,) = fig.legends
+    entry = {t.get_text(): h for t, h in zip(legend.get_texts(), legend.legend_handles)}
+    first_n = [h for t, h in entry.items() if t.startswith("first n")]
+    drawn = {ln.get_marker() for ax in panels for ln in ax.lines if ln.get_markersize() == 10}
+    assert all(h.get_marker() in drawn for h in first_n)
     first = table.drop_duplicates(["experiment", "calibration"]).set_index(["experiment", "calibration"])
     assert np.isfinite(first.loc[(spec.points[0][0], "dp_effective_n"), "first_n_answering_90"])
 
@@ -104,7 +114,7 @@ def test_a_single_structure_builds():
     records = spec.run_replicates(3, range(3))
     table, fig, claims = catalogue.build("zhao-correlation-frontier", {"seed": 3},
                                          {"records": records, "specs": {"zhao-correlation-frontier": spec}})
-    assert "of 1 correlated settings" in fig._suptitle.get_text()
+    assert fig._suptitle.get_text().startswith("With T in i.i.d. units Bayesian DP")
     assert {c.claim_id for c in claims} == {"households-v8-bdp-answers-at-some-n",
                                             "households-v8-bdp-effective-n-frontier"}
 
@@ -115,4 +125,7 @@ def test_powers_and_structure_verdicts():
     assert zcf.power_text(1e5) == "10⁵" and zcf.power_text(3e7) == "3×10⁷"
     table = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [1.0] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
-    assert zcf.structure_verdict(table) == "Bayesian DP reaches 90%\nwith T i.i.d.: never\nwith T for n/V: 10⁴"
+    assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: never"
+    assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90%: 10⁴"
+    assert zcf.headline(table) == ("With T in i.i.d. units Bayesian DP never reaches 90%; with T for n/V it needs "
+                                   "n = 10⁴")
