@@ -62,5 +62,7 @@ def test_every_figure_is_drawn_for_its_size_in_the_one_encoding(output_id, confi
         title = fig._suptitle.get_text() if fig._suptitle is not None else ""
         assert title.strip(), f"{output_id}: no verdict title (plotting.verdict_title)"
         assert fig.get_figheight() <= 8.0, f"{output_id}: {fig.get_figheight():.1f} in tall"
+        saved = fig.get_tightbbox(fig.canvas.get_renderer())  # what the saved files hold (titles and legends too)
+        assert saved.width <= plotting.MAX_WIDTH + 0.1, f"{output_id}: saved {saved.width:.2f} in wide"
     finally:
         plotting.pyplot().close(fig)
