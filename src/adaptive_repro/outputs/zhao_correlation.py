@@ -104,7 +104,12 @@ def structure_verdict(sub: pd.DataFrame) -> str:
     if remedy:
         failed = [v for v, _ in (b for b in remedy if b is not None)]
         parts.append("n/V valid" if not failed else f"n/V fails from V = {min(failed):.2g}")
-    return "; ".join(parts)
+    joined = "; ".join(parts)
+    return joined if len(joined) <= PANEL_TITLE_CHARS else "\n".join(parts)  # a quarter of the width: wrap
+
+
+#: Characters of a bottom-panel verdict on one line (a quarter of the figure's width at the tick font size).
+PANEL_TITLE_CHARS = 34
 
 
 def _dp_breaks(table: pd.DataFrame) -> tuple[dict, dict]:
