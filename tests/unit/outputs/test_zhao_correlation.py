@@ -93,7 +93,7 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     table = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 1.0, 0.0]),
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
-    assert zc.structure_verdict(table) == "DP < 90% answered from V = 3; BDP < 90% answered from V = 8; n/V valid"
+    assert zc.structure_verdict(table) == "DP < 90% answered from V = 3\nBDP < 90% answered from V = 8\nn/V valid"
     assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in 1 of 1 structures; a "
                                   "threshold for n/V keeps all 1 valid")
     assert zc.bdp_answers(table) == "The Bayesian-DP calibration answers ≤ 100% there"  # V = 3 and 8: 100%, 0%
