@@ -75,6 +75,10 @@ def test_every_caption_has_a_title_and_the_three_parts_in_order(output_id):
     assert not missing, f"{output_id}: missing {missing}"
     assert positions == sorted(positions), f"{output_id}: parts out of order"
     assert all(text.count(part) == 1 for part in CAPTION_PARTS), f"{output_id}: a part twice"
+    lines = text.splitlines()
+    for part in CAPTION_PARTS:  # each part opens its own paragraph (a cut merge once glued one to a half word)
+        at = next(i for i, line in enumerate(lines) if part in line)
+        assert lines[at].startswith(part) and not lines[at - 1].strip(), f"{output_id}: {part} inside a paragraph"
 
 
 def report_data(html: str):
