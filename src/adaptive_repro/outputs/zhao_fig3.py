@@ -100,7 +100,8 @@ def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, toleran
         share = int(np.floor(answered * 100 + 1e-9))  # rounded down, so that "≥" holds (never reads 100%)
         answered_text = f"answered ≥ {share}% at every k > 0 (lowest at k = {lowest_k}; {required})"
     measured = (f"{answered_text}; "
-                f"largest holdout − fresh at k = {worst[0]}: {worst[1]:+.4f} ± {worst[2]:.4f} (SE, "
+                f"closest to T (largest mean − {Z:g} SE) at k = {worst[0]}: holdout − fresh {worst[1]:+.4f} ± "
+                f"{worst[2]:.4f} (SE, "
                 f"{worst[3]} answered replicates"
                 + (f"; {2 * np.sqrt(n) * worst[1]:.1f} sampling SE 1/(2√n)" if n else "")
                 + f") against T = {tolerance:.4f}")
