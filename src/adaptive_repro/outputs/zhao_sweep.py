@@ -109,9 +109,10 @@ def sweep_verdict(table: pd.DataFrame) -> str:
 
 def figure(table: pd.DataFrame, spec):
     """One panel per arm on one shared y axis (overfitting 2 sqrt(n)(holdout − fresh) at the largest k against p, one
-    line per batch SD b in sequential colours, the arm's marker, 95% bars; open marker: some answers ⊥; every answer
-    ⊥: a ⊥ marker at the top of the panel, never at 0), and the Bayesian-DP level Lemma 2 certifies for each
-    calibration against p with the session's ε. Points where a claim fails are ringed."""
+    line per batch SD b in sequential colours, the arm's marker, 95% bars; half-filled marker: some answers ⊥ (open
+    circles are the rings' alone); every answer ⊥: a ⊥ marker at the top of the panel, never at 0), and the
+    Bayesian-DP level Lemma 2 certifies for each calibration against p in the arm's colour, with the session's ε.
+    Points where a claim fails are ringed."""
     plt = pyplot()
     n = spec.n
     arms = arms_in(spec, table["mechanism"])
@@ -135,8 +136,9 @@ def figure(table: pd.DataFrame, spec):
             ax.errorbar(drawn["x"], drawn["gap_se_units"], yerr=Z95 * 2 * np.sqrt(n) * drawn["gap_se"], ls="-",
                         marker=None, capsize=2.5, color=b_colours[b], lw=1.5)
             full, part = drawn[drawn["answered"] >= 1], drawn[drawn["answered"] < 1]
-            ax.plot(full["x"], full["gap_se_units"], ls="none", marker=marker, ms=6, color=b_colours[b])
-            ax.plot(part["x"], part["gap_se_units"], ls="none", marker=marker, ms=6, color=b_colours[b], mfc="white")
+            ax.plot(full["x"], full["gap_se_units"], ls="none", marker=marker, ms=6, color=b_colours[b], zorder=4)
+            ax.plot(part["x"], part["gap_se_units"], ls="none", marker=marker, ms=8, mew=1.3, color=b_colours[b],
+                    zorder=4, **PARTLY_ANSWERED)  # above the bars, so the white half shows
             silent = grp[grp["answered"] == 0]
             if len(silent):  # no gap: a ⊥ at the top of the panel, never at 0 (which would read "no overfitting")
                 silent_any = True
@@ -165,7 +167,8 @@ def figure(table: pd.DataFrame, spec):
         grid_p = sorted(table["p"].unique())
         ax.set_xticks(grid_p, [f"{p:g}" for p in grid_p])
     handles = [Line2D([], [], color=b_colours[b], label=f"batch SD b = {b:g}") for b in b_values]
-    handles += [style_handle("none", "open marker: some answers ⊥", marker="o", mfc="white")]
+    handles += [Line2D([], [], ls="none", color="black", marker="s", ms=7, label="half-filled: some answers ⊥",
+                       **PARTLY_ANSWERED)]
     if silent_any:
         handles += [style_handle("none", "⊥ at top: every answer ⊥", marker=r"$\bot$")]
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
@@ -208,23 +211,25 @@ def _certified_arms(table: pd.DataFrame) -> list[str]:
     return sorted(names, key=lambda m: m != DP_ARM)
 
 
-#: Line per calibration on the certified-level panel: black and grey with the arm's (filled) marker, named on the
-#: panel (colour means b in this figure and open markers mean ⊥ answers, so neither is used here).
-CERTIFIED_STYLES = ({"color": "black", "ls": "-"}, {"color": "#707070", "ls": "-"})
+#: A point where some (not all) of an arm's answers are ⊥: its marker half filled (lower half), open circles being
+#: reserved for the rings.
+PARTLY_ANSWERED = {"fillstyle": "bottom", "markerfacecoloralt": "white"}
 
 
 def _certified_against_p(ax, table: pd.DataFrame, spec) -> None:
-    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), one black or grey
-    line per calibration with its arm's marker and its name written beside its last point, with the session's ε
-    dashed; a DP-calibration level above ε (its claim fails) ringed."""
+    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), one line per
+    calibration in its arm's colour and marker (as in every figure; the sequential colours of b belong to the other
+    panels) with its name written beside its last point, with the session's ε dashed; a DP-calibration level above ε
+    (its claim fails) ringed."""
     arms = _certified_arms(table)
     if not arms:
         note(ax, "no Algorithm 1 arm in this run:\nno certified level to show")
         ax.set_xticks([]), ax.set_yticks([])
         return
-    for m, line in zip(arms, CERTIFIED_STYLES):
+    for m in arms:
         rows = table[table["mechanism"] == m].drop_duplicates("p").sort_values("p")
-        ax.plot(rows["p"], rows["certified_bdp"], ms=6, marker=style(spec.arm(m))["marker"], **line)
+        line = style(spec.arm(m))
+        ax.plot(rows["p"], rows["certified_bdp"], ls="-", ms=6, **line)
         last = rows.iloc[-1]
         ax.annotate(short_arm_name(spec.arm(m)), (last["p"], last["certified_bdp"]), textcoords="offset points",
                     xytext=(-12, 0 if m == DP_ARM else 9), ha="right", va="center" if m == DP_ARM else "bottom",
