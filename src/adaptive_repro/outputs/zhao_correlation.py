@@ -196,7 +196,11 @@ def figure(table: pd.DataFrame, spec):
     answered); bottom, the fraction of accuracy queries answered at the largest k, titled with the structure's
     verdict (:func:`structure_verdict`) only when the structures' verdicts differ (a common verdict is the figure's
     title). Points where an arm is not valid are ringed: on the answered fraction where it answers too little, on
-    the gap where it overfits. The Algorithm 1 arms' legend entries say what Bayesian-DP level they certify."""
+    the gap where it overfits. Each thresholded arm's threshold T is drawn dashed in its colour on the top panels, in
+    their units (2√n·T i.i.d. SE; the n/V arms' T grows like √V), so "within its threshold" is read on the plot. The
+    Algorithm 1 arms' legend entries say what Bayesian-DP level they certify."""
+    from matplotlib.lines import Line2D
+
     from adaptive_repro.plotting import ring, style, verdict_title
 
     plt = pyplot()
@@ -215,8 +219,11 @@ def figure(table: pd.DataFrame, spec):
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
+            if a["threshold"].notna().any():  # its T in the panel's units, dashed in its colour
+                top.plot(a["V"], a["threshold"] / unit, color=encoding["color"], lw=1.2, zorder=1.5,
+                         ls=THRESHOLD_DASHES.get(arm.name, THRESHOLD_DASHES[None]))
             bars = top.errorbar(a.loc[shown, "V"], a.loc[shown, "gap_iid_se_units"],
-                                yerr=Z95 * (a["gap_se"] / unit)[shown], ms=4, capsize=2,
+                                yerr=Z95 * (a["gap_se"] / unit)[shown], ms=6.5, mec="white", mew=0.6, capsize=2,
                                 label=certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM)
                                 else arm.display_name, **encoding)
             bars.lines[0].set_gid(gid)
@@ -241,8 +248,20 @@ def figure(table: pd.DataFrame, spec):
     answers = bdp_answers(table)
     verdict_title(fig, headline(table), (f"{answers}; " if answers else "")
                   + f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point")
-    legend_below(fig, list(axes[0]) + list(axes[1]), ncol=2)
+    threshold = Line2D([], [], color="black", lw=1.2, ls=THRESHOLD_DASHES[None],
+                       label="dashed: the arm's threshold T, in its colour (top: 2√n·T)")
+    handles, labels = [], []
+    for ax in list(axes[0]) + list(axes[1]):
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h), labels.append(lab)
+    legend_below(fig, handles=handles + [threshold], labels=labels + [threshold.get_label()], ncol=2)
     return fig
+
+
+#: Dash pattern of a threshold line per arm (None: every other arm). The DP and Bayesian-DP calibrations share T, so
+#: their dashes alternate along the one line (pink, blue, pink, ...), both colours visible.
+THRESHOLD_DASHES = {None: (0, (4, 3)), BDP_ARM: (0, (3.5, 3.5)), DP_ARM: (3.5, (3.5, 3.5))}
 
 
 def _gap_text(r) -> str:
