@@ -66,9 +66,10 @@ def _span(values) -> str:
 
 
 def headline(table: pd.DataFrame) -> str:
-    """The figure's verdict (one line), from the measured frontiers: whether the Bayesian-DP calibration reaches 90%
-    answered with T in i.i.d. units (at how many correlated settings), from which n it does with the threshold for
-    n/V, and how many times the records of the DP calibration with that threshold that is (its price in records)."""
+    """The figure's verdict in words, from the measured frontiers: whether the Bayesian-DP calibration answers 90%
+    with a threshold that ignores correlation (T in i.i.d. units; at how many correlated settings), from which n it
+    does with the threshold for the effective sample size n/V, and how many times the records of the DP calibration
+    with that threshold that is (its price in records)."""
     first = _firsts(table)
     empty = pd.Series(dtype=float)
 
@@ -76,21 +77,22 @@ def headline(table: pd.DataFrame) -> str:
         found = first[calibration] if calibration in first else empty
         ok = found[np.isfinite(found)]
         if not len(ok):
-            return f"never reaches {TARGET:.0%}"
+            return f"never answers {TARGET:.0%}"
         some = "" if len(ok) == len(found) else f" at {len(ok)} of {len(found)} correlated settings"
-        return f"reaches {TARGET:.0%}{some} from n = {_span(ok)}"
+        return f"answers {TARGET:.0%}{some} from {_span(ok)} records"
 
-    text = f"With T in i.i.d. units Bayesian DP {reach('bdp')}"
+    text = f"With a threshold that ignores correlation the Bayesian-DP calibration {reach('bdp')}"
     remedy = first["bdp_effective_n"] if "bdp_effective_n" in first else empty
     if len(remedy):
-        text += f"; with T for n/V it {reach('bdp_effective_n')}".replace(f"reaches {TARGET:.0%} from", "needs")
+        text += (f"; with a threshold for the effective sample size it {reach('bdp_effective_n')}"
+                 .replace(f"answers {TARGET:.0%} from", "needs"))
         dp = first["dp_effective_n"] if "dp_effective_n" in first else empty
         both = np.isfinite(remedy) & np.isfinite(dp) if len(dp) else empty
         if len(both) and both.any():
             ratio = remedy[both] / dp[both]
             at_least = "≥ " if (dp[both] <= table["n"].min()).any() else ""
             span = f"{ratio.min():,.0f}" + ("" if ratio.min() == ratio.max() else f"–{ratio.max():,.0f}")
-            text += f" ({at_least}{span}× DP)"
+            text += f", {at_least}{span} times the DP calibration's"
     return text
 
 
@@ -104,12 +106,13 @@ def bdp_verdict(sub: pd.DataFrame, calibration: str) -> str:
     return f"Bayesian DP ≥ {TARGET:.0%}: {'' if len(ok) == len(found) else 'some, '}{_span(ok)}"
 
 
-#: The two rows of the figure: the calibrations with T in i.i.d. units and those with T for n/V (name suffix).
-ROWS = (("T in i.i.d. units", ""), ("T for n/V", "_effective_n"))
+#: The two rows of the figure, in words: the calibrations with T in i.i.d. units and those with T for n/V (name
+#: suffix).
+ROWS = (("threshold ignoring\ncorrelation", ""), ("threshold for the\neffective sample size", "_effective_n"))
 
 
 def figure(table: pd.DataFrame, spec):
-    """A row per threshold (T in i.i.d. units, T for n/V), a column per structure, one shared y axis: the answered
+    """A row per threshold (ignoring correlation, for n/V), a column per structure, one shared y axis: the answered
     fraction against n, colour and marker = the calibration's arm, line style = strength (V); a large open marker of
     the arm's shape at each Bayesian-DP curve's first n answering 90% (the verdict's frontier); where the
     Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n (more than Z SE below, as its claim
@@ -129,7 +132,7 @@ def figure(table: pd.DataFrame, spec):
     fig, axes = plt.subplots(len(rows), len(structures), figsize=(MAX_WIDTH, 1.3 + 2.6 * len(rows)),
                              sharex=True, sharey=True, squeeze=False)
     n_max = table["n"].max()
-    ring_label = f"Bayesian-DP calibration (T in i.i.d. units) below {TARGET:.0%} at the largest n"
+    ring_label = f"Bayesian-DP calibration (threshold ignoring correlation) below {TARGET:.0%} at the largest n"
     strength_handles: dict = {}
     first_markers: dict = {}
     for i, (row_words, calibrations) in enumerate(rows):
@@ -143,7 +146,7 @@ def figure(table: pd.DataFrame, spec):
                     c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
                     v = c["V"].iloc[0]
                     encoding = style(calibration.arm_name)
-                    ax.plot(c["n"], c["answered_fraction"], line_style, ms=3.5, lw=1.4,
+                    ax.plot(c["n"], c["answered_fraction"], line_style, ms=6, mec="white", mew=0.5, lw=1.4,
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
                     first = c["first_n_answering_90"].iloc[0]
                     if np.isfinite(first) and calibration.name.startswith("bdp"):  # the verdict's frontier

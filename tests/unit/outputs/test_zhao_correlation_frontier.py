@@ -71,8 +71,10 @@ def test_claims_and_figure(built):
     assert ids[f"{tag}-bdp-answers-at-some-n"].status == "does not hold"
     assert "The DP calibration, whose σ is smaller" in ids[f"{tag}-bdp-answers-at-some-n"].measured
     assert all(c.kind == "project" for c in claims)
-    assert "Bayesian DP" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") == 1
-    # a row per threshold (T in i.i.d. units, T for n/V), panel titles of at most two short lines; the legend's
+    # the verdict in words (at most two lines at the figure's width) and one settings line
+    assert "Bayesian-DP calibration" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") <= 2
+    assert "i.i.d." not in fig._suptitle.get_text() and "× DP" not in fig._suptitle.get_text()
+    # a row per threshold (ignoring correlation, for n/V), panel titles of at most two short lines; the legend's
     # "first n" entry is drawn with the marker of the curve it marks
     panels = [ax for ax in fig.axes if ax.get_subplotspec()]
     assert {ax.get_subplotspec().get_geometry()[:2] for ax in panels} == {(2, len(panels) // 2)}
@@ -114,7 +116,7 @@ def test_a_single_structure_builds():
     records = spec.run_replicates(3, range(3))
     table, fig, claims = catalogue.build("zhao-correlation-frontier", {"seed": 3},
                                          {"records": records, "specs": {"zhao-correlation-frontier": spec}})
-    assert fig._suptitle.get_text().startswith("With T in i.i.d. units Bayesian DP")
+    assert fig._suptitle.get_text().startswith("With a threshold that ignores correlation the Bayesian-DP calibration")
     assert {c.claim_id for c in claims} == {"households-v8-bdp-answers-at-some-n",
                                             "households-v8-bdp-effective-n-frontier"}
 
@@ -127,5 +129,5 @@ def test_powers_and_structure_verdicts():
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: never"
     assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90%: 10⁴"
-    assert zcf.headline(table) == ("With T in i.i.d. units Bayesian DP never reaches 90%; with T for n/V it needs "
-                                   "n = 10⁴")
+    assert zcf.headline(table) == ("With a threshold that ignores correlation the Bayesian-DP calibration never "
+                                   "answers 90%; with a threshold for the effective sample size it needs 10⁴ records")
