@@ -12,13 +12,21 @@ from adaptive_repro.plotting import (
     MARKERS,
     MAX_WIDTH,
     MIN_FONT_PT,
-    encoding_of,
     plain_tick_label,
     power_of_ten_label,
+    style,
 )
 
 #: Fragments of a file path or code reference that never belong in a figure's title.
 CODE_NAME_OR_PATH = ("docs/", "results/", ".py", ".csv", "§", "METHODS")
+
+
+def encoding_of(key: str) -> tuple[str, str | None]:
+    """(colour, marker) of an encoded key (a registered arm's name, a data set, a method) as plotting.style draws it."""
+    from adaptive_repro.simulation.registries import ARMS
+
+    s = style(ARMS.get(key) if key in ARMS.names() else key)
+    return s["color"], s["marker"]
 
 
 def _encoded_names() -> dict[str, str]:

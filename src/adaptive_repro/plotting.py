@@ -106,21 +106,14 @@ ORDINAL_RANGE = (0.0, 0.82)
 
 
 def style(key) -> dict:
-    """The encoding of an arm (a registered arm object or its name), data set or method as plot keywords: its colour,
-    marker and a ``gid`` naming the key, by which the figure tests check that every figure draws it the same way."""
-    from adaptive_repro.simulation.registries import ARMS
-
+    """The encoding of an arm (its registered object, or an Algorithm 1 calibration drawn as its arm), a data set or a
+    method (its key in :data:`COLORS`) as plot keywords: colour, marker and a ``gid`` naming the key, by which the
+    figure checks (:mod:`adaptive_repro.figure_checks`) see that every figure draws it the same way. Arms come as
+    objects, never by name: looking a name up would make this module, and so every builder's code, depend on the
+    simulation registry (an edit of the sign engine would rerun every figure)."""
     if not isinstance(key, str):
-        return {"color": key.color, "marker": key.marker, "gid": f"encoding:{key.name}"}
-    if key in ARMS.names():
-        return style(ARMS.get(key))
+        return {"color": key.color, "marker": key.marker, "gid": f"encoding:{getattr(key, 'arm_name', key.name)}"}
     return {"color": COLORS[key], "marker": MARKERS.get(key, "") or None, "gid": f"encoding:{key}"}
-
-
-def encoding_of(key: str) -> tuple[str, str | None]:
-    """(colour, marker) of ``key`` as :func:`style` draws it (what the figure tests compare artists with)."""
-    s = style(key)
-    return s["color"], s["marker"]
 
 
 def ordinal_colors(n: int) -> list[str]:

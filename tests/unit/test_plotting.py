@@ -81,7 +81,9 @@ def test_figure_problems_names_small_text_wide_figures_wrong_encodings_and_code_
         "'Standard holdout' drawn without its encoding (plotting.style('standard'))"]
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(plotting.MAX_WIDTH, 3))
-    ax.plot([0, 1], [0, 1], **plotting.style("zhao_alg1_bdp"), label="Algorithm 1, Bayesian-DP calibration")
+    from adaptive_repro.simulation.registries import ARMS
+
+    ax.plot([0, 1], [0, 1], **plotting.style(ARMS.get("zhao_alg1_bdp")), label="Algorithm 1, Bayesian-DP calibration")
     ax.plot([0, 1], [1, 0], **plotting.style("he"), label=plotting.name("he"))
     plotting.legend_below(fig)  # its proxies copy the labels, not the gids: not a problem
     plotting.ring(ax, [0.5], [0.5])
@@ -100,7 +102,10 @@ def test_ordinal_colours_are_sequential_and_arms_have_one_marker_each():
 
     markers = [arm.marker for arm in ARMS]
     assert len(set(markers)) == len(markers), "two arms share a marker"
-    assert plotting.style("standard")["color"] == ARMS.get("standard").color
+    assert plotting.style(ARMS.get("standard"))["color"] == ARMS.get("standard").color
+    from adaptive_repro.simulation.registries import CALIBRATIONS
+
+    assert plotting.style(CALIBRATIONS.get("dp"))["gid"] == "encoding:zhao_alg1_dp"  # a calibration as its arm
 
 
 def test_legend_below_sits_under_the_panels():
@@ -114,3 +119,12 @@ def test_legend_below_sits_under_the_panels():
     assert all(top_of_legend <= ax.get_tightbbox(renderer).y0 + 1 for ax in axes)  # below tick labels too
     assert len(leg.get_texts()) == 1  # merged by label
     plotting.pyplot().close(fig)
+
+
+def test_plotting_depends_on_no_simulation_code():
+    """Every builder draws through plotting: if it imported the simulation registry (even inside a function), an edit
+    of any engine would rerun every figure (tests/workflow/test_provenance.py runs the workflow to show it does not)."""
+    from adaptive_repro.sources import module_sources
+
+    for module in ("adaptive_repro.plotting", "adaptive_repro.outputs.accuracy_figures"):
+        assert not [p for p in module_sources(module) if "/simulation/" in p.replace("\\", "/")], module

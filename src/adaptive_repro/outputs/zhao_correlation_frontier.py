@@ -145,7 +145,7 @@ def figure(table: pd.DataFrame, spec):
                 for calibration in calibrations:
                     c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
                     v = c["V"].iloc[0]
-                    encoding = style(calibration.arm_name)
+                    encoding = style(calibration)
                     ax.plot(c["n"], c["answered_fraction"], line_style, ms=6, mec="white", mew=0.5, lw=1.4,
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
                     first = c["first_n_answering_90"].iloc[0]

@@ -149,7 +149,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
             r = at[at["calibration"] == cal.name].sort_values("p")
             if r.empty:
                 continue
-            enc = style(cal.arm_name)
+            enc = style(cal)
             m = r.dropna(subset=["measured_n90"])
             prev = np.array([grid[max(0, np.searchsorted(grid, v) - 1)] for v in m["measured_n90"]])
             bars = ax.errorbar(m["p"], m["measured_n90"], yerr=[m["measured_n90"] - prev, np.zeros(len(m))],
