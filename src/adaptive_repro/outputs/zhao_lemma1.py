@@ -205,7 +205,8 @@ def verdict(frame: pd.DataFrame) -> str:
 def build_figure(frame: pd.DataFrame):
     """One panel per tau: the exact P[|q(X) - 1/2| >= tau] against n, one sequential colour per stay probability p,
     Lemma 1's bound in black, the points above it ringed; probabilities below the axis's floor (the smallest bound's
-    decade) drawn as open down-triangles (open circles are reserved for rings) in a strip under a break. The Monte Carlo cross-check stays in the table."""
+    decade) drawn as open down-triangles (open circles are reserved for rings) in a strip under a break. The Monte
+    Carlo cross-check stays in the table."""
     from adaptive_repro.plotting import (
         COLORS,
         floor_band,

@@ -67,7 +67,8 @@ def maxinfo_verdict(table: pd.DataFrame, pts: pd.DataFrame) -> str:
 def maxinfo_figure(table: pd.DataFrame, params):
     """Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n) against eps, one sequential colour per n: below 1
     Theorem 3 is the tighter bound; the region above 1 shaded (the literal reading of "weaker" fails there) and, per n,
-    only the first failing eps ringed (ringing every failing point merged into a blob); Zhao's own use (eps = tau/3 at n) marked. The bounds themselves stay in the table."""
+    only the first failing eps ringed (ringing every failing point merged into a blob); Zhao's own use (eps = tau/3
+    at n) marked. The bounds themselves stay in the table."""
     fig, ax = pyplot().subplots(figsize=(7.0, 4.6))
     ns = sorted(table["n"].unique())
     for n, col in zip(ns, ordinal_colors(len(ns))):
