@@ -153,10 +153,11 @@ def threshold_lines(ax, spec, arms) -> None:
         ax.set_ylim(lo, max(hi, max(groups) + 0.1 * (max(groups) - lo)))
 
 
-def gap_curves(ax, gaps: pd.DataFrame, arms) -> list:
+def gap_curves(ax, gaps: pd.DataFrame, arms, dodge: dict[str, float] | None = None) -> list:
     """holdout − fresh accuracy against k for each arm (``gaps``: stats.paired_gap_table, what the claims test): the
-    mean in the arm's colour and marker with its 95% band (± stats.Z95 SE) in the arm's colour. Returns the arms
-    with no gap to draw (every accuracy answer ⊥)."""
+    mean in the arm's colour and marker with its 95% band (± stats.Z95 SE) in the arm's colour, each arm shifted by
+    ``dodge[arm]`` in k (if given) so that arms with equal values stay visible. Returns the arms with no gap to draw
+    (every accuracy answer ⊥)."""
     from adaptive_repro.stats import Z95
 
     silent = []
@@ -165,9 +166,9 @@ def gap_curves(ax, gaps: pd.DataFrame, arms) -> list:
         if g.empty:
             silent.append(arm)
             continue
-        se = g["se"].fillna(0.0)
-        ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=arm.color, alpha=0.15, lw=0)
-        ax.plot(g["k"], g["mean"], "-", ms=5, **style(arm))
+        se, k = g["se"].fillna(0.0), g["k"] + (dodge or {}).get(arm.name, 0.0)
+        ax.fill_between(k, g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=arm.color, alpha=0.15, lw=0)
+        ax.plot(k, g["mean"], "-", ms=5, **style(arm))
     ax.axhline(0, color="black", lw=0.8, zorder=1)
     return silent
 

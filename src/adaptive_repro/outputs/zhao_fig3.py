@@ -42,6 +42,7 @@ from adaptive_repro.outputs.zhao_common import (
     wrap_verdict,
 )
 from adaptive_repro.plotting import (
+    SIZES,
     legend_below,
     log_axis,
     pyplot,
@@ -321,21 +322,28 @@ def _has_threshold(arm, spec) -> bool:
     return t is not None and bool(np.isfinite(t))
 
 
-def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame) -> None:
-    """Ring the standard holdout's gap at the largest k if its claim (it overfits there) fails."""
+def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame, shift: float = 0.0) -> None:
+    """Ring the standard holdout's gap at the largest k (drawn ``shift`` to the right) if its claim (it overfits
+    there) fails."""
     claim = next((c for c in claims if c.claim_id == "standard-overfits"), None)
     g = gaps[gaps["mechanism"] == "standard"].dropna(subset=["mean"]).sort_values("k")
     if claim is not None and claim.status != "reproduced" and len(g):
-        ring(ax, g["k"].iloc[-1], g["mean"].iloc[-1], label="claim fails here")
+        ring(ax, g["k"].iloc[-1] + shift, g["mean"].iloc[-1], label="claim fails here")
+
+
+def _dodges(arms, kmax: float) -> dict[str, float]:
+    """A small shift in k per arm (2% of the largest k between neighbours, centred on 0), the same in every panel of
+    a figure, so that arms with equal values at a k do not hide each other."""
+    return {a.name: (i - (len(arms) - 1) / 2) * 0.02 * kmax for i, a in enumerate(arms)}
 
 
 def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
                 replicates: int):
     """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
     threshold T, in units of one accuracy's SE on the right; (b) per Algorithm 1 arm, on two stacked sub-axes, the
-    fraction of accuracy queries answered (against 90% required) and the budget used / B, arms dodged slightly in k
-    so that none hides another; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ against the
-    session's ε. Points where a claim fails are ringed; the title is :func:`fig3_verdict` over the setting."""
+    fraction of accuracy queries answered (against 90% required) and the budget used / B; arms dodged slightly in k
+    in (a) and (b) so that none hides another; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ
+    against the session's ε. Points where a claim fails are ringed; the title is :func:`fig3_verdict`."""
     plt = pyplot()
     arms = arms_in(spec, table["mechanism"])
     alg1 = [a for a in arms if a.budgeted]
@@ -346,20 +354,22 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     fig = plt.figure(figsize=(10, 5.0))
     grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
     ax_gap = fig.add_subplot(grid[:, 0])
-    silent = gap_curves(ax_gap, gaps, arms)
+    dodge = _dodges(arms, float(table["k"].max()))
+    silent = gap_curves(ax_gap, gaps, arms, dodge)
     threshold_lines(ax_gap, spec, arms)
-    _ring_standard(ax_gap, claims, gaps)
+    _ring_standard(ax_gap, claims, gaps, dodge.get("standard", 0.0))
     for arm in alg1:  # gaps significantly above T (the claims' reading): ringed on the curve
         hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
         bad_gap = shortfalls(hold, arm_rows, tolerance)[1]
-        ring(ax_gap, [g[0] for g in bad_gap], [g[1] for g in bad_gap], label="claim fails here")
+        ring(ax_gap, [g[0] + dodge[arm.name] for g in bad_gap], [g[1] for g in bad_gap], label="claim fails here")
     ax_gap.set_title("(a) holdout − fresh, per arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)
     ax_gap.set_xlabel("selected variables k")
     se_units_axis(ax_gap, spec.n)
     if alg1:
         ax_answered = fig.add_subplot(grid[0, 1])
-        _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1)
+        _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1,
+                         dodge)
     if len(certified):
         _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec)
     verdict_title(fig, wrap_verdict(fig3_verdict(claims, table, theory, spec, records)),
@@ -385,23 +395,30 @@ def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arm
 
 
 def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame,
-                     arms) -> None:
+                     arms, dodge: dict[str, float]) -> None:
     """Per Algorithm 1 arm, in its colour and marker: above, the fraction of accuracy queries answered at each k
-    (k = 0 is never asked) against 90% required (dashed), the k where it answers less ringed; below, the budget used
-    / B (dotted, open marker; at k = 0: after the attribute queries). The arms are dodged by a small shift in k, so
-    that arms with equal values (e.g. both answering every query) stay visible."""
-    kmax = float(table["k"].max())
-    for i, arm in enumerate(arms):
-        dodge = (i - (len(arms) - 1) / 2) * 0.02 * kmax
+    (k = 0 is never asked) against 90% required (dashed), the k where it answers less ringed (only the first, labelled
+    "at every k", when it answers less at every k: the claim fails for the whole arm, and a chain of rings would hide
+    the curve); below, the budget used / B (dotted, open marker; at k = 0: after the attribute queries). The arms are
+    shifted by ``dodge`` in k, so that arms with equal values (e.g. both answering every query) stay visible."""
+    for arm in arms:
+        shift = dodge[arm.name]
         hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
         hold = hold.sort_values("k")
-        ax_answered.plot(hold["k"] + dodge, hold["answered"], "-", ms=6, **style(arm))
-        bad = shortfalls(hold, arm_rows, tolerance)[0]
-        ring(ax_answered, bad["k"] + dodge, bad["answered"], label="claim fails here", size=90)
+        ax_answered.plot(hold["k"] + shift, hold["answered"], "-", ms=6, **style(arm))
+        bad = shortfalls(hold, arm_rows, tolerance)[0].sort_values("k")
+        if len(bad) and len(bad) == len(hold):  # fails at every k: one ring at the first, said in words
+            first = bad.iloc[0]
+            ring(ax_answered, first["k"] + shift, first["answered"], label="claim fails here", size=90)
+            words = "⊥ at every k" if (bad["answered"] == 0).all() else f"< {ANSWERED_MIN:.0%} at every k"
+            ax_answered.annotate(words, (first["k"] + shift, first["answered"]), textcoords="offset points",
+                                 xytext=(10, 6), ha="left", va="bottom", fontsize=SIZES["note"])
+        else:
+            ring(ax_answered, bad["k"] + shift, bad["answered"], label="claim fails here", size=90)
         every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
         th = theory[theory["arm"] == arm.name]
         if len(th):
-            ax_budget.plot(every["k"] + dodge, every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5,
+            ax_budget.plot(every["k"] + shift, every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5,
                            mfc="white", **style(arm))
     requirement_line(ax_answered, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} required", x=0.5, ha="center", va="top")
     for ax, label in ((ax_answered, "answered"), (ax_budget, "budget used / B")):

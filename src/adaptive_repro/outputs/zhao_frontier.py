@@ -129,7 +129,8 @@ def verdict(req: pd.DataFrame) -> str:
     below = have["measured_n90"] < have["theorem2_n_required"]
     if len(have) == len(bdp) and below.all():
         factor = float((have["theorem2_n_required"] / have["measured_n90"]).min())
-        return f"{span}, ≥ {factor:.0f}× below Theorem 2's n"
+        floored = np.floor(factor * 10) / 10  # a "≥" bound never rounds up
+        return f"{span}, ≥ {floored:g}× below Theorem 2's n"
     return f"{span}; below Theorem 2's n at {int(below.sum())} of {len(bdp)} (p, ε)"
 
 

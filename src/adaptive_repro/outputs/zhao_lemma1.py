@@ -205,7 +205,8 @@ def verdict(frame: pd.DataFrame) -> str:
 def build_figure(frame: pd.DataFrame):
     """One panel per tau: the exact P[|q(X) - 1/2| >= tau] against n, one sequential colour per stay probability p,
     Lemma 1's bound in black, the points above it ringed; probabilities below the axis's floor (the smallest bound's
-    decade) drawn as open markers in a strip under a break. The Monte Carlo cross-check stays in the table."""
+    decade) drawn as open down-triangles (open circles are reserved for rings) in a strip under a break. The Monte
+    Carlo cross-check stays in the table."""
     from adaptive_repro.plotting import (
         COLORS,
         floor_band,
@@ -236,7 +237,7 @@ def build_figure(frame: pd.DataFrame):
                     label=f"p = {p:g}" + (" (i.i.d.)" if np.isclose(p, 0.5) else ""))
             below_any |= bool((~above).any())
             dodge = 10 ** (0.035 * (i - (len(ps) - 1) / 2))
-            ax.plot(s.n[~above] * dodge, [1.0] * int((~above).sum()), "o", color=c, mfc="white", ms=4.5, zorder=6,
+            ax.plot(s.n[~above] * dodge, [1.0] * int((~above).sum()), "v", color=c, mfc="white", ms=5, zorder=6,
                     gid="below-floor")  # y set to the strip's height once the strip exists
         hit = bad[np.isclose(bad["tau"], tau)]
         ring(ax, hit.n, hit.exact_probability, label="exact probability above Lemma 1's bound")
@@ -254,7 +255,7 @@ def build_figure(frame: pd.DataFrame):
                 line.set_ydata(np.full(len(line.get_xdata()), y_band))
     axes[0].set_ylabel("exact P[|q(X) − ½| ≥ τ]")
     if below_any:
-        axes[0].plot([], [], "o", color="grey", mfc="white", label=f"exact probability below {_plain_power(floor)}")
+        axes[0].plot([], [], "v", color="grey", mfc="white", label=f"exact probability below {_plain_power(floor)}")
     verdict_title(fig, verdict(frame),
                   "a data-independent (0-BDP) query on Markov-chain labels with stay probability p")
     legend_below(fig, axes, ncol=4)

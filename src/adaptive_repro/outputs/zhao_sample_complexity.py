@@ -92,12 +92,12 @@ def _chain_words(chain: str) -> str:
 def _chain_styles(chains: list[str]) -> dict[str, dict]:
     """Plot keywords per chain: i.i.d. records and the binary chains in sequential colours by stay probability
     (i.i.d. = p 0.5, darkest), the data-model chains (another family, not ordered with them) black with their own
-    open markers."""
+    filled non-circle markers (open circles are reserved for failure rings)."""
     binary = [c for c in chains if c == "iid" or c.startswith("binary")]
     colours = dict(zip(binary, ordinal_colors(len(binary))))
-    markers = iter(("o", "s", "^", "D", "v"))
+    markers = iter(("D", "s", "^", "v", "P"))
     return {c: {"color": colours[c]} if c in colours else
-            {"color": "black", "marker": next(markers, "o"), "mfc": "none", "ms": 5, "markevery": 3, "lw": 0.9,
+            {"color": "black", "marker": next(markers, "X"), "ms": 4.5, "markevery": 3, "lw": 0.9,
              "zorder": 3}
             for c in chains}
 
@@ -151,7 +151,7 @@ def sample_complexity_figure(table: pd.DataFrame, claims: list[Claim]):
     k = markov_vs_iid_constant(table)
     for ch, sub in k.groupby("chain", sort=False):
         ax.plot(sub["tau"], sub["k"], "-", **styles[ch])
-    ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label="constant 1: n_chain = ln(1/τ) · n_iid")
+    ax.axhline(1.0, color=COLORS["reference"], lw=1.2, ls="--", label="constant 1: n_chain = ln(1/τ) · n_iid")
     bad = k[k["k"] > 1.0]
     if len(k):
         ax.set_ylim(min(0.5, k["k"].min() / 2), k["k"].max() * 2)
