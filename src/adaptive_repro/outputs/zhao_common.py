@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
+from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, style
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
@@ -203,3 +204,15 @@ def _wrap(text: str, width: int) -> str:
             seg = seg[cut + 2:]
         lines.append(seg)
     return "\n".join(lines)
+
+
+#: The answered share Fig. 3's reading needs at every k > 0 (claims and rings of the Fig. 3 outputs).
+ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
+
+
+def shortfalls(hold: pd.DataFrame, gaps: list, tolerance: float) -> tuple[pd.DataFrame, list]:
+    """Where Fig. 3's reading fails for one arm: the rows of ``hold`` (its holdout rows at k > 0, with ``answered``)
+    below 90% answered, and the gaps (k, mean, SE, replicates) above the arm's threshold T by more than Z SE (or
+    without an SE). The claims judge these; the figure rings them."""
+    bad_gap = [g for g in gaps if not np.isfinite(g[2]) or g[1] - Z * g[2] > tolerance]
+    return hold[hold["answered"] < ANSWERED_MIN], bad_gap

@@ -17,43 +17,21 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.outputs.accuracy_figures import accuracy_curves
 from adaptive_repro.outputs.experiment_claims import PAPER_ARMS, Z, standard_overfits_claim, tracks_fresh_claim
 from adaptive_repro.outputs.zhao_common import (
+    ANSWERED_MIN,
     BDP_ARM,
     DP_ARM,
-    GAP_AXIS_LABEL,
     QUOTE_FIG2,
     QUOTE_FIG3,
     QUOTE_SECTION,
-    REQUIREMENT,
-    REQUIREMENT_LABEL,
     answered_table,
-    arm_handle,
-    arms_in,
-    gap_curves,
-    requirement_line,
-    se_units_axis,
-    short_arm_name,
-    style_handle,
+    shortfalls,
     theory_table,
-    threshold_lines,
-    title_words,
-    wrap_verdict,
 )
-from adaptive_repro.plotting import (
-    SIZES,
-    legend_below,
-    log_axis,
-    pyplot,
-    ring,
-    style,
-    verdict_title,
-)
+from adaptive_repro.outputs.zhao_fig3_figures import fig2_figure, fig3_figure
 from adaptive_repro.registry import Claim, code_name, verdict
-from adaptive_repro.stats import Z95, paired_gap, paired_gap_table, summarize
-
-ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
+from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
 
 
 def paper_claim(claim: Claim, quote: str) -> Claim:
@@ -67,14 +45,6 @@ def arm_gaps(records: pd.DataFrame, arm: str) -> list[tuple[int, float, float, i
     table = paired_gap_table(records[records["mechanism"] == arm])
     table = table[table["k"] > 0].sort_values("k")
     return [(int(r.k), r.mean, r.se, int(r.replicates)) for r in table.itertuples()]
-
-
-def shortfalls(hold: pd.DataFrame, gaps: list, tolerance: float) -> tuple[pd.DataFrame, list]:
-    """Where Fig. 3's reading fails for one arm: the rows of ``hold`` (its holdout rows at k > 0, with ``answered``)
-    below 90% answered, and the gaps (k, mean, SE, replicates) above the arm's threshold T by more than Z SE (or
-    without an SE). The claims judge these; the figure rings them."""
-    bad_gap = [g for g in gaps if not np.isfinite(g[2]) or g[1] - Z * g[2] > tolerance]
-    return hold[hold["answered"] < ANSWERED_MIN], bad_gap
 
 
 def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, tolerance: float,
@@ -231,226 +201,6 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
                 counterexample="" if separated else f"DP arm: {dp.status}", kind="project",
                 code=code_name(no_overfitting)))
     return claims
-
-
-def standard_verdict(claims: list[Claim], records: pd.DataFrame) -> str:
-    """The standard holdout's verdict in words, from its claim's status and the numbers it is computed from
-    (paired_gap at the largest k; z = the mean gap over its SE over replicates, the claim's test statistic)."""
-    claim = next(c for c in claims if c.claim_id == "standard-overfits")
-    k_max = int(records["k"].max())
-    gap, se, _ = paired_gap(records, "standard", k_max)
-    z = f" (z = {gap / se:.1f})" if se and np.isfinite(se) and se > 0 else ""
-    finding = "overfits" if claim.status == "reproduced" else "does not overfit significantly"
-    return f"On correlated records the reused holdout {finding}: holdout − fresh = {gap:+.3f}{z} at k = {k_max}"
-
-
-def short_setting(spec, replicates: int) -> str:
-    """The one settings line under a verdict title of these figures: n, d, the data model, replicates (signal
-    attributes and the query are in the caption)."""
-    nd = f"n = d = {spec.n:,}" if spec.n == spec.d else f"n = {spec.n:,}, d = {spec.d:,}"
-    return title_words(f"{nd}; {spec.model.describe()}; {replicates} replicates")
-
-
-def fig3_verdict(claims: list[Claim], table: pd.DataFrame, theory: pd.DataFrame, spec, records) -> str:
-    """zhao-fig3's one message, from the claims' statuses and the table: what Algorithm 1 calibrated for Bayesian DP
-    did (answered nothing, answered too little, overfitted, or prevented overfitting) and, when it prevented
-    overfitting, whether the DP calibration did too (then the run does not separate the calibrations). The setting
-    (n, the data model) is the title's second line."""
-    by_id = {c.claim_id: c for c in claims}
-    bdp, dp = by_id.get(f"{BDP_ARM}-prevents-overfitting"), by_id.get(f"{DP_ARM}-prevents-overfitting")
-    if bdp is None:
-        return standard_verdict(claims, records) if "standard-overfits" in by_id else "Algorithm 1"
-    who = "Algorithm 1 calibrated for Bayesian DP"
-    if bdp.status == "reproduced":
-        if dp is None:
-            return f"{who} prevents overfitting"
-        if dp.status == "reproduced":
-            return "Both calibrations of Algorithm 1 prevent overfitting, so this run does not separate them"
-        return "Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting"
-    hold = table[(table["mechanism"] == BDP_ARM) & (table["dataset"] == "holdout")].sort_values("k")
-    asked = hold[hold["k"] > 0]
-    if asked.empty:
-        return f"{who} was not run (infeasible calibration)"
-    if asked["answered"].max() == 0:
-        th = theory[theory["arm"] == BDP_ARM]
-        budget = float(th["budget"].iloc[0]) if len(th) else np.nan
-        spent = float(hold["budget_used"].iloc[0]) >= budget  # k = 0: after the attribute queries
-        return f"{who} answers no accuracy query" + (
-            f": attribute queries use up B = {budget:g}" if spent else "")
-    if asked["answered"].min() < ANSWERED_MIN:
-        share = int(np.floor(asked["answered"].min() * 100 + 1e-9))
-        return f"{who} answers only {share}% of the accuracy queries at some k"
-    return f"{who} overfits beyond its threshold T"
-
-
-def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], spec, records, replicates: int):
-    """zhao-fig2: (a) the standard holdout's accuracy curves (train, holdout as reported, fresh, population; the
-    paper's view) with the 95% band of each mean, (b) holdout − fresh per arm with its 95% band, each arm's threshold
-    T, and the gap in units of one accuracy's SE; the verdict is the standard holdout's claim; a failing point is
-    ringed."""
-    plt = pyplot()
-    arms = arms_in(spec, table["mechanism"])
-    fig, (ax_acc, ax_gap) = plt.subplots(1, 2, figsize=(10, 4.6), gridspec_kw={"width_ratios": [1, 1.1]})
-    std = next((a for a in arms if a.name == "standard"), arms[0])
-    rows = table[table["mechanism"] == std.name]
-    # accuracy_curves bands ± the "sd" column: the 95% band of the mean here, as in panel (b), not the spread of runs
-    accuracy_curves(ax_acc, rows.assign(sd=Z95 * rows["se"]), mark_holdout=True)
-    ax_acc.set_title(f"(a) {std.display_name}: accuracy")
-    ax_acc.set_ylabel("accuracy\n(mean, 95% band of the mean)")
-    gap_curves(ax_gap, gaps, arms)
-    threshold_lines(ax_gap, spec, arms)
-    _ring_standard(ax_gap, claims, gaps)
-    ax_gap.set_title("(b) holdout − fresh, per arm")
-    ax_gap.set_ylabel(GAP_AXIS_LABEL)
-    se_units_axis(ax_gap, spec.n)
-    for ax in (ax_acc, ax_gap):
-        ax.set_xlabel("selected variables k")
-    verdict = standard_verdict(claims, records) if "standard" in set(table["mechanism"]) else "Fig. 2's setting"
-    verdict_title(fig, wrap_verdict(verdict), short_setting(spec, replicates))
-    handles = ax_acc.get_legend_handles_labels()[0]  # the data sets as accuracy_curves draws them
-    handles += [arm_handle(a, f"{a.display_name}: holdout − fresh") for a in arms]
-    with_t = [short_arm_name(a) for a in arms if _has_threshold(a, spec)]
-    if with_t:  # context, not a requirement: zhao-fig2's claim is about the standard holdout only
-        handles += [style_handle("--", f"{' and '.join(with_t)}'s threshold T", color=REQUIREMENT["color"])]
-    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
-    return fig
-
-
-def _has_threshold(arm, spec) -> bool:
-    """Whether ``arm`` has a finite threshold T (what :func:`threshold_lines` draws for it)."""
-    t = arm.tolerance(spec, spec.arm_settings()[arm.name])
-    return t is not None and bool(np.isfinite(t))
-
-
-def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame, shift: float = 0.0) -> None:
-    """Ring the standard holdout's gap at the largest k (drawn ``shift`` to the right) if its claim (it overfits
-    there) fails."""
-    claim = next((c for c in claims if c.claim_id == "standard-overfits"), None)
-    g = gaps[gaps["mechanism"] == "standard"].dropna(subset=["mean"]).sort_values("k")
-    if claim is not None and claim.status != "reproduced" and len(g):
-        ring(ax, g["k"].iloc[-1] + shift, g["mean"].iloc[-1], label="claim fails here")
-
-
-def _dodges(arms, kmax: float) -> dict[str, float]:
-    """A small shift in k per arm (2% of the largest k between neighbours, centred on 0), the same in every panel of
-    a figure, so that arms with equal values at a k do not hide each other."""
-    return {a.name: (i - (len(arms) - 1) / 2) * 0.02 * kmax for i, a in enumerate(arms)}
-
-
-def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
-                replicates: int):
-    """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
-    threshold T, in units of one accuracy's SE on the right; (b) per Algorithm 1 arm, on two stacked sub-axes, the
-    fraction of accuracy queries answered (against 90% required) and the budget used / B; arms dodged slightly in k
-    in (a) and (b) so that none hides another; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ
-    against the session's ε. Points where a claim fails are ringed; the title is :func:`fig3_verdict`."""
-    plt = pyplot()
-    arms = arms_in(spec, table["mechanism"])
-    alg1 = [a for a in arms if a.budgeted]
-    certified = theory.dropna(subset=["certified_bdp"]) if "certified_bdp" in theory else theory.iloc[:0]
-    if len(certified):  # the calibrations that aim at the session's ε (their certified-level claims)
-        certified = certified[certified["arm"].map(lambda a: spec.arm(a).calibration.targets_session_epsilon)]
-    ratios = [1.3] + ([1.0] if alg1 else []) + ([0.62] if len(certified) else [])
-    fig = plt.figure(figsize=(10, 5.0))
-    grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
-    ax_gap = fig.add_subplot(grid[:, 0])
-    dodge = _dodges(arms, float(table["k"].max()))
-    silent = gap_curves(ax_gap, gaps, arms, dodge)
-    threshold_lines(ax_gap, spec, arms)
-    _ring_standard(ax_gap, claims, gaps, dodge.get("standard", 0.0))
-    for arm in alg1:  # gaps significantly above T (the claims' reading): ringed on the curve
-        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
-        bad_gap = shortfalls(hold, arm_rows, tolerance)[1]
-        ring(ax_gap, [g[0] + dodge[arm.name] for g in bad_gap], [g[1] for g in bad_gap], label="claim fails here")
-    ax_gap.set_title("(a) holdout − fresh, per arm")
-    ax_gap.set_ylabel(GAP_AXIS_LABEL)
-    ax_gap.set_xlabel("selected variables k")
-    se_units_axis(ax_gap, spec.n)
-    if alg1:
-        ax_answered = fig.add_subplot(grid[0, 1])
-        _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1,
-                         dodge)
-    if len(certified):
-        _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec)
-    verdict_title(fig, wrap_verdict(fig3_verdict(claims, table, theory, spec, records)),
-                  short_setting(spec, replicates))
-    handles = [arm_handle(a, a.display_name + (" (every accuracy answer ⊥: no gap)" if a in silent else ""))
-               for a in arms]
-    handles += [style_handle("--", REQUIREMENT_LABEL, color=REQUIREMENT["color"])]
-    rings = [h for ax in fig.axes for h in ax.collections if h.get_gid() == "encoding:violation"]
-    if rings:
-        handles.append(rings[0])
-    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
-    return fig
-
-
-def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arm: str):
-    """One Algorithm 1 arm's holdout rows at k > 0, its gaps as (k, mean, SE, replicates) over answered replicates,
-    and its threshold T: the inputs of :func:`shortfalls`, as the claims use them."""
-    hold = table[(table["mechanism"] == arm) & (table["dataset"] == "holdout") & (table["k"] > 0)]
-    g = gaps[(gaps["mechanism"] == arm) & gaps["mean"].notna()].sort_values("k")
-    th = theory[theory["arm"] == arm]
-    tolerance = float(th["threshold"].iloc[0]) if len(th) else np.nan
-    return hold, [(int(r.k), r.mean, r.se, int(r.replicates)) for r in g.itertuples()], tolerance
-
-
-def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame,
-                     arms, dodge: dict[str, float]) -> None:
-    """Per Algorithm 1 arm, in its colour and marker: above, the fraction of accuracy queries answered at each k
-    (k = 0 is never asked) against 90% required (dashed), the k where it answers less ringed (only the first, labelled
-    "at every k", when it answers less at every k: the claim fails for the whole arm, and a chain of rings would hide
-    the curve); below, the budget used / B (dotted, open marker; at k = 0: after the attribute queries). The arms are
-    shifted by ``dodge`` in k, so that arms with equal values (e.g. both answering every query) stay visible."""
-    for arm in arms:
-        shift = dodge[arm.name]
-        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
-        hold = hold.sort_values("k")
-        ax_answered.plot(hold["k"] + shift, hold["answered"], "-", ms=6, **style(arm))
-        bad = shortfalls(hold, arm_rows, tolerance)[0].sort_values("k")
-        if len(bad) and len(bad) == len(hold):  # fails at every k: one ring at the first, said in words
-            first = bad.iloc[0]
-            ring(ax_answered, first["k"] + shift, first["answered"], label="claim fails here", size=90)
-            words = "⊥ at every k" if (bad["answered"] == 0).all() else f"< {ANSWERED_MIN:.0%} at every k"
-            ax_answered.annotate(words, (first["k"] + shift, first["answered"]), textcoords="offset points",
-                                 xytext=(10, 6), ha="left", va="bottom", fontsize=SIZES["note"])
-        else:
-            ring(ax_answered, bad["k"] + shift, bad["answered"], label="claim fails here", size=90)
-        every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
-        th = theory[theory["arm"] == arm.name]
-        if len(th):
-            ax_budget.plot(every["k"] + shift, every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5,
-                           mfc="white", **style(arm))
-    requirement_line(ax_answered, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} required", x=0.5, ha="center", va="top")
-    for ax, label in ((ax_answered, "answered"), (ax_budget, "budget used / B")):
-        ax.set_ylim(-0.1, 1.12)
-        ax.set_yticks([0, 0.5, 1])
-        ax.set_ylabel(label)
-    ax_answered.set_title("(b) answered; budget used")
-    ax_answered.tick_params(labelbottom=False)
-    ax_budget.set_xlabel("selected variables k")
-
-
-def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
-    """Per calibration aiming at the session's ε, the Bayesian-DP level Lemma 2 certifies for its σ (log axis), in
-    the arm's encoding, labelled with its value; ε dashed; a level above ε (its claim fails) ringed."""
-    x = np.arange(len(certified))
-    eps = float(certified["eps_session"].iloc[0])
-    for i, r in enumerate(certified.itertuples()):
-        arm = spec.arm(r.arm)
-        ax.plot([i], [r.certified_bdp], ls="none", ms=9, **style(arm))
-        ax.annotate(f"{r.certified_bdp:.3g}", (i, r.certified_bdp), textcoords="offset points", xytext=(9, 0),
-                    va="center", fontsize=10)
-        if r.certified_bdp > eps * (1 + 1e-6):
-            ring(ax, i, r.certified_bdp, label="claim fails here")
-    ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-", "-\n") for a in certified["arm"]])
-    ax.set_xlim(-0.6, len(certified) - 0.3)
-    lo, hi = min(eps, certified["certified_bdp"].min()), max(eps, certified["certified_bdp"].max())
-    ax.set_ylim(lo / 1.8, hi * 1.8)
-    log_axis(ax, "y")
-    requirement_line(ax, eps, f"ε = {eps:g}", x=0.03, ha="left")
-    ax.set_title("(c) certified level")
-    ax.set_ylabel("Bayesian-DP level (Lemma 2)")
-    ax.set_xlabel("calibration")
 
 
 def build(output_id: str, params: dict, inputs: dict):
