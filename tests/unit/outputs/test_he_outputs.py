@@ -349,7 +349,10 @@ def test_application_figure_rings_the_failing_composition_points(oid):
     failing_dts = table.delta_tilde[~table.sound_free].nunique()
     assert len(fig.axes) == 1 + max(1, failing_dts)  # one step, then T steps at each delta~ where it fails
     title = fig._suptitle.get_text()
-    assert sum(_rings(ax) for ax in fig.axes[1:]) == failing  # every point where row "sound" fails, and no other
+    # every point where row "sound" fails, and no other: ringed, or counted by the note if too close to 0 to ring
+    notes = [t.get_text() for ax in fig.axes[1:] for t in ax.texts if "more points fail by" in t.get_text()]
+    noted = int(notes[0].split()[0]) if notes else 0
+    assert len(notes) <= 1 and sum(_rings(ax) for ax in fig.axes[1:]) + noted == failing
     assert fig.axes[1].get_yscale() == "linear" and fig.axes[1].get_ylim()[0] < 0 < fig.axes[1].get_ylim()[1]
     established = claims["sound"].status == "holds" and claims["per-step-eps-exact"].status == "holds"
     assert ("not established" in title) != established
