@@ -208,7 +208,7 @@ def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
 #: would stack on the 0 line into one blob); a note on the panel counts them and bounds their shortfall.
 RING_MIN_FRACTION = 0.1
 #: Legend label of the marks at the bottom edge of the composition panels.
-OFF_BOTTOM_LABEL = "off the bottom: shortfall ≪ 0 (δ′ far above exact)"
+OFF_BOTTOM_LABEL = "far below the axis (δ′ ≫ exact δ)"
 
 
 def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> str | None:

@@ -90,7 +90,7 @@ def generalization_verdict(c: dict) -> tuple[str, str]:
         return "No grid point where Theorem 1 and Oneto et al.'s bound both say something", ""
     bad = int((~wo.ok).sum())
     n_eps, bad_eps = wo.eps.nunique(), wo.eps[~wo.ok].nunique()
-    points = f"{bad} of {len(wo)} comparable (ε, δ, N, empirical risk) points"
+    points = f"{bad} of {len(wo)} comparable (ε, δ, N, risk) points"
     if not bad:
         return f"Theorem 1 is at least as tight as Oneto et al.'s bound at all {n_eps} comparable ε", points
     where = f"any of the {n_eps} comparable ε" if bad_eps == n_eps else f"{bad_eps} of the {n_eps} comparable ε"
@@ -166,7 +166,7 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     axes[1].set(ylabel="failure probability b", title=f"failure probability b, δ = {delta:g}")
     verdict, points = generalization_verdict(c)
     verdict_title(fig, verdict, (f"{points}; " if points else "")
-                  + r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$; Oneto et al. drawn at empirical risk 0")
+                  + r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$; Oneto et al. drawn at risk 0")
     found: dict = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):

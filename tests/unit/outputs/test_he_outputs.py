@@ -399,7 +399,7 @@ def test_generalization_figure_rings_theorem_1_where_oneto_is_tighter():
     verdict, settings = title.split("\n")
     assert verdict.startswith("Theorem 1 is not tighter than Oneto et al.'s bound at ")
     assert f"{bad.eps.nunique()} comparable ε" in verdict or f"{wo.eps.nunique()} comparable ε" in verdict
-    assert settings.startswith(f"{len(bad)} of {len(wo)} comparable (ε, δ, N, empirical risk) points")
+    assert settings.startswith(f"{len(bad)} of {len(wo)} comparable (ε, δ, N, risk) points")
     plt.close(fig)
     ok = wo.assign(ok=True)
     assert heg.generalization_verdict({"oneto": ok})[0].startswith("Theorem 1 is at least as tight")
