@@ -26,6 +26,7 @@ from adaptive_repro.plotting import (
     SHADE,
     legend_below,
     log_axis,
+    note_in_empty,
     ordinal_colors,
     plain_number,
     ring,
@@ -148,13 +149,40 @@ PER_STEP_TOP = 3.7
 N_STYLES = ["-", "--", ":"]
 
 
+def _runs(x: pd.Series, mask: pd.Series) -> list[tuple[float, float]]:
+    """Contiguous runs of ``mask`` along sorted ``x`` as (start, end) intervals on a log axis: each run reaches half
+    way (geometrically) to its neighbouring points, the axis edge where it starts or ends the scan."""
+    xs, m = np.asarray(x, dtype=float), np.asarray(mask, dtype=bool)
+    order = np.argsort(xs)
+    xs, m = xs[order], m[order]
+    runs, i = [], 0
+    while i < len(xs):
+        if not m[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(xs) and m[j + 1]:
+            j += 1
+        lo = math.sqrt(xs[i - 1] * xs[i]) if i > 0 else 1e-300
+        hi = math.sqrt(xs[j] * xs[j + 1]) if j + 1 < len(xs) else 1e300
+        runs.append((lo, hi))
+        i = j + 1
+    return runs
+
+
+#: Legend label of the shaded sigma range of the left panel.
+FAILING_SIGMA_LABEL = "σ range where ε̃ < exact ε (claim fails)"
+
+
 def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
     """Step 1: printed per-step eps~ over the exact eps of one Gaussian step against sigma (scan: He's line for the
-    paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours), the
-    failing side (ratio < 1) shaded, failing points ringed (the configured sigma, and about six of the scan's)."""
+    paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours); the
+    sigma range where the scan fails (ratio < 1) is shaded, the configured sigma that fail are ringed."""
     scan, grid = steps[steps.scan], steps[~steps.scan]
     he_colour = style("he")["color"]
-    ax.axhspan(0, 1, **SHADE)
+    lo, hi = float(scan.sigma.min()) / 1.25, float(scan.sigma.max()) * 1.25
+    for i, (a, b) in enumerate(_runs(scan.sigma, ~scan.ok)):
+        ax.axvspan(max(a, lo), min(b, hi), **SHADE, label=FAILING_SIGMA_LABEL if i == 0 else None)
     ax.axhline(1, color=COLORS["reference"], lw=1.2)
     ax.plot(scan.sigma, scan.printed / scan.exact_replace_one, color=he_colour, gid="encoding:he",
             label="one step, replace one example (the paper's neighbours)")
@@ -162,10 +190,10 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
             label="one step, add/remove one example (faint, for comparison)")
     for r in grid.itertuples():
         ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=5)
-    failing = scan[~scan.ok]
-    bad = pd.concat([grid[~grid.ok], failing.iloc[::max(1, len(failing) // 6)]])
-    ring(ax, bad.sigma, bad.printed / bad.exact_replace_one, label="claim fails here (shaded side of the line)")
-    ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", title="one step")
+    bad = grid[~grid.ok]
+    ring(ax, bad.sigma, bad.printed / bad.exact_replace_one, label=None)
+    ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", title="one step",
+           xlim=(lo, hi))
     ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax(scan.printed / scan.exact_add_remove)) * 1.08))
     log_axis(ax, "x")
 
@@ -176,16 +204,26 @@ def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
     return [float(d) for d in bad] or [float(table.delta_tilde.min())]
 
 
-def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
+#: Failing composition points whose shortfall is below this fraction of the panel's top are not ringed (their rings
+#: would stack on the 0 line into one blob); a note on the panel counts them and bounds their shortfall.
+RING_MIN_FRACTION = 0.1
+#: Legend label of the marks at the bottom edge of the composition panels.
+OFF_BOTTOM_LABEL = "far below the axis (δ′ ≫ exact δ)"
+
+
+def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> str | None:
     """Step 2, one panel per delta~ of :func:`_shown_delta_tildes`: how far delta' (additive delta~ as given) falls
     short of the exact delta(eps') of T (2 q eps~, q delta)-DP steps, in percent, on a linear axis zoomed on 0
-    (shortfall > 0, shaded, is a failure of row sound; lines leaving the bottom are far above the exact delta);
-    colour = sigma, line style = N; failing points ringed."""
+    (shortfall > 0, shaded, is a failure of row sound); colour = sigma, line style = N. Failing points visibly above
+    0 are ringed; points below the axis get a down-triangle at the bottom edge. Returns the note that counts the
+    failing points too close to 0 to ring (None if there are none; the caller places it once the layout is final)."""
     t = table.assign(short=100 * (1 - table.delta_prime_free / table.exact_delta_at_eps_prime))
     dts = _shown_delta_tildes(table)
     shown = t[t.delta_tilde.isin(dts)]
     top = 1.4 * max(float(shown.short.max()), 1e-3)
+    floor = RING_MIN_FRACTION * top
     Ns = sorted(t.N.unique())
+    n_small = 0
     for ax, dt in zip(axes, dts):
         ax.axhspan(0, top, **SHADE)
         ax.axhline(0, color=COLORS["reference"], lw=1.2)
@@ -194,12 +232,18 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
             g = g.sort_values("T")
             ax.plot(g["T"], g.short, color=sigma_colours[sigma], ls=N_STYLES[Ns.index(N) % len(N_STYLES)],
                     marker="o", ms=3.5, lw=1.3)
+            off = g[g.short < -top]
+            if len(off):  # an empty unclipped line would break the layout
+                ax.plot(off["T"], np.full(len(off), -top), "v", ms=8, color=sigma_colours[sigma],
+                        clip_on=False,
+                        zorder=6)
         bad = d[~d.sound_free.astype(bool)]
-        ring(ax, bad["T"], bad.short, label=None, size=120)
+        ring(ax, bad["T"][bad.short >= floor], bad.short[bad.short >= floor], label=None, size=120)
+        n_small += int((bad.short < floor).sum())
         ax.set(xscale="log", xlabel="iterations T", title=f"T steps, δ̃ = {plain_number(dt)}", ylim=(-top, top))
         log_axis(ax, "x")
     axes[0].set_ylabel("δ′ short of the exact δ(ε′), %")
-
+    return f"{n_small} more points fail by < {floor:.2g}%\n(on the 0 line, not ringed)" if n_small else None
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
@@ -222,7 +266,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     for ax in right[1:]:
         ax.tick_params(labelleft=False)
     per_step_panel(left, steps, sigma_colours)
-    composition_panels(right, table, sigma_colours)
+    small_note = composition_panels(right, table, sigma_colours)
     setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {p['tau']:g}, δ = {p['delta']:g}"
                + (f", L = {p['L']:g}" if which == "sgld" else "") + ", q = τ/N")
     rest = sorted(set(table.delta_tilde) - set(dts))
@@ -230,11 +274,18 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
         setting += "; no shortfall at δ̃ = " + ", ".join(plain_number(d) for d in rest)
     verdict_title(fig, application_verdict(table, steps, thm), setting)
     handles, labels = left.get_legend_handles_labels()
+    if not (steps[~steps.scan].ok.all() and table.sound_free.astype(bool).all()):
+        handles.append(Line2D([], [], ls="", marker="o", ms=12, mfc="none", mec=COLORS["violation"], mew=1.8,
+                              label="claim fails here"))
+    if any(len(line.get_xdata()) and line.get_marker() == "v" for ax in right for line in ax.lines):
+        handles.append(Line2D([], [], ls="", marker="v", ms=8, color="grey", label=OFF_BOTTOM_LABEL))
     handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {s:g}") for s, c in sigma_colours.items()]
     Ns = sorted(table.N.unique())
     handles += [Line2D([], [], color="black", lw=1.3, ls=N_STYLES[i % len(N_STYLES)], label=f"N = {plain_number(n)}")
                 for i, n in enumerate(Ns)]
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
+    if small_note:
+        note_in_empty(right[0], small_note, candidates=right, spots=((0.5, 0.04, "center", "bottom"),))
     return fig
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
@@ -20,6 +21,7 @@ from adaptive_repro.plotting import (
     legend_below,
     log_axis,
     plain_number,
+    power_of_ten_label,
     ring,
     style,
     verdict_title,
@@ -78,16 +80,21 @@ N_STYLES = ["--", ":", "-."]
 B_FLOOR = 1e-16
 
 
-def generalization_verdict(c: dict) -> str:
+def generalization_verdict(c: dict) -> tuple[str, str]:
     """The figure's one message, from the frame of row thm1-tighter-than-oneto (``c["oneto"]``, :func:`comparisons`):
-    at how many comparable points Theorem 1 is not at least as tight as Oneto et al.'s bound in both a and b."""
+    at how many of the comparable eps (the x positions drawn and ringed) Theorem 1 is not at least as tight as Oneto
+    et al.'s bound in both a and b, and (second, for the settings line) over how many comparable points
+    (eps, delta, N, empirical risk) that count is taken."""
     wo = c["oneto"]
     if not len(wo):
-        return "No grid point where Theorem 1 and Oneto et al.'s bound both say something"
+        return "No grid point where Theorem 1 and Oneto et al.'s bound both say something", ""
     bad = int((~wo.ok).sum())
+    n_eps, bad_eps = wo.eps.nunique(), wo.eps[~wo.ok].nunique()
+    points = f"{bad} of {len(wo)} comparable (ε, δ, N, risk) points"
     if not bad:
-        return f"Theorem 1 is at least as tight as Oneto et al.'s bound at all {len(wo)} comparable points"
-    return f"Theorem 1 is not tighter than Oneto et al.'s bound at {bad} of {len(wo)} comparable points"
+        return f"Theorem 1 is at least as tight as Oneto et al.'s bound at all {n_eps} comparable ε", points
+    where = f"any of the {n_eps} comparable ε" if bad_eps == n_eps else f"{bad_eps} of the {n_eps} comparable ε"
+    return f"Theorem 1 is not tighter than Oneto et al.'s bound at {where} (ringed)", points
 
 
 def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
@@ -126,8 +133,9 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     axes[1].set(yscale="log")
     log_axis(axes[0])
     log_axis(axes[1])
-    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {plain_number(B_FLOOR)}", max_ticks=5)
-    ring_label = "Theorem 1 not tighter than Oneto et al. here (comparable points)"
+    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {power_of_ten_label(B_FLOOR)}", max_ticks=5)
+    axes[1].yaxis.set_major_formatter(FuncFormatter(power_of_ten_label))  # 10^k as on the left panel
+    ring_label = "Theorem 1 not tighter than Oneto et al. at this ε (a comparable point fails)"
     for ax, q in ((axes[0], "a"), (axes[1], "b")):
         d = hp[(hp.quantity == q) & ((hp.delta == delta) if q == "b" else (hp.delta == hp.delta.min()))]
         for m, key in METHOD_KEYS.items():
@@ -156,8 +164,9 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
         axes[1].set_xlim(right=top * 1.5)
     axes[0].set(ylabel="accuracy term a", title="accuracy term a (any δ)")
     axes[1].set(ylabel="failure probability b", title=f"failure probability b, δ = {delta:g}")
-    verdict_title(fig, generalization_verdict(c),
-                  r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$ as He quotes them; Oneto et al. at empirical risk 0")
+    verdict, points = generalization_verdict(c)
+    verdict_title(fig, verdict, (f"{points}; " if points else "")
+                  + r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$; Oneto et al. drawn at risk 0")
     found: dict = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):

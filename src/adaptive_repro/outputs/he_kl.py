@@ -41,7 +41,8 @@ def kl_table(params: dict) -> pd.DataFrame:
 #: Dwork et al. [20] is Dwork, Rothblum, Vadhan 2010 (the "drv" of he-composition). The exact KLs are black with their
 #: own markers, like every exact reference.
 BOUND_KEYS = {"dwork_rothblum": "dwork_rothblum", "dwork_et_al": "drv"}
-EXACT_MARKERS = {"randomized_response_exact": "o", "laplace_exact": "s"}
+#: Open markers of the exact KLs (not circles: an open circle is a failing-claim ring in every figure).
+EXACT_MARKERS = {"randomized_response_exact": "D", "laplace_exact": "s"}
 
 
 def kl_wide(table: pd.DataFrame) -> pd.DataFrame:
@@ -89,12 +90,12 @@ def kl_figure(table: pd.DataFrame, params: dict):
         for m, key in BOUND_KEYS.items():
             ax.plot(w.eps, w[m] / scale, color=style(key)["color"], gid=f"encoding:{key}", label=KL_METHODS[m][0])
         for m, mk in EXACT_MARKERS.items():
-            ax.plot(w.eps[::every], (w[m] / scale)[::every], mk, ms=5.5, mfc="none", color="black",
+            ax.plot(w.eps[::every], (w[m] / scale)[::every], mk, ms=5 if mk == "D" else 5.5, mfc="none", color="black",
                     label=KL_METHODS[m][0] + (" (attains Lemma 5)" if m.startswith("randomized") and
                                               checks["lemma5-valid-rr"].all() else ""))
     factor = (1 + np.exp(w.eps)) / 2
     on_dr = " (on the Dwork–Rothblum curve)" if checks["dr-factor"].all() else ""
-    axes[1].plot(w.eps, factor, ls=":", lw=2, color=COLORS["reference"],
+    axes[1].plot(w.eps, factor, ls=(0, (5, 2, 1, 2)), lw=2.2, color=COLORS["reference"], zorder=4,
                  label=rf"$(1+e^{{\varepsilon}})/2$, He's stated factor{on_dr}")
     for cid, (num, den) in {"lemma5-valid-rr": ("randomized_response_exact", "lemma5"),
                             "lemma5-valid-laplace": ("laplace_exact", "lemma5"),

@@ -230,17 +230,31 @@ def _and(words: list[str]) -> str:
 
 
 def monitor_verdict(masks: dict[str, pd.Series]) -> str:
-    """The figure's verdict from :func:`monitor_masks`: which bounds fail at how many (eps', T) points, and which of
-    the bounds on the actual Monitor hold at all of them."""
+    """The figure's one-line verdict from :func:`monitor_masks`: which bounds fail at how many (eps', T) points, and
+    how many of the other checked bounds hold at all of them."""
     n = len(masks[MONITOR_MAIN[0]])
     failed = [(MONITOR_CHECKS[c][3], int((~m).sum())) for c, m in masks.items() if not m.all()]
-    held = [MONITOR_CHECKS[c][3] for c in MONITOR_MAIN if masks[c].all()]
     if not failed:
         return f"Every bound of the Monitor argument holds at all {n} (ε', T) points"
     text = "; ".join(f"{w} fails at {k} of {n} (ε', T) point{'s' if k > 1 else ''}" for w, k in failed)
+    held = len(masks) - len(failed)
     if held:
-        text += f";\n{_and(held)} hold{'s' if len(held) == 1 else ''} at all {n}"
+        text += f"; the other {held} bound{'s hold' if held > 1 else ' holds'} at all {n}"
     return text[0].upper() + text[1:]
+
+
+#: Names of the measured quantities and bounds of :data:`MONITOR_CHECKS`, for the ring's legend entry.
+MEASURED_WORDS = {"monitor_gap": "the Monitor's measured gap", "monitor_gap_nearly_optimal":
+                  "the measured gap under Step 4's assumption", "s_max": "measured E[S_max]"}
+BOUND_WORDS = {"step4_lower_notes_best": "the notes' Step 4 lower bound",
+               "step4_lower_rigorous_best": "the rigorous Step 4 lower bound",
+               "lemma04_upper": "Lemma 0.4's upper bound", "claim03_lower_best": "Claim 0.3's lower bound"}
+
+
+def ring_words(cid: str) -> str:
+    """The ring's legend entry of check ``cid``: which measured value is on the wrong side of which bound."""
+    q, b, side, _ = MONITOR_CHECKS[cid]
+    return f"fails here: {MEASURED_WORDS[q]}\n{'below' if side == 'lower' else 'above'} {BOUND_WORDS[b]}"
 
 
 def _lower_check(frame, measured, bound, rows_filter=None):
@@ -352,7 +366,7 @@ def transfer_output_figure(frame: pd.DataFrame):
 def monitor_output_figure(frame: pd.DataFrame):
     """lecture-monitor's figure: the table with its verdict and the failing (eps', T) points of each check."""
     masks = monitor_masks(frame)
-    failing = [(MONITOR_CHECKS[c][0], MONITOR_CHECKS[c][3], list(m.index[~m.to_numpy()]))
+    failing = [(MONITOR_CHECKS[c][0], ring_words(c), list(m.index[~m.to_numpy()]))
                for c, m in masks.items() if not m.all()]
     return monitor_figure(frame, monitor_verdict(masks), failing)
 

@@ -2,8 +2,8 @@
 
 Monitor: colour = the quantity (the Monitor's output, the Monitor with nearly optimal selection, the best data set
 S_max), marker = measured, line = the notes' bound on that quantity (one line style per bound); one titled legend
-column per quantity; points where a bound fails are ringed; positive values on a log axis, negative lower bounds on a
-linear strip beneath it. Theorem 0.1's check stays in the table and claims.
+column per quantity; points where a bound fails are ringed; a log axis, out of whose bottom the lower bounds below 0
+(trivially met) leave. Theorem 0.1's check stays in the table and claims.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from adaptive_repro.plotting import (
     OKABE_ITO,
     legend_below,
     log_axis,
+    note_in_empty,
     ordinal_colors,
     pyplot,
     ring,
@@ -85,21 +86,21 @@ MONITOR_GROUPS = [
     ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.15),
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
 ]
-#: The 99% band of a bound (from p_alpha's interval): light, so that it does not read as data
-BAND_ALPHA = 0.1
+#: The 99% band of a bound (from p_alpha's interval): very light, so that it does not read as data
+BAND_ALPHA = 0.06
 
 
 def _log_floor(v: pd.DataFrame, lo: pd.DataFrame) -> float:
     """The bottom of the log axis: the power of ten below every positive value the figure draws (measured values,
-    their interval ends, bounds), so that no positive point falls between the log axis and the linear strip."""
+    their interval ends, bounds)."""
     values = np.concatenate([v.to_numpy().ravel(), lo.to_numpy().ravel()])
     positive = values[np.isfinite(values) & (values > 0)]
     return 10.0 ** np.floor(np.log10(positive.min() / 1.2)) if positive.size else 1e-3
 
 
 def _with_zero_crossings(T: np.ndarray, y: np.ndarray, steps: int = 40) -> tuple[np.ndarray, np.ndarray]:
-    """A bound's line, densified where it changes sign (interpolated linearly in y and log T up to its zero, as the
-    strip draws it), so that on the log axis it sinks towards 0 where it crosses 0 instead of dropping at a grid T."""
+    """A bound's line, densified where it changes sign (interpolated linearly in y and log T up to its zero), so that
+    on the log axis it sinks out of the bottom where it crosses 0 instead of stopping at a grid T."""
     xs, ys = [float(T[0])], [float(y[0])]
     for t0, t1, y0, y1 in zip(T[:-1], T[1:], y[:-1], y[1:]):
         if y0 * y1 < 0:
@@ -113,64 +114,62 @@ def _with_zero_crossings(T: np.ndarray, y: np.ndarray, steps: int = 40) -> tuple
 
 def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     """One column per ε': the measured Monitor gap, the gap under Step 4's assumption and E[S_max] against the notes'
-    bounds, against T. Two stacked axes per column share T: a log axis for positive values and a small linear strip
-    for the negative lower bounds (an honest split instead of a symlog axis); measured markers are offset slightly in
-    T so that none hides another. ``failing``: (measured quantity, words, [(ε', T), ...]) of each bound that fails
-    somewhere, ringed on the measured point; ``verdict``: the title (:func:`.lecture.monitor_verdict`)."""
+    bounds, against T, on a log axis. A lower bound below 0 holds trivially: its line leaves the bottom (a note says
+    so; the values are in the table); a measured value <= 0 would be drawn as a down-triangle on the bottom edge.
+    Measured markers are offset slightly in T so that none hides another. ``failing``: (measured quantity, ring
+    legend words, [(ε', T), ...]) of each bound that fails somewhere, ringed on the measured point; ``verdict``: the
+    title (:func:`.lecture.monitor_verdict`)."""
     from matplotlib.lines import Line2D
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
-    fig, grid = pyplot().subplots(2, len(eps_primes), figsize=(min(9.8, 4.9 * len(eps_primes)), 5.0), sharex=True,
-                                  squeeze=False, gridspec_kw={"height_ratios": [3.2, 1]})
-    for ax in grid[0][1:]:  # one log scale for the positive values; each strip scaled to its own negative values
-        ax.sharey(grid[0][0])
-        ax.tick_params(labelleft=False)
+    fig, axes = pyplot().subplots(1, len(eps_primes), figsize=(min(9.8, 4.9 * len(eps_primes)), 4.3), sharex=True,
+                                  sharey=True, squeeze=False)
+    axes = axes[0]
     v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
     quantities = [q for _, _, (q, *_), bounds in MONITOR_GROUPS for q in [q] + [b for b, *_ in bounds]]
     floor = _log_floor(v[quantities], lo[[q for _, _, (q, *_), _ in MONITOR_GROUPS]])
     legends = []
-    for top, strip, ep in zip(grid[0], grid[1], eps_primes):
+    for ax, ep in zip(axes, eps_primes):
         vv, ll, hh = v.loc[ep], lo.loc[ep], hi.loc[ep]
         T = vv.index.values
         for colour, title, (q, qlab, marker, shift), bounds in MONITOR_GROUPS:
             c = OKABE_ITO[colour]
-            h = []
-            for ax, side in ((top, vv[q] > 0), (strip, vv[q] <= 0)):  # each measured point on its sign's axis
-                bar = ax.errorbar(T[side] * shift, vv[q][side], yerr=[(vv[q] - ll[q])[side], (hh[q] - vv[q])[side]],
-                                  capsize=3, color=c, zorder=3, label=qlab, **marker)
-                h = h or [bar]
+            pos = (vv[q] > 0).to_numpy()
+            bar = ax.errorbar(T[pos] * shift, vv[q][pos], yerr=[(vv[q] - ll[q])[pos], (hh[q] - vv[q])[pos]],
+                              capsize=3, color=c, zorder=3, label=qlab, **marker)
+            if (~pos).any():  # a measured value <= 0: on the bottom edge, pointing down
+                ax.plot(T[~pos] * shift, np.full(int((~pos).sum()), floor), "v", ms=8, color=c, clip_on=False,
+                        zorder=3)
+            h = [bar]
             for b, ls, lab in bounds:
-                for ax in (top, strip):  # a bound crossing 0 leaves one axis and enters the other
-                    line = ax.plot(*_with_zero_crossings(T, vv[b].to_numpy()), ls=ls, color=c, lw=2, label=lab)
-                    if b != "lemma04_upper":
-                        ax.fill_between(T, ll[b], hh[b], color=c, alpha=BAND_ALPHA, lw=0)
-                h += line
-            if top is grid[0][0]:
+                h += ax.plot(*_with_zero_crossings(T, vv[b].to_numpy()), ls=ls, color=c, lw=2, label=lab)
+                if b != "lemma04_upper":  # the band where both its ends are above 0 (below, the bound is trivial)
+                    ax.fill_between(T, ll[b], hh[b], where=(ll[b] > 0).to_numpy(), color=c, alpha=BAND_ALPHA, lw=0)
+            if ax is axes[0]:
                 legends.append((title, h))
         shift = {q: sh for _, _, (q, _, _, sh), _ in MONITOR_GROUPS}
         for q, words, points in failing:
             at = [t for e, t in points if e == ep]
             if at:
-                y = vv.loc[at, q]
-                ax = top if (y > 0).all() else strip
-                legends[0][1].append(ring(ax, np.asarray(at) * shift.get(q, 1.0), y, label=f"{words} fails here"))
-        top.set_yscale("log")
-        top.set_ylim(floor, 1.6)
-        log_axis(top, "y")
-        strip.set_ylim(min(-0.01, float(ll[quantities].min().min()) * 1.15), 0)
-        strip.axhline(0, color=COLORS["reference"], lw=0.8)
-        strip.set_xscale("log")
-        log_axis(strip, "x")
-        strip.set_xlabel("number of data sets T")
-        top.set_title(f"Monitor with ε' = {ep:g}")
-    grid[0][0].set_ylabel("generalization error (log scale)")
-    grid[1][0].set_ylabel("< 0\n(linear)")
-    fig.align_ylabels(grid[:, 0])
+                y = np.maximum(vv.loc[at, q].to_numpy(), floor)
+                legends[0][1].append(ring(ax, np.asarray(at) * shift.get(q, 1.0), y, label=words))
+        ax.set_yscale("log")
+        ax.set_ylim(floor, 1.6)
+        log_axis(ax, "y")
+        ax.set_xscale("log")
+        log_axis(ax, "x")
+        ax.set_xlabel("number of data sets T")
+        ax.set_title(f"Monitor with ε' = {ep:g}")
+    for ax in axes[1:]:
+        ax.tick_params(labelleft=False)
+    axes[0].set_ylabel("generalization error")
     verdict_title(fig, verdict, f"ε = {frame.epsilon.iloc[0]:g}, m = {frame.m.iloc[0]}, δ = {frame.delta.iloc[0]:g}; "
                                 f"{frame.replicates.min():,}–{frame.replicates.max():,} runs per point, "
                                 f"{frame.confidence.iloc[0]:.0%} intervals")
     fig.tight_layout()
-    fig.subplots_adjust(hspace=0.08)
+    bounds = [b for *_, bs in MONITOR_GROUPS for b, *_ in bs]
+    if (v[bounds] < 0).to_numpy().any():
+        note_in_empty(axes[-1], "lower bounds < 0 hold trivially:\ntheir lines leave the bottom", candidates=list(axes))
     # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")

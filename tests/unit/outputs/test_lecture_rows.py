@@ -55,17 +55,17 @@ def test_monitor_verdict_names_the_failing_bound_and_the_figure_rings_it():
     assert lo.monitor_verdict(masks) == "Every bound of the Monitor argument holds at all 3 (ε', T) points"
     masks["step-4-without-assumption"] = pd.Series([True, True, False], index=idx)
     verdict = lo.monitor_verdict(masks)
-    assert verdict.startswith("The notes' Step 4 bound on the actual Monitor fails at 1 of 3 (ε', T) point;")
-    assert "the rigorous Step 4 bound and Lemma 0.4's upper bound hold at all 3" in verdict
+    assert verdict == ("The notes' Step 4 bound on the actual Monitor fails at 1 of 3 (ε', T) point; "
+                       "the other 4 bounds hold at all 3")
     f = _frame()
-    fig = lo.monitor_figure(f, verdict, [("monitor_gap", "Step 4", [(0.02, 1)])])
+    fig = lo.monitor_figure(f, verdict, [("monitor_gap", lo.ring_words("step-4-without-assumption"), [(0.02, 1)])])
     rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
-    # per eps' a log axis (positive values) over a linear strip (negative lower bounds); one ring, in the eps' = 0.02
-    # column, on the axis of its value's sign
-    assert len(fig.axes) == 4 and len(rings) == 1
-    assert [ax.get_yscale() for ax in fig.axes] == ["log", "log", "linear", "linear"]
-    assert rings[0].axes in (fig.axes[1], fig.axes[3]) and fig._suptitle.get_text().startswith(verdict)
-    assert all(ax.get_ylim()[1] == 0 for ax in fig.axes[2:])  # the strips hold values below 0 only
+    # one log axis per eps' (lower bounds below 0 leave its bottom); one ring, in the eps' = 0.02 column
+    assert len(fig.axes) == 2 and len(rings) == 1
+    assert [ax.get_yscale() for ax in fig.axes] == ["log", "log"]
+    assert rings[0].axes is fig.axes[1] and fig._suptitle.get_text().startswith(verdict)
+    assert "below the notes' Step 4 lower bound" in rings[0].get_label()
+    assert fig._suptitle.get_text().count("\n") == 1  # one verdict line, one settings line
 
 
 def test_transfer_verdict_follows_the_check():
