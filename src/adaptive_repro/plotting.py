@@ -87,7 +87,7 @@ COLORS = {
     # bounds of the He generalization and KL figures: colours no He figure uses for another method (the Laplace PLD,
     # Corollary 3 rows are table-only); the KL bound of Dwork et al. [20] is Dwork-Rothblum-Vadhan 2010 ("drv")
     "nissim_stemmer": OKABE_ITO["vermillion"], "oneto": OKABE_ITO["reddish purple"], "dwork_bound": "#8B5A2B",
-    "dwork_rothblum": OKABE_ITO["sky blue"],
+    "dwork_rothblum": OKABE_ITO["bluish green"],  # he-kl only; Kairouz et al.'s green never shares its figure
     # roles that recur: reference lines and "does not hold" rings. Quantities of an arm (its budget used, its
     # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
     "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["black"],
@@ -342,9 +342,3 @@ def note_in_empty(ax, text: str, colour=None, spots=NOTE_SPOTS, fontsize=None, c
 def plain_number(x: float) -> str:
     """A number as a plain tick label would show it (1000, 1e7, 0.001), for titles, legends and notes."""
     return _plain(x) if x > 0 else f"{x:g}"
-
-
-# Dwork–Rothblum's KL bound (he-kl, its only figure) in a hue clearly apart from He's blue: it was sky blue, which a
-# referee could not tell from He's Lemma 5 beside it. Bluish green's other method (Kairouz et al.) never shares a
-# figure with it. (Appended rather than edited in :data:`COLORS` by the round-3 figure rules; fold it in there.)
-COLORS["dwork_rothblum"] = OKABE_ITO["bluish green"]
