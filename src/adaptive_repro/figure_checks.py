@@ -48,14 +48,14 @@ def figure_problems(fig) -> list[str]:
     from matplotlib.lines import Line2D
     from matplotlib.text import Text
 
+    from adaptive_repro.simulation.registries import ARMS
+
     problems = []
     if fig.get_figwidth() > MAX_WIDTH + 1e-6:
         problems.append(f"figure is {fig.get_figwidth():.1f} in wide (at most {MAX_WIDTH:g})")
     for t in fig.findobj(Text):
         if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_FONT_PT - 1e-6:
             problems.append(f"text {t.get_text()[:30]!r} at {t.get_fontsize():g} pt (at least {MIN_FONT_PT:g})")
-    from adaptive_repro.simulation.registries import ARMS
-
     for artist in fig.findobj(lambda a: str(a.get_gid() or "").startswith("encoding:")):
         key = artist.get_gid().split(":", 1)[1]
         if key == "violation" or (key not in COLORS and key not in ARMS.names()):  # a plug-in arm of a test
@@ -73,8 +73,9 @@ def figure_problems(fig) -> list[str]:
             problems.append(f"{key} drawn with marker {marker!r}, its marker is {want_marker!r}")
     legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
     in_legends = {id(a) for legend in legends for a in legend.findobj()}  # proxies copy the label, not the gid
+    encoded_names = _encoded_names()
     for artist in fig.findobj(lambda a: isinstance(a, (Line2D, PathCollection)) and id(a) not in in_legends):
-        key = _encoded_names().get(artist.get_label())
+        key = encoded_names.get(artist.get_label())
         if key and artist.get_gid() != f"encoding:{key}":
             problems.append(f"{artist.get_label()!r} drawn without its encoding (plotting.style({key!r}))")
     for ax in fig.axes:

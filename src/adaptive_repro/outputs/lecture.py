@@ -225,10 +225,6 @@ def monitor_masks(frame: pd.DataFrame) -> dict[str, pd.Series]:
     return {cid: check_mask(frame, q, b, side) for cid, (q, b, side, _) in MONITOR_CHECKS.items()}
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def monitor_verdict(masks: dict[str, pd.Series]) -> str:
     """The figure's one-line verdict from :func:`monitor_masks`: which bounds fail at how many (eps', T) points, and
     how many of the other checked bounds hold at all of them."""

@@ -191,21 +191,6 @@ def style_handle(ls: str, label: str, color=None, marker=None, mfc=None) -> Line
     return Line2D([], [], ls=ls, color=color or "black", marker=marker, mfc=mfc, label=label)
 
 
-def _wrap(text: str, width: int) -> str:
-    """``text`` on lines of at most ``width`` characters, broken after '; ' and else at the ', ' nearest the middle."""
-    lines = []
-    segments = text.split("; ")
-    for k, seg in enumerate(segments):
-        seg = seg.strip() + (";" if k < len(segments) - 1 else "")
-        while len(seg) > width and ", " in seg:
-            cuts = [i for i in range(len(seg)) if seg.startswith(", ", i) and i <= width] or [seg.index(", ")]
-            cut = min(cuts, key=lambda i: abs(i - len(seg) / 2)) if len(seg) < 2 * width else max(cuts)
-            lines.append(seg[:cut + 1])
-            seg = seg[cut + 2:]
-        lines.append(seg)
-    return "\n".join(lines)
-
-
 #: The answered share Fig. 3's reading needs at every k > 0 (claims and rings of the Fig. 3 outputs).
 ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
 
