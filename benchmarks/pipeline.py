@@ -1,7 +1,7 @@
 """How long does the default pipeline take from scratch? Copies the repository's tracked files to a scratch folder,
 runs ``snakemake --forceall`` there on the given cores (your results/ is untouched), and appends one row to
 results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (from
-Snakemake's benchmark files), and the five jobs with the most CPU. Nothing is asserted: the numbers are from one
+Snakemake's benchmark files), and the five jobs with the most CPU; the last run's cost per job goes to pipeline-jobs.csv beside it. Nothing is asserted: the numbers are from one
 machine, and shared machines are noisy (compare runs made one after the other).
 
     python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--output results/benchmarks/pipeline.csv]
@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     args.output.parent.mkdir(parents=True, exist_ok=True)
     old = pd.read_csv(args.output) if args.output.exists() else pd.DataFrame()
     pd.concat([old, pd.DataFrame([row])], ignore_index=True).to_csv(args.output, index=False)
+    jobs.sort_values("cpu_s", ascending=False).to_csv(args.output.with_name(args.output.stem + "-jobs.csv"),
+                                                     index=False)
     print(", ".join(f"{k} = {v}" for k, v in row.items()))
     return 0
 
