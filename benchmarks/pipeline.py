@@ -1,8 +1,9 @@
 """How long does the default pipeline take from scratch? Copies the repository's tracked files to a scratch folder,
 runs ``snakemake --forceall`` there on the given cores (your results/ is untouched), and appends one row to
 results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (from
-Snakemake's benchmark files), and the five jobs with the most CPU; the last run's cost per job goes to pipeline-jobs.csv beside it. Nothing is asserted: the numbers are from one
-machine, and shared machines are noisy (compare runs made one after the other).
+Snakemake's benchmark files), and the five jobs with the most CPU; the last run's cost per job goes to
+pipeline-jobs.csv beside it. Nothing is asserted: the numbers are from one machine, and shared machines are noisy
+(compare runs made one after the other).
 
     python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--output results/benchmarks/pipeline.csv]
 """
