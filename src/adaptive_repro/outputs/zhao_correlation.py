@@ -145,23 +145,14 @@ def headline(table: pd.DataFrame) -> str:
         modes = [m for _, m in broken.values()]
         how = (f"answers < {ANSWERED_MIN:.0%}" if set(modes) == {"budget"} else
                "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
-        text = f"From {at}, DP-calibrated Algorithm 1 {how} in {len(broken)} of {n} structures"
+        count = f"all {n}" if len(broken) == n else f"{len(broken)} of {n}"
+        text = f"From {at}, DP-calibrated Algorithm 1 {how} in {count} structures"
     remedy = table[table["mechanism"].isin(REMEDY_ARMS)]
     if len(remedy):
         valid = sum(all(first_break(g) is None for _, g in remedy[remedy["structure"] == s].groupby("mechanism"))
                     for s in dict.fromkeys(table["structure"]))
         text += f"; a threshold for n/V keeps {'all ' + str(n) if valid == n else f'{valid} of {n}'} valid"
     return text
-
-
-def bdp_answers(table: pd.DataFrame) -> str:
-    """What the Bayesian-DP calibration answers where the DP calibration has failed (the title's second line)."""
-    past = _past_break(table)
-    bdp = past[past["mechanism"] == BDP_ARM]
-    if not len(bdp) or not np.isfinite(bdp["answered"]).any():
-        return ""
-    where = "there" if _dp_breaks(table)[1] else "at every V"
-    return f"The Bayesian-DP calibration answers ≤ {bdp['answered'].max():.0%} {where}"
 
 
 def certified_label(table: pd.DataFrame, arm) -> str:
@@ -190,14 +181,19 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
     ax.xaxis.set_minor_locator(NullLocator())
 
 
+#: Horizontal offset factor between the arms' markers at one V (log axis), so that no marker hides another.
+DODGE = 1.11
+
+
 def figure(table: pd.DataFrame, spec):
-    """Per structure (columns, titled with the data model in words): top, holdout − fresh at the largest k in i.i.d.
-    SE units against V, one line per arm with its 95% band (drawn where at least MIN_DRAWN replicates were
-    answered); bottom, the fraction of accuracy queries answered at the largest k, titled with the structure's
-    verdict (:func:`structure_verdict`) only when the structures' verdicts differ (a common verdict is the figure's
-    title). Points where an arm is not valid are ringed: on the answered fraction where it answers too little, on
-    the gap where it overfits. Each thresholded arm's threshold T is drawn dashed in its colour on the top panels, in
-    their units (2√n·T i.i.d. SE; the n/V arms' T grows like √V), so "within its threshold" is read on the plot. The
+    """Per structure (columns, titled with the data model in words), the protected arms (those with a threshold T):
+    top, holdout − fresh at the largest k divided by the arm's own T, with its 95% band likewise scaled (drawn where
+    at least MIN_DRAWN replicates were answered), so one reference line at 1 is every arm's threshold; bottom, the
+    fraction of accuracy queries answered at the largest k, with the 90% line, titled with the structure's verdict
+    (:func:`structure_verdict`) only when the structures' verdicts differ (a common verdict is the figure's title).
+    Every point where an arm is not valid (:func:`_valid`, the claims' test; the Dwork-script Thresholdout is held to
+    the same test) is ringed where it fails: on the answered fraction if it answers too little, on the scaled gap if
+    gap − 3 SE > T. The standard holdout has no threshold: it is left to the table and its claims (√V scaling). The
     Algorithm 1 arms' legend entries say what Bayesian-DP level they certify."""
     from matplotlib.lines import Line2D
 
@@ -205,63 +201,64 @@ def figure(table: pd.DataFrame, spec):
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
-    arms = spec.points[0].arms
+    arms = [a for a in spec.points[0].arms if table.loc[table["mechanism"] == a.name, "threshold"].notna().any()]
     verdicts = {s: structure_verdict(table[table["structure"] == s]) for s in structures}
     per_panel = len(set(verdicts.values())) > 1
-    fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
+    fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.4 if per_panel else 6.1),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
+    limit = {"color": COLORS["reference"], "lw": 1.3, "ls": "--", "zorder": 1.5}
+    ring_label = f"arm not valid here: answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T"
+    # markers side by side at each V; the two calibrations that fail together at the outer places, so that their
+    # rings (often both at 0 answered) stay apart
+    order = sorted(range(len(arms)), key=lambda i: ({DP_ARM: 0, BDP_ARM: 2}.get(arms[i].name, 1), i))
+    place = {arms[i].name: rank - (len(arms) - 1) / 2 for rank, i in enumerate(order)}
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         top, bottom = axes[0][j], axes[1][j]
         for arm in arms:
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
-            unit = 0.5 / np.sqrt(a["n"])
+            x = a["V"] * DODGE ** place[arm.name]
+            ratio, band = a["gap_mean"] / a["threshold"], Z95 * a["gap_se"] / a["threshold"]
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
-            if a["threshold"].notna().any():  # its T in the panel's units, dashed in its colour
-                top.plot(a["V"], a["threshold"] / unit, color=encoding["color"], lw=1.2, zorder=1.5,
-                         ls=THRESHOLD_DASHES.get(arm.name, THRESHOLD_DASHES[None]))
-            bars = top.errorbar(a.loc[shown, "V"], a.loc[shown, "gap_iid_se_units"],
-                                yerr=Z95 * (a["gap_se"] / unit)[shown], ms=6.5, mec="white", mew=0.6, capsize=2,
-                                label=certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM)
+            bars = top.errorbar(x[shown], ratio[shown], yerr=band[shown], ms=6, mec="white", mew=0.6, capsize=2,
+                                lw=1.5, label=certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM)
                                 else arm.display_name, **encoding)
             bars.lines[0].set_gid(gid)
-            bottom.plot(a["V"], a["answered"], "-", ms=4, **style(arm))
-            if arm.name in (DP_ARM, BDP_ARM, *REMEDY_ARMS):
-                bad = [(r, _valid(r)[1]) for r in a.itertuples() if not _valid(r)[0]]
-                low = [r for r, why in bad if why.startswith("budget")]
-                over = [r for r, why in bad if why.startswith("overfitting") and r.replicates >= MIN_DRAWN]
-                label = "arm not valid here (answers < 90% or overfits)"
-                ring(bottom, [r.V for r in low], [r.answered for r in low], label=label, size=80)
-                ring(top, [r.V for r in over], [r.gap_iid_se_units for r in over], label=label, size=80)
+            bottom.plot(x, a["answered"], "-", ms=4.5, mec="white", mew=0.4, lw=1.5, **style(arm))
+            failing = [(xi, r, _valid(r)[1]) for xi, r in zip(x, a.itertuples()) if not _valid(r)[0]]
+            low = [(xi, r) for xi, r, why in failing if not why.startswith("overfitting")]
+            over = [(xi, r) for xi, r, why in failing if why.startswith("overfitting") and r.replicates >= MIN_DRAWN]
+            ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
+                 size=75)
+            ring(top, [xi for xi, _ in over], [r.gap_mean / r.threshold for _, r in over], label=ring_label, size=75)
+        top.axhline(1.0, **limit)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
+        bottom.axhline(ANSWERED_MIN, **limit)
         top.set_title(structure_words(structure))
         if per_panel:
             bottom.set_title(verdicts[structure], fontsize=SIZES["tick"])
         v_ticks(bottom, table)
+        lo, hi = bottom.get_xlim()
+        bottom.set_xlim(lo / DODGE, hi * DODGE)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    axes[0][0].set_ylabel("holdout − fresh at the largest k\n[i.i.d. SE units ½/√n], 95% band")
+    axes[0][0].set_ylabel("holdout − fresh at the largest k,\nover the arm's threshold T (95% band)")
     axes[1][0].set_ylabel("accuracy queries\nanswered (not ⊥)")
     first = spec.points[0]
-    answers = bdp_answers(table)
-    verdict_title(fig, headline(table), (f"{answers}; " if answers else "")
-                  + f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point")
-    threshold = Line2D([], [], color="black", lw=1.2, ls=THRESHOLD_DASHES[None],
-                       label="dashed: the arm's threshold T, in its colour (top: 2√n·T)")
+    verdict_title(fig, headline(table),
+                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if lab not in labels:
                 handles.append(h), labels.append(lab)
-    legend_below(fig, handles=handles + [threshold], labels=labels + [threshold.get_label()], ncol=2)
+    bar = Line2D([], [], **{k: v for k, v in limit.items() if k != "zorder"})
+    at = labels.index(ring_label) if ring_label in labels else len(labels)
+    handles.insert(at, bar), labels.insert(at, f"validity limit: gap = T (top), {ANSWERED_MIN:.0%} answered (bottom)")
+    legend_below(fig, handles=handles, labels=labels, ncol=2)
     return fig
-
-
-#: Dash pattern of a threshold line per arm (None: every other arm). The DP and Bayesian-DP calibrations share T, so
-#: their dashes alternate along the one line (pink, blue, pink, ...), both colours visible.
-THRESHOLD_DASHES = {None: (0, (4, 3)), BDP_ARM: (0, (3.5, 3.5)), DP_ARM: (3.5, (3.5, 3.5))}
 
 
 def _gap_text(r) -> str:

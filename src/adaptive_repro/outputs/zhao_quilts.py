@@ -106,10 +106,24 @@ def conversion_verdict(curves: pd.DataFrame) -> str:
     return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {plain_number(x)}" + up_to
 
 
+def _runs(frame: pd.DataFrame, mask: np.ndarray) -> list[pd.DataFrame]:
+    """The maximal runs of consecutive rows of ``frame`` where ``mask`` is true (e.g. the stretches of correlation
+    where Lemma 3 is infeasible), each drawn as one range rather than as points."""
+    runs, start = [], None
+    for i, m in enumerate([*mask, False]):
+        if m and start is None:
+            start = i
+        elif not m and start is not None:
+            runs.append(frame.iloc[start:i])
+            start = None
+    return runs
+
+
 def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None = None):
     """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau: Lemma 2 black, Lemma 3 with
-    markers, its infeasible points as crosses in a strip under an axis break, Lemma 4 dashed in sequential colours
-    for c; rings on the strip at the tabulated binary chains where Lemma 3 is infeasible (row lemma3-feasible)."""
+    markers, the correlations where it is infeasible as a range in a strip under an axis break, Lemma 4 dashed in
+    sequential colours for c; on that range, rings at the tabulated binary chains where Lemma 3 is infeasible, the
+    points its claim (row lemma3-feasible) tests."""
     curves = curves.assign(corr=2 * curves["p"] - 1)
     taus = sorted(curves["tau"].unique())
     fig, axes = panel_grid(len(taus), max_cols=3, size=(3.33, 3.7), sharey=True)
@@ -131,20 +145,23 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
         l3 = sub[sub["method"] == "lemma3"]
         ok = l3[l3["feasible"]]
         ax.plot(ok["corr"], ok["eps_dp"], "-o", color=l3_colour, ms=4, label="Lemma 3 (Markov blanket)")
-        bad = l3[~l3["feasible"]]
-        strip.append(ax.plot(bad["corr"], np.ones(len(bad)), "x", color=l3_colour, ms=6, mew=1.6, ls="",
-                             label="Lemma 3: no positive ε′ (infeasible)")[0])
-        if table is not None:
+        for run in _runs(l3.sort_values("corr"), ~l3.sort_values("corr")["feasible"].to_numpy()):
+            strip.append(ax.plot(run["corr"], np.ones(len(run)), "-", color=l3_colour, lw=4, solid_capstyle="butt",
+                                 marker="|" if len(run) == 1 else None, ms=9, mew=4,
+                                 label="Lemma 3: no positive ε′ (infeasible)")[0])
+        if table is not None:  # the claim's points: the tabulated binary chains
             tab = table[(table["method"] == "lemma3") & ~table["feasible"] & np.isclose(table["tau"], tau)
                         & table["chain"].str.startswith("binary")]
             strip.append(ring(ax, tab["correlation"], np.ones(len(tab)),
-                              label="tabulated chain where Lemma 3 is infeasible", size=110))
+                              label="tabulated chain: Lemma 3 infeasible (claim fails)", size=55))
         ax.set_xscale("log")
         ax.set_yscale("log")
         log_axis(ax)
         ax.set_xlabel("correlation 2p − 1")
         ax.set_title(rf"$\tau={tau:g}$, $\varepsilon=\tau/3$")
     y = floor_band(axes, floor, top, "none")
+    for ax in axes:  # the strip's break line solid: dashed lines here are Lemma 4's
+        ax.lines[-1].set_linestyle("-")
     for artist in strip:  # the strip's markers at its height
         if artist is None:
             continue

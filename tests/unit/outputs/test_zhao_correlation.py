@@ -94,9 +94,8 @@ def test_verdicts_are_computed_from_the_validity_test(built):
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
     assert zc.structure_verdict(table) == "DP < 90% answered from V = 3\nBDP < 90% answered from V = 8\nn/V valid"
-    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in 1 of 1 structures; a "
+    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in all 1 structures; a "
                                   "threshold for n/V keeps all 1 valid")
-    assert zc.bdp_answers(table) == "The Bayesian-DP calibration answers ≤ 100% there"  # V = 3 and 8: 100%, 0%
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
     assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
         "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3
@@ -104,6 +103,12 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     invalid = sum(c.status == "does not hold" for c in claims if c.claim_id.endswith("-valid"))
     rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
     assert fig.get_figwidth() <= 10 and (len(rings) > 0) == (invalid > 0)
+    # one ring per point where an arm with a threshold fails the claims' validity test, and nowhere else
+    not_valid = sum(not zc._valid(r)[0] for r in built[2][0].itertuples() if np.isfinite(r.threshold)
+                    and (zc._valid(r)[1].startswith(("budget", "infeasible")) or r.replicates >= zc.MIN_DRAWN))
+    assert sum(len(c.get_offsets()) for c in rings) == not_valid
+    # the top row is in units of each arm's own threshold: one reference line at 1
+    assert any(line.get_ydata()[0] == 1.0 for line in fig.axes[0].lines if len(line.get_ydata()) == 2)
     # a two-line title; the answered panels carry a verdict only where the structures' verdicts differ
     assert fig._suptitle.get_text().count("\n") == 1
     table = built[2][0]

@@ -72,7 +72,8 @@ def test_claims_and_figure(built):
     assert "The DP calibration, whose σ is smaller" in ids[f"{tag}-bdp-answers-at-some-n"].measured
     assert all(c.kind == "project" for c in claims)
     # the verdict in words (at most two lines at the figure's width) and one settings line
-    assert "Bayesian-DP calibration" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") <= 2
+    verdict_line, setting_line = fig._suptitle.get_text().split("\n")  # one verdict, one settings line
+    assert verdict_line.startswith("Bayesian-DP Algorithm 1") and len(verdict_line) <= 90
     assert "i.i.d." not in fig._suptitle.get_text() and "× DP" not in fig._suptitle.get_text()
     # a row per threshold (ignoring correlation, for n/V), panel titles of at most two short lines; the legend's
     # "first n" entry is drawn with the marker of the curve it marks
@@ -116,7 +117,7 @@ def test_a_single_structure_builds():
     records = spec.run_replicates(3, range(3))
     table, fig, claims = catalogue.build("zhao-correlation-frontier", {"seed": 3},
                                          {"records": records, "specs": {"zhao-correlation-frontier": spec}})
-    assert fig._suptitle.get_text().startswith("With a threshold that ignores correlation the Bayesian-DP calibration")
+    assert fig._suptitle.get_text().startswith("Bayesian-DP Algorithm 1")
     assert {c.claim_id for c in claims} == {"households-v8-bdp-answers-at-some-n",
                                             "households-v8-bdp-effective-n-frontier"}
 
@@ -129,5 +130,7 @@ def test_powers_and_structure_verdicts():
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: never"
     assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90%: 10⁴"
-    assert zcf.headline(table) == ("With a threshold that ignores correlation the Bayesian-DP calibration never "
-                                   "answers 90%; with a threshold for the effective sample size it needs 10⁴ records")
+    assert zcf.headline(table) == "Bayesian-DP Algorithm 1 answers 90% only with a threshold for n/V, from 10⁴ records"
+    never = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [0.3] * 4}, "bdp_effective_n"),
+                                          _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
+    assert zcf.headline(never) == "Bayesian-DP Algorithm 1 never answers 90% at n ≤ 10⁴ with either threshold"

@@ -77,6 +77,14 @@ def test_builders(name):
     if name == "sample_complexity":  # the verdict follows the markov-order row
         order = next(c for c in claims if c.claim_id == "markov-order").status
         assert ("keeps the claimed order" in fig._suptitle.get_text()) == (order == "holds")
+        # where the constant exceeds 1, the failure is on the data: rings at some failing points, or one note for all
+        k = zhao_sample_complexity.markov_vs_iid_constant(table)["k"]
+        notes = [t.get_text() for t in fig.axes[1].texts]
+        if (k > 1).all():
+            assert notes == [f"all {len(k)} points above 1 (lowest {k.min():.2g})"] and rings == 0
+        else:
+            assert rings == int((k > 1).sum()) and not notes
+        assert not any("_chain" in t.get_text() or "_iid" in t.get_text() for t in fig.legends[0].get_texts())
     plt.close(fig)
 
 
