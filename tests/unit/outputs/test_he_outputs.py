@@ -359,7 +359,8 @@ def test_application_figure_rings_the_failing_composition_points(oid):
     short = 100 * (1 - table.delta_prime_free / table.exact_delta_at_eps_prime)
     shown = table.delta_tilde.isin(table.delta_tilde[~table.sound_free].unique()) if failing else table.delta_tilde.eq(
         table.delta_tilde.min())
-    counts = [int(t.get_text().rstrip("▼")) for ax in fig.axes[1:] for t in ax.texts if t.get_gid() == "below-axis-count"]
+    counts = [int(t.get_text().rstrip("▼")) for ax in fig.axes[1:] for t in ax.texts
+              if t.get_gid() == "below-axis-count"]
     assert sum(counts) == int((short[shown] < -top).sum())
     assert fig.axes[1].get_yscale() == "linear" and fig.axes[1].get_ylim()[0] < 0 < fig.axes[1].get_ylim()[1]
     established = claims["sound"].status == "holds" and claims["per-step-eps-exact"].status == "holds"
