@@ -19,7 +19,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import HE, QUOTES, claim
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim, number_text
 from adaptive_repro.outputs.he_proof_checks import per_step_checked, per_step_row
 from adaptive_repro.plotting import (
     COLORS,
@@ -140,18 +140,6 @@ def application_verdict(table: pd.DataFrame, steps: pd.DataFrame, thm: str) -> s
     return f"{thm} is not established: " + ", ".join(parts)
 
 
-_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def _number(x: float) -> str:
-    """A number for a title or legend, in one format throughout the figure: a power of ten as 10ᵏ (10⁻⁵, 10⁴), any
-    other number as plain digits (0.5, 4, 100)."""
-    k = math.log10(x) if x > 0 else math.nan
-    if math.isfinite(k) and abs(k - round(k)) < 1e-9 and abs(round(k)) >= 3:
-        return "10" + str(round(k)).translate(_SUPERSCRIPTS)
-    return f"{x:g}"
-
-
 #: Top of the left panel (printed / exact per-step ε) in both he-sgld and he-federated, so the two read alike; a
 #: larger ratio raises it.
 PER_STEP_TOP = 3.7
@@ -235,7 +223,7 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> tuple[
         bad = d[~d.sound_free.astype(bool)]
         ring(ax, bad["T"][bad.short >= floor], bad.short[bad.short >= floor], label=None, size=120)
         n_small += int((bad.short < floor).sum())
-        ax.set(xscale="log", xlabel="iterations T", title=f"T steps, δ̃ = {_number(dt)}", ylim=(-top, top))
+        ax.set(xscale="log", xlabel="iterations T", title=f"T steps, δ̃ = {number_text(dt)}", ylim=(-top, top))
         log_axis(ax, "x")
     axes[0].set_ylabel("δ′ short of the exact δ(ε′), %")
     return n_small, floor
@@ -262,8 +250,9 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
         ax.tick_params(labelleft=False)
     per_step_panel(left, steps, sigma_colours)
     n_small, floor = composition_panels(right, table, sigma_colours)
-    setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {_number(p['tau'])}, "
-               f"δ = {_number(p['delta'])}" + (f", L = {_number(p['L'])}" if which == "sgld" else "") + ", q = τ/N")
+    setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {number_text(p['tau'])}, "
+               f"δ = {number_text(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
+               + ", q = τ/N")
     verdict_title(fig, application_verdict(table, steps, thm), setting)
     handles, labels = left.get_legend_handles_labels()
     if not (steps[~steps.scan].ok.all() and table.sound_free.astype(bool).all()):
@@ -272,13 +261,14 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
                               label=fails))
     if any(t.get_gid() == "below-axis-count" for ax in right for t in ax.texts):
         handles.append(Line2D([], [], ls="", label="k▼: k points far below the axis\n(δ′ ≫ exact δ, claim holds)"))
-    handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {_number(s)}") for s, c in sigma_colours.items()]
+    handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}")
+                for s, c in sigma_colours.items()]
     Ns = sorted(table.N.unique())
-    handles += [Line2D([], [], color="black", lw=1.3, ls=N_STYLES[i % len(N_STYLES)], label=f"N = {_number(n)}")
+    handles += [Line2D([], [], color="black", lw=1.3, ls=N_STYLES[i % len(N_STYLES)], label=f"N = {number_text(n)}")
                 for i, n in enumerate(Ns)]
     rest = sorted(set(table.delta_tilde) - set(dts))
     if rest:  # no failing point there: no panel
-        handles.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(_number(d) for d in rest)
+        handles.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(number_text(d) for d in rest)
                               + ":\nno shortfall (not drawn)"))
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
     return fig
