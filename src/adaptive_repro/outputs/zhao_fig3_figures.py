@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from adaptive_repro.outputs.accuracy_figures import accuracy_curves
 from adaptive_repro.outputs.zhao_common import (
@@ -165,7 +166,9 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     ax_gap.set_ylabel(GAP_AXIS_LABEL)
     ax_gap.set_xlabel("selected variables k")
     # one line, to leave (b) and (c) room; the caption says that one SE of an accuracy is 1/(2√n)
-    se_units_axis(ax_gap, spec.n).set_ylabel("in SE units: 2√n (holdout − fresh)")
+    se_axis = se_units_axis(ax_gap, spec.n)
+    se_axis.set_ylabel("in SE units: 2√n (holdout − fresh)")
+    se_axis.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # 0, 5, 10, not 2.5, 7.5
     if alg1:
         ax_answered = fig.add_subplot(grid[0, 1])
         _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1,
