@@ -19,16 +19,15 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import HE, QUOTES, claim
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim, number_text
 from adaptive_repro.outputs.he_proof_checks import per_step_checked, per_step_row
 from adaptive_repro.plotting import (
     COLORS,
     SHADE,
+    SIZES,
     legend_below,
     log_axis,
-    note_in_empty,
     ordinal_colors,
-    plain_number,
     ring,
     style,
     verdict_title,
@@ -129,16 +128,16 @@ def _failing_sigma_text(steps: pd.DataFrame) -> str:
 def application_verdict(table: pd.DataFrame, steps: pd.DataFrame, thm: str) -> str:
     """The figure's one message: is Theorem 7/8's (eps', delta') established by its two steps, the per-step eps~
     (``steps``: :func:`per_step_checked`, the points of row per-step-eps-exact) and the composition (the table's
-    ``sound_free``, row sound)? Numbers from the same points as the claims."""
+    ``sound_free``, row sound)? Numbers from the same points as the claims, in one short line."""
     n_bad = int((~table.sound_free.astype(bool)).sum())
     parts = []
     if not steps.ok.all():
-        parts.append(f"ε̃ < exact ε for {_failing_sigma_text(steps)}")
+        parts.append(f"ε̃ < exact ε at {_failing_sigma_text(steps)}")
     if n_bad:
-        parts.append(f"δ′ < exact δ(ε′) at {n_bad} of {len(table)} grid points")
+        parts.append(f"δ′ < exact δ at {n_bad} of {len(table)} grid points")
     if not parts:
         return f"{thm}'s per-step ε̃ and δ′ are at least the exact values at every point checked"
-    return f"{thm} is not established by its proof: " + "; ".join(parts)
+    return f"{thm} is not established: " + ", ".join(parts)
 
 
 #: Top of the left panel (printed / exact per-step ε) in both he-sgld and he-federated, so the two read alike; a
@@ -149,49 +148,35 @@ PER_STEP_TOP = 3.7
 N_STYLES = ["-", "--", ":"]
 
 
-def _runs(x: pd.Series, mask: pd.Series) -> list[tuple[float, float]]:
-    """Contiguous runs of ``mask`` along sorted ``x`` as (start, end) intervals on a log axis: each run reaches half
-    way (geometrically) to its neighbouring points, the axis edge where it starts or ends the scan."""
-    xs, m = np.asarray(x, dtype=float), np.asarray(mask, dtype=bool)
-    order = np.argsort(xs)
-    xs, m = xs[order], m[order]
-    runs, i = [], 0
-    while i < len(xs):
-        if not m[i]:
-            i += 1
-            continue
-        j = i
-        while j + 1 < len(xs) and m[j + 1]:
-            j += 1
-        lo = math.sqrt(xs[i - 1] * xs[i]) if i > 0 else 1e-300
-        hi = math.sqrt(xs[j] * xs[j + 1]) if j + 1 < len(xs) else 1e300
-        runs.append((lo, hi))
-        i = j + 1
-    return runs
-
-
-#: Legend label of the shaded sigma range of the left panel.
-FAILING_SIGMA_LABEL = "σ range where ε̃ < exact ε (claim fails)"
+#: Legend label of the shading, which means the same in every panel: a point in the shaded region fails the claim
+#: (left: printed/exact per-step eps below 1; right: delta' short of the exact delta, above 0).
+SHADE_LABEL = "shaded: a point here fails the claim"
 
 
 def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
     """Step 1: printed per-step eps~ over the exact eps of one Gaussian step against sigma (scan: He's line for the
-    paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours); the
-    sigma range where the scan fails (ratio < 1) is shaded, the configured sigma that fail are ringed."""
+    paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours); ratios
+    below 1 fail (shaded, as on the composition panels), the configured sigma that fail are ringed, and the largest
+    failing sigma of a contiguous failing range is marked where the line crosses 1."""
     scan, grid = steps[steps.scan], steps[~steps.scan]
     he_colour = style("he")["color"]
     lo, hi = float(scan.sigma.min()) / 1.25, float(scan.sigma.max()) * 1.25
-    for i, (a, b) in enumerate(_runs(scan.sigma, ~scan.ok)):
-        ax.axvspan(max(a, lo), min(b, hi), **SHADE, label=FAILING_SIGMA_LABEL if i == 0 else None)
+    ax.axhspan(0, 1, **SHADE, label=SHADE_LABEL)
     ax.axhline(1, color=COLORS["reference"], lw=1.2)
-    ax.plot(scan.sigma, scan.printed / scan.exact_replace_one, color=he_colour, gid="encoding:he",
-            label="one step, replace one example (the paper's neighbours)")
+    ratio = scan.printed / scan.exact_replace_one
+    ax.plot(scan.sigma, ratio, color=he_colour, gid="encoding:he",
+            label="one step, replace-one neighbours (the paper's)")
     ax.plot(scan.sigma, scan.printed / scan.exact_add_remove, color=he_colour, alpha=0.4, lw=1.4,
-            label="one step, add/remove one example (faint, for comparison)")
+            label="one step, add/remove neighbours (faint)")
     for r in grid.itertuples():
         ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=5)
     bad = grid[~grid.ok]
     ring(ax, bad.sigma, bad.printed / bad.exact_replace_one, label=None)
+    text = _failing_sigma_text(steps) if not steps.ok.all() else ""
+    if text.startswith("σ ≤"):  # a contiguous failing range: mark where it ends on the line
+        top = float(steps.sigma[~steps.ok].max())
+        ax.annotate(text, xy=(top, 1), xytext=(0, 14), textcoords="offset points", ha="center", va="bottom",
+                    fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "color": COLORS["reference"], "lw": 1})
     ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", title="one step",
            xlim=(lo, hi))
     ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax(scan.printed / scan.exact_add_remove)) * 1.08))
@@ -205,18 +190,16 @@ def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
 
 
 #: Failing composition points whose shortfall is below this fraction of the panel's top are not ringed (their rings
-#: would stack on the 0 line into one blob); a note on the panel counts them and bounds their shortfall.
+#: would stack on the 0 line into one blob); the legend's ring entry counts them and bounds their shortfall.
 RING_MIN_FRACTION = 0.1
-#: Legend label of the marks at the bottom edge of the composition panels.
-OFF_BOTTOM_LABEL = "far below the axis (δ′ ≫ exact δ)"
 
 
-def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> str | None:
+def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> tuple[int, float]:
     """Step 2, one panel per delta~ of :func:`_shown_delta_tildes`: how far delta' (additive delta~ as given) falls
     short of the exact delta(eps') of T (2 q eps~, q delta)-DP steps, in percent, on a linear axis zoomed on 0
     (shortfall > 0, shaded, is a failure of row sound); colour = sigma, line style = N. Failing points visibly above
-    0 are ringed; points below the axis get a down-triangle at the bottom edge. Returns the note that counts the
-    failing points too close to 0 to ring (None if there are none; the caller places it once the layout is final)."""
+    0 are ringed; under each T, "k▼" counts the points far below the axis (their lines leave it at the bottom).
+    Returns (number of failing points too close to 0 to ring, the shortfall bound below which they lie)."""
     t = table.assign(short=100 * (1 - table.delta_prime_free / table.exact_delta_at_eps_prime))
     dts = _shown_delta_tildes(table)
     shown = t[t.delta_tilde.isin(dts)]
@@ -232,25 +215,25 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> str | 
             g = g.sort_values("T")
             ax.plot(g["T"], g.short, color=sigma_colours[sigma], ls=N_STYLES[Ns.index(N) % len(N_STYLES)],
                     marker="o", ms=3.5, lw=1.3)
-            off = g[g.short < -top]
-            if len(off):  # an empty unclipped line would break the layout
-                ax.plot(off["T"], np.full(len(off), -top), "v", ms=8, color=sigma_colours[sigma],
-                        clip_on=False,
-                        zorder=6)
+        for T, k in d[d.short < -top].groupby("T").size().items():
+            ax.annotate(f"{k}▼", xy=(T, 0), xycoords=("data", "axes fraction"), xytext=(0, 3),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=SIZES["note"],
+                        color="#555555", gid="below-axis-count",
+                        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.9})
         bad = d[~d.sound_free.astype(bool)]
         ring(ax, bad["T"][bad.short >= floor], bad.short[bad.short >= floor], label=None, size=120)
         n_small += int((bad.short < floor).sum())
-        ax.set(xscale="log", xlabel="iterations T", title=f"T steps, δ̃ = {plain_number(dt)}", ylim=(-top, top))
+        ax.set(xscale="log", xlabel="iterations T", title=f"T steps, δ̃ = {number_text(dt)}", ylim=(-top, top))
         log_axis(ax, "x")
     axes[0].set_ylabel("δ′ short of the exact δ(ε′), %")
-    return f"{n_small} more points fail by < {floor:.2g}%\n(on the 0 line, not ringed)" if n_small else None
+    return n_small, floor
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
     """Theorem 7/8 checked step by step against exact accounting: left, the printed per-step eps~ against the exact
     eps of one Gaussian step (row per-step-eps-exact); right, delta''s shortfall below the exact composition of T steps
     at the theorem's eps' (row sound), one panel per delta~ where it fails. Verdict title from the same points;
-    failing points ringed; sigma has one colour in every panel."""
+    failing points ringed; sigma has one colour in every panel, shading one meaning (the claim fails there)."""
     pyplot = plt()
     p = params
     thm = "Theorem 7" if which == "sgld" else "Theorem 8"
@@ -258,7 +241,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     dts = _shown_delta_tildes(table)
     sigmas = sorted(float(s) for s in p["sigma"])
     sigma_colours = dict(zip(sigmas, ordinal_colors(len(sigmas))))
-    fig = pyplot.figure(figsize=(9.8, 4.9))
+    fig = pyplot.figure(figsize=(9.8, 5.0))
     grid = fig.add_gridspec(1, 1 + len(dts), width_ratios=[1.15] + [1] * len(dts))
     left = fig.add_subplot(grid[0, 0])
     right = [fig.add_subplot(grid[0, 1])]
@@ -266,26 +249,28 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     for ax in right[1:]:
         ax.tick_params(labelleft=False)
     per_step_panel(left, steps, sigma_colours)
-    small_note = composition_panels(right, table, sigma_colours)
-    setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {p['tau']:g}, δ = {p['delta']:g}"
-               + (f", L = {p['L']:g}" if which == "sgld" else "") + ", q = τ/N")
-    rest = sorted(set(table.delta_tilde) - set(dts))
-    if rest:  # no failing point there: no panel
-        setting += "; no shortfall at δ̃ = " + ", ".join(plain_number(d) for d in rest)
+    n_small, floor = composition_panels(right, table, sigma_colours)
+    setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {number_text(p['tau'])}, "
+               f"δ = {number_text(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
+               + ", q = τ/N")
     verdict_title(fig, application_verdict(table, steps, thm), setting)
     handles, labels = left.get_legend_handles_labels()
     if not (steps[~steps.scan].ok.all() and table.sound_free.astype(bool).all()):
+        fails = "claim fails here" + (f"\n(+{n_small} on the 0 line, < {floor:.2g}% short)" if n_small else "")
         handles.append(Line2D([], [], ls="", marker="o", ms=12, mfc="none", mec=COLORS["violation"], mew=1.8,
-                              label="claim fails here"))
-    if any(len(line.get_xdata()) and line.get_marker() == "v" for ax in right for line in ax.lines):
-        handles.append(Line2D([], [], ls="", marker="v", ms=8, color="grey", label=OFF_BOTTOM_LABEL))
-    handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {s:g}") for s, c in sigma_colours.items()]
+                              label=fails))
+    if any(t.get_gid() == "below-axis-count" for ax in right for t in ax.texts):
+        handles.append(Line2D([], [], ls="", label="k▼: k points far below the axis\n(δ′ ≫ exact δ, claim holds)"))
+    handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}")
+                for s, c in sigma_colours.items()]
     Ns = sorted(table.N.unique())
-    handles += [Line2D([], [], color="black", lw=1.3, ls=N_STYLES[i % len(N_STYLES)], label=f"N = {plain_number(n)}")
+    handles += [Line2D([], [], color="black", lw=1.3, ls=N_STYLES[i % len(N_STYLES)], label=f"N = {number_text(n)}")
                 for i, n in enumerate(Ns)]
+    rest = sorted(set(table.delta_tilde) - set(dts))
+    if rest:  # no failing point there: no panel
+        handles.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(number_text(d) for d in rest)
+                              + ":\nno shortfall (not drawn)"))
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
-    if small_note:
-        note_in_empty(right[0], small_note, candidates=right, spots=((0.5, 0.04, "center", "bottom"),))
     return fig
 
 

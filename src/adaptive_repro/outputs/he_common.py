@@ -9,6 +9,7 @@ Learning Algorithms" (cited as "He").
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from adaptive_repro.registry import Claim, check_grid
@@ -101,3 +102,15 @@ def claim(output_id: str, claim_id: str, kind: str, source: str, text: str, expe
     return Claim(output_id=output_id, claim_id=claim_id, source=source, claim=text, expected=expected,
                  measured=measured, status=gc.status, counterexample=gc.counterexample, kind=kind,
                  quote=quote, code=code, strength=strength)
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def number_text(x: float) -> str:
+    """A number for a He figure's title or legend, in one format throughout: a power of ten with |k| >= 3 as 10ᵏ
+    (10⁻⁵, 10⁴, 10⁷), any other number as plain digits (0.5, 4, 100), so "10000" never sits beside "1e5"."""
+    k = math.log10(x) if x > 0 else math.nan
+    if math.isfinite(k) and abs(k - round(k)) < 1e-9 and abs(round(k)) >= 3:
+        return "10" + str(round(k)).translate(_SUPERSCRIPTS)
+    return f"{x:g}"

@@ -13,14 +13,13 @@ from matplotlib.ticker import FuncFormatter
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import HE, QUOTES, claim
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim, number_text
 from adaptive_repro.outputs.he_proof_checks import eq18_rows
 from adaptive_repro.plotting import (
     SHADE,
     floor_band,
     legend_below,
     log_axis,
-    plain_number,
     power_of_ten_label,
     ring,
     style,
@@ -94,7 +93,7 @@ def generalization_verdict(c: dict) -> tuple[str, str]:
     if not bad:
         return f"Theorem 1 is at least as tight as Oneto et al.'s bound at all {n_eps} comparable ε", points
     where = f"any of the {n_eps} comparable ε" if bad_eps == n_eps else f"{bad_eps} of the {n_eps} comparable ε"
-    return f"Theorem 1 is not tighter than Oneto et al.'s bound at {where} (ringed)", points
+    return f"Theorem 1 is not tighter than Oneto et al.'s bound at {where}", points + " fail"
 
 
 def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
@@ -133,22 +132,25 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     axes[1].set(yscale="log")
     log_axis(axes[0])
     log_axis(axes[1])
-    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {power_of_ten_label(B_FLOOR)}", max_ticks=5)
+    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {power_of_ten_label(B_FLOOR)}", decades=2.2, max_ticks=5)
+    # methods side by side in height within the strip, so that markers at one ε do not hide each other
+    strip_at = {key: y_strip * 10 ** (0.9 * (i / 3 - 0.5)) for i, key in enumerate([*METHOD_KEYS, "oneto_et_al"])}
     axes[1].yaxis.set_major_formatter(FuncFormatter(power_of_ten_label))  # 10^k as on the left panel
-    ring_label = "Theorem 1 not tighter than Oneto et al. at this ε (a comparable point fails)"
+    ring_label = "claim fails: Oneto et al. tighter at this ε"
     for ax, q in ((axes[0], "a"), (axes[1], "b")):
         d = hp[(hp.quantity == q) & ((hp.delta == delta) if q == "b" else (hp.delta == hp.delta.min()))]
         for m, key in METHOD_KEYS.items():
             s = d[d.method == m].sort_values("eps")
-            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, y_strip if q == "b" else None,
+            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, strip_at[m] if q == "b" else None,
                           ms=4, label=NAMES[m], **style(key))
         for i, N in enumerate(sorted(p["N"])):
             if N not in Ns:
                 continue
             s = table[(table.method == "oneto_et_al") & (table.quantity == q) & (table.N == N)
                       & (table.empirical_risk == 0) & (table.delta == delta)].sort_values("eps")
-            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, y_strip if q == "b" else None,
-                          ls=N_STYLES[i % len(N_STYLES)], label=f"Oneto et al., N = {plain_number(N)}",
+            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0,
+                          strip_at["oneto_et_al"] if q == "b" else None, ls=N_STYLES[i % len(N_STYLES)],
+                          label=f"Oneto et al., N = {number_text(N)}, empirical risk 0",
                           **(style("oneto") | {"marker": None}))
         he = d[d.method == "he_thm1"]
         at = failing if q == "a" else failing[failing.delta == delta]
@@ -159,20 +161,21 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
         ax.axhspan(1, ax.get_ylim()[1], **SHADE)
         ax.set_xlabel("ε")
         log_axis(ax, "x")
-    if top > 2:
-        axes[1].axvspan(2, top * 1.5, **SHADE)
+    if top > 2:  # below b = 1 only: the b >= 1 band above is shaded already (no darker overlap)
+        axes[1].fill_between([2, top * 1.5], axes[1].get_ylim()[0], 1, **SHADE)
         axes[1].set_xlim(right=top * 1.5)
-    axes[0].set(ylabel="accuracy term a", title="accuracy term a (any δ)")
-    axes[1].set(ylabel="failure probability b", title=f"failure probability b, δ = {delta:g}")
+    # every 5 decades above the strip: round ticks, no two labels crowded
+    axes[1].set_yticks([10.0**k for k in range(0, int(np.log10(B_FLOOR)) - 1, -5)])
+    axes[0].set(ylabel="a (lower is tighter)", title="accuracy term a (any δ)")
+    axes[1].set(ylabel="b (lower is tighter)", title=f"failure probability b, δ = {number_text(delta)}")
     verdict, points = generalization_verdict(c)
-    verdict_title(fig, verdict, (f"{points}; " if points else "")
-                  + r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$; Oneto et al. drawn at risk 0")
+    verdict_title(fig, verdict, (f"{points}; " if points else "") + r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$")
     found: dict = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if not lab.startswith("_"):
                 found.setdefault(lab, h)
-    found["shaded: the bound says nothing (a ≥ 1, b ≥ 1, or b ≤ 0 for ε ≥ 2)"] = Patch(**{**SHADE, "alpha": 0.25})
+    found["shaded: the bound says nothing\n(a ≥ 1, b ≥ 1, or b ≤ 0 for ε ≥ 2)"] = Patch(**{**SHADE, "alpha": 0.25})
     if ring_label in found:
         found[ring_label] = found.pop(ring_label)  # last
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)

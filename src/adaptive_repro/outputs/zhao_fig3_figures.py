@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from adaptive_repro.outputs.accuracy_figures import accuracy_curves
 from adaptive_repro.outputs.zhao_common import (
@@ -149,7 +150,7 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     certified = theory.dropna(subset=["certified_bdp"]) if "certified_bdp" in theory else theory.iloc[:0]
     if len(certified):  # the calibrations that aim at the session's ε (their certified-level claims)
         certified = certified[certified["arm"].map(lambda a: spec.arm(a).calibration.targets_session_epsilon)]
-    ratios = [1.3] + ([1.0] if alg1 else []) + ([0.62] if len(certified) else [])
+    ratios = [1.25] + ([0.95] if alg1 else []) + ([0.8] if len(certified) else [])
     fig = plt.figure(figsize=(10, 5.0))
     grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
     ax_gap = fig.add_subplot(grid[:, 0])
@@ -164,7 +165,10 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     ax_gap.set_title("(a) holdout − fresh, per arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)
     ax_gap.set_xlabel("selected variables k")
-    se_units_axis(ax_gap, spec.n)
+    # one line, to leave (b) and (c) room; the caption says that one SE of an accuracy is 1/(2√n)
+    se_axis = se_units_axis(ax_gap, spec.n)
+    se_axis.set_ylabel("in SE units: 2√n (holdout − fresh)")
+    se_axis.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # 0, 5, 10, not 2.5, 7.5
     if alg1:
         ax_answered = fig.add_subplot(grid[0, 1])
         _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1,
@@ -241,12 +245,12 @@ def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
                     va="center", fontsize=10)
         if r.certified_bdp > eps * (1 + 1e-6):
             ring(ax, i, r.certified_bdp, label="claim fails here")
-    ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-", "-\n") for a in certified["arm"]])
-    ax.set_xlim(-0.6, len(certified) - 0.3)
+    ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-DP", "\nDP") for a in certified["arm"]])
+    ax.set_xlim(-0.5, len(certified) - 0.2)
     lo, hi = min(eps, certified["certified_bdp"].min()), max(eps, certified["certified_bdp"].max())
     ax.set_ylim(lo / 1.8, hi * 1.8)
     log_axis(ax, "y")
     requirement_line(ax, eps, f"ε = {eps:g}", x=0.03, ha="left")
     ax.set_title("(c) certified level")
     ax.set_ylabel("Bayesian-DP level (Lemma 2)")
-    ax.set_xlabel("calibration")
+    ax.grid(False, axis="x")

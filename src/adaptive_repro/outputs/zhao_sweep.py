@@ -18,7 +18,6 @@ from adaptive_repro.outputs.zhao_common import (
     arms_in,
     requirement_line,
     short_arm_name,
-    style_handle,
     theory_table,
     title_words,
     wrap_verdict,
@@ -107,79 +106,79 @@ def sweep_verdict(table: pd.DataFrame) -> str:
     return f"Stronger correlation does not make the reused holdout overfit more: no significant change {span}"
 
 
+#: Height of each arm's "answered" strip relative to its gap panel.
+STRIP_RATIO = 0.3
+#: Text of the note where an arm answered nothing at some p (no gap to draw there).
+NO_ANSWER = "no gap: every answer ⊥"
+
+
 def figure(table: pd.DataFrame, spec):
-    """One panel per arm on one shared y axis (overfitting 2 sqrt(n)(holdout − fresh) at the largest k against p, one
-    line per batch SD b in sequential colours, the arm's marker, 95% bars; half-filled marker: some answers ⊥ (open
-    circles are the rings' alone); every answer ⊥: a ⊥ marker at the top of the panel, never at 0), and the
-    Bayesian-DP level Lemma 2 certifies for each calibration against p in the arm's colour, with the session's ε.
+    """One column per arm: above, overfitting 2 sqrt(n)(holdout − fresh) at the largest k against p (one line per
+    batch SD b in sequential colours, the arm's marker, 95% bars), on one y axis shared by every arm; below, in a thin
+    strip shared by every arm, the fraction of replicates whose accuracy query at the largest k was answered (not ⊥),
+    so a missing gap reads as "answered 0" there and a note on the panel says why no point is drawn. The last panel is
+    the Bayesian-DP level Lemma 2 certifies for each calibration against p in the arm's colour, with the session's ε.
     Points where a claim fails are ringed."""
     plt = pyplot()
     n = spec.n
     arms = arms_in(spec, table["mechanism"])
     ncols = 3
     nrows = -(-(len(arms) + 1) // ncols)
-    fig = plt.figure(figsize=(10, 2.8 * nrows + 1.0))
-    grid = fig.add_gridspec(nrows, ncols)
-    first = fig.add_subplot(grid[0, 0])
-    axes = [first] + [fig.add_subplot(grid[i // ncols, i % ncols], sharey=first) for i in range(1, len(arms))]
+    fig = plt.figure(figsize=(10, 3.0 * nrows + 0.9))
+    outer = fig.add_gridspec(nrows, ncols)
+    cells = [outer[i // ncols, i % ncols].subgridspec(2, 1, height_ratios=[1, STRIP_RATIO], hspace=0.08)
+             for i in range(len(arms))]
+    first = fig.add_subplot(cells[0][0])
+    axes = [first] + [fig.add_subplot(c[0], sharey=first) for c in cells[1:]]
+    strips = [fig.add_subplot(cells[0][1], sharex=first)]
+    strips += [fig.add_subplot(c[1], sharex=ax, sharey=strips[0]) for c, ax in zip(cells[1:], axes[1:])]
     b_values = sorted(table["b"].unique())
     b_colours = dict(zip(b_values, ordinal_colors(len(b_values))))
     dodge = {b: 0.012 * (i - (len(b_values) - 1) / 2) for i, b in enumerate(b_values)}
-    top = blended_transform_factory
-    silent_any = False
-    for ax, arm in zip(axes, arms):
+    for ax, strip, arm in zip(axes, strips, arms):
         sub = table[table["mechanism"] == arm.name]
         marker = style(arm)["marker"]
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p").assign(x=lambda g, b=b: g["p"] + dodge[b])  # side by side
             drawn = grp[grp["answered"] > 0]
             ax.errorbar(drawn["x"], drawn["gap_se_units"], yerr=Z95 * 2 * np.sqrt(n) * drawn["gap_se"], ls="-",
-                        marker=None, capsize=2.5, color=b_colours[b], lw=1.5)
-            full, part = drawn[drawn["answered"] >= 1], drawn[drawn["answered"] < 1]
-            ax.plot(full["x"], full["gap_se_units"], ls="none", marker=marker, ms=6, color=b_colours[b], zorder=4)
-            ax.plot(part["x"], part["gap_se_units"], ls="none", marker=marker, ms=8, mew=1.3, color=b_colours[b],
-                    zorder=4, **PARTLY_ANSWERED)  # above the bars, so the white half shows
-            silent = grp[grp["answered"] == 0]
-            if len(silent):  # no gap: a ⊥ at the top of the panel, never at 0 (which would read "no overfitting")
-                silent_any = True
-                ax.plot(silent["x"], [0.93] * len(silent), ls="none", marker=r"$\bot$", ms=10, color=b_colours[b],
-                        transform=top(ax.transData, ax.transAxes), clip_on=False)
-        silent_p = sub.loc[sub["answered"] == 0, "p"]
-        if len(silent_p):
-            ax.text(float(silent_p.mean()), 0.80, "no answer", transform=top(ax.transData, ax.transAxes),
-                    ha="center", va="top", fontsize=SIZES["tick"])
+                        marker=marker, ms=6, capsize=2.5, color=b_colours[b], lw=1.5)
+            strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4.5, lw=1.1, color=b_colours[b])
+        silent_p = sorted(sub.loc[sub["answered"] == 0, "p"].unique())
+        if silent_p:  # why no point is drawn there (never a point at 0, which would read "no overfitting")
+            ax.text(float(np.mean(silent_p)), 0.5, NO_ANSWER, transform=blended_transform_factory(
+                ax.transData, ax.transAxes), ha="center", va="center", fontsize=SIZES["note"], color="#555555")
         ax.axhline(0, color=COLORS["reference"], lw=0.9)
         ax.set_title(arm.display_name.split(" (")[0])
+        ax.tick_params(labelbottom=False)
     _ring_trend(axes[arms.index(next(a for a in arms if a.name == "standard"))] if any(
         a.name == "standard" for a in arms) else None, table)
-    lo, hi = first.get_ylim()
-    first.set_ylim(lo, hi + 0.3 * (hi - lo))  # room for the ⊥ row above the data
-    for i, ax in enumerate(axes):
+    strips[0].set_ylim(-0.15, 1.15)
+    strips[0].set_yticks([0, 1], ["0", "100%"])
+    for i, (ax, strip) in enumerate(zip(axes, strips)):
         if i % ncols == 0:
-            ax.set_ylabel("2√n (holdout − fresh)\nat the largest k [SE units]")
+            ax.set_ylabel("2√n (holdout − fresh)\n[SE units]")
+            strip.set_ylabel("answered", rotation=0, ha="right", va="center")
         else:
             ax.tick_params(labelleft=False)
-    cert = fig.add_subplot(grid[len(arms) // ncols, len(arms) % ncols])
+            strip.tick_params(labelleft=False)
+    cert = fig.add_subplot(outer[len(arms) // ncols, len(arms) % ncols])
     _certified_against_p(cert, table, spec)
-    for ax in axes + [cert]:
+    grid_p = sorted(table["p"].unique())
+    for ax in strips + [cert]:
         ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
         ax.set_xlim(table["p"].min() - 0.06, table["p"].max() + 0.06)
-        grid_p = sorted(table["p"].unique())
         ax.set_xticks(grid_p, [f"{p:g}" for p in grid_p])
     handles = [Line2D([], [], color=b_colours[b], label=f"batch SD b = {b:g}") for b in b_values]
-    handles += [Line2D([], [], ls="none", color="black", marker="s", ms=7, label="half-filled: some answers ⊥",
-                       **PARTLY_ANSWERED)]
-    if silent_any:
-        handles += [style_handle("none", "⊥ at top: every answer ⊥", marker=r"$\bot$")]
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
     handles += rings[:1]
     verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}; "
-                               f"bars: 95% (± {Z95:.2f} Monte-Carlo SE); b side by side"))
+                               f"gap at the largest k, bars: 95% (± {Z95:.2f} Monte-Carlo SE)"))
     labels = [h.get_label() for h in handles]
     if len(arms) + 1 < nrows * ncols:  # the legend in the free cell, outside the data
         fig.tight_layout(rect=(0, 0, 1, 0.97))
-        spare = fig.add_subplot(grid[nrows - 1, ncols - 1])
+        spare = fig.add_subplot(outer[nrows - 1, ncols - 1])
         spare.set_axis_off()
         spare.legend(handles, labels, loc="center left", bbox_to_anchor=(-0.12, 0.5), frameon=False)
     else:
@@ -209,11 +208,6 @@ def _certified_arms(table: pd.DataFrame) -> list[str]:
         return []
     names = list(dict.fromkeys(table.dropna(subset=["certified_bdp"])["mechanism"]))
     return sorted(names, key=lambda m: m != DP_ARM)
-
-
-#: A point where some (not all) of an arm's answers are ⊥: its marker half filled (lower half), open circles being
-#: reserved for the rings.
-PARTLY_ANSWERED = {"fillstyle": "bottom", "markerfacecoloralt": "white"}
 
 
 def _certified_against_p(ax, table: pd.DataFrame, spec) -> None:

@@ -124,9 +124,12 @@ def test_sweep_correlation_claim(slope, status):
     assert table["gap_se_units"].iloc[0] == pytest.approx(2 * 100 * table["gap_mean"].iloc[0])
 
 
-def test_sweep_shares_y_across_arms_and_draws_all_bottom_at_the_top_not_at_zero():
-    """zhao-sweep: the arms' panels share one y axis (20 SE against 2 SE reads as such); an arm whose every answer is
-    ⊥ gets a ⊥ marker at the top of its panel (axes coordinates), never a point at 0 ("no gap")."""
+def test_sweep_shares_y_across_arms_and_shows_unanswered_points_in_the_answered_strip_not_at_zero():
+    """zhao-sweep: the arms' panels share one y axis (20 SE against 2 SE reads as such); where every answer of an arm
+    is ⊥ there is no gap point (never a point at 0, "no gap"), its answered strip drops to 0 there and a note says
+    why the point is missing."""
+    from adaptive_repro.outputs import zhao_sweep
+
     specs, frames = {}, []
     for p in (0.5, 0.9):
         name = spec_builders.sweep_point_name("zhao-sweep", p=p, b=0.1)
@@ -137,10 +140,14 @@ def test_sweep_shares_y_across_arms_and_draws_all_bottom_at_the_top_not_at_zero(
     arm_axes = [ax for ax in fig.axes if ax.get_title() in ("Standard holdout", "Algorithm 1, Bayesian-DP calibration")]
     assert len(arm_axes) == 2 and arm_axes[0].get_ylim() == arm_axes[1].get_ylim()
     bdp_ax = arm_axes[1]
-    bottoms = [ln for ln in bdp_ax.lines if ln.get_marker() == r"$\bot$"]
-    assert len(bottoms) == 1 and list(bottoms[0].get_xdata()) == [0.9]
-    assert list(bottoms[0].get_ydata()) == [0.93]  # axes fraction: the top of the panel
-    assert any(t.get_text() == "no answer" for t in bdp_ax.texts)
+    drawn_x = [x for ln in bdp_ax.lines for x in ln.get_xdata() if ln.get_marker() not in (None, "None", "")]
+    assert drawn_x and all(x < 0.7 for x in drawn_x)  # no gap point where nothing was answered
+    assert any(t.get_text() == zhao_sweep.NO_ANSWER for t in bdp_ax.texts)
+    strips = [ax for ax in fig.axes if ax.get_ylabel() == "answered" or (ax.get_ylim() == (-0.15, 1.15))]
+    assert len(strips) == 2 and strips[0].get_ylim() == strips[1].get_ylim()
+    bdp_strip = next(ax for ax in strips if ax.get_shared_x_axes().joined(ax, bdp_ax))
+    (line,) = bdp_strip.lines
+    assert list(line.get_ydata()) == [1.0, 0.0]
 
 
 def test_thm2_check_dp_and_bdp_arms_are_project_rows_judged_on_their_rate():
@@ -196,7 +203,7 @@ def test_fig3_figure_gap_panel_one_se_axis_and_no_calibration_block(output_id):
     assert not [ln for ln in gap_axes[0].lines if ln.get_gid() == "encoding:zhao_alg1_bdp"]
     assert paired_gap_table(recs).query("mechanism == 'zhao_alg1_bdp'")["mean"].isna().all()
     texts = [t.get_text() for t in fig.findobj(Text)]
-    assert sum("one accuracy's SE" in t for t in texts) == 1  # the secondary axis's label: one panel only
+    assert sum("in SE units" in t for t in texts) == 1  # the secondary axis's label: one panel only
     # the verdict on one line over one settings line; answered and budget used on their own sub-axes
     assert fig._suptitle.get_text().count("\n") == 1
     assert {"answered", "budget used / B"} <= {ax.get_ylabel() for ax in fig.axes}
