@@ -195,9 +195,10 @@ def test_gap_residual_is_second_order(built):
 
 @pytest.mark.parametrize("oid", ["he-composition-eps", "he-composition-delta"])
 def test_composition_figure_counts_and_rings_each_failure(oid):
-    """One panel per ε at δ > 0 (he-composition-eps: two rows, ε′ and δ′); the title's verdict counts He's failing
-    points among those drawn (δ′ below the exact optimal δ at ε′ for eps, below the floor for delta), counted here
-    from the dense-T table, and each is ringed; no status text in the panels; nothing figure_problems objects to."""
+    """One panel per ε at δ > 0 (he-composition-eps: one row per ε, ε′ and δ′ side by side); the title's verdict
+    counts He's failing points among those drawn (δ′ below the exact optimal δ at ε′ for eps, below the floor for
+    delta), counted here from the dense-T table, and each is ringed; no status text in the panels; nothing
+    figure_problems objects to."""
     import matplotlib.pyplot as plt
     from matplotlib.collections import PathCollection
     from matplotlib.text import Text
@@ -215,7 +216,7 @@ def test_composition_figure_counts_and_rings_each_failure(oid):
     assert fig._suptitle.get_text().split("\n")[0].endswith(f"at {n_bad} of {len(he)} grid points")
     rings = [c for c in fig.findobj(PathCollection) if c.get_gid() == "encoding:violation"]
     assert sum(len(c.get_offsets()) for c in rings) == n_bad
-    rows = 2 if oid == "he-composition-eps" else 1  # eps: ε′ ratio above, δ′ / exact δ(ε′) (rings) below
+    rows = 2 if oid == "he-composition-eps" else 1  # eps: ε′ ratio (left), δ′ / exact δ(ε′) (right, rings)
     assert len([ax for ax in fig.axes if ax.get_visible()]) == rows * len(params["eps"])
     if oid == "he-composition-eps":  # the rings sit on the δ′ row, below ratio 1
         assert all(y < 1 for c in rings for y in c.get_offsets()[:, 1])
