@@ -1,10 +1,11 @@
 """Figures of he-composition-eps and he-composition-delta (tables and claims: :mod:`.he_composition`).
 
 Both draw He's Theorem 4 / Corollary 2 against Kairouz et al. (as He quotes them) and the exact optimal composition,
-at the output's ``delta_tilde``, one panel per ε and one row per δ > 0 (at δ = 0 He's pair is Kairouz's, so nothing
-can fail there). Each figure's title is one verdict counted from the rows it draws, and the grid points where He's
-guarantee fails are ringed on the data. The rest of each table (naive Tε, the Laplace PLD accountant, Corollary 3,
-δ = 0, the δ̃ sweep) stays in the table and the claims.
+at the output's ``delta_tilde``, for each (δ > 0, ε): a panel of he-composition-delta (two per row), a row of
+he-composition-eps (at δ = 0 He's pair is Kairouz's, so nothing can fail there). Each figure's title is one verdict
+counted from the points it draws, and the grid points where He's guarantee fails are ringed on the data. The rest of
+each table (naive Tε, the Laplace PLD accountant, Corollary 3, δ = 0, the δ̃ sweep) stays in the table and the
+claims.
 """
 
 from __future__ import annotations
