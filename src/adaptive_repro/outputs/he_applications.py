@@ -211,7 +211,7 @@ def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
 
 #: Horizontal offset (decades of T) between the points of neighbouring sample sizes N at one T, so that points of
 #: the same shortfall but different N never hide each other.
-N_DODGE = 0.1
+N_DODGE = 0.14
 #: Name of the strip under the log axis that holds the points with no shortfall (a tick label).
 NOT_SHORT = "no\nshortfall"
 
@@ -250,7 +250,7 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
             held = y.isna()
             ax.plot(x[held], [y_strip * 10 ** (0.27 * (j - (len(sigmas) - 1) / 2))] * int(held.sum()), ls="",
                     marker="o", ms=3.5, color=sigma_colours[sigma], zorder=4)
-            ring(ax, x[~held], y[~held], label=None, size=70)
+            ring(ax, x[~held], y[~held], label=None, size=55)
         ax.set(xscale="log", xlabel="iterations T")
         ax.set_title(rf"T steps, $\tilde{{\delta}}$ = {tex_number(dt)}", fontsize=POWER_TITLE_PT)
         ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
