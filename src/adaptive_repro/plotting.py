@@ -68,7 +68,7 @@ DISPLAY_NAMES = {
     # Markov-quilt roles (Zhao Fig. 1)
     "node": "the node X_i", "quilt": "quilt X_Q", "nearby": "nearby X_N", "remote": "remote X_R",
     # generalization and KL bounds He compares with (he-generalization, he-kl)
-    "nissim_stemmer": "Nissim–Stemmer", "oneto": "Oneto et al.", "dwork_bound": "Dwork et al. (2015)",
+    "nissim_stemmer": "Nissim–Stemmer", "oneto": "Oneto et al.", "dwork_bound": "Dwork et al., STOC 2015",
     "dwork_rothblum": "Dwork–Rothblum",
 }
 

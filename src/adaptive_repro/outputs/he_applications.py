@@ -19,15 +19,15 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import HE, QUOTES, claim, number_text
+from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
 from adaptive_repro.outputs.he_proof_checks import per_step_checked, per_step_row
 from adaptive_repro.plotting import (
     COLORS,
     SHADE,
     SIZES,
+    floor_band,
     legend_below,
     log_axis,
-    ordinal_colors,
     ring,
     style,
     verdict_title,
@@ -153,11 +153,28 @@ N_STYLES = ["-", "--", ":"]
 SHADE_LABEL = "shaded: a point here fails the claim"
 
 
+#: Viridis range of the σ colours: stops before viridis's light yellow-green end, so the lightest σ still reads on
+#: white and on the pale shading.
+SIGMA_RANGE = (0.0, 0.62)
+
+
+def sigma_colours(sigmas: list[float]) -> dict[float, str]:
+    """One sequential colour per σ (dark = small σ), a darker end than :func:`plotting.ordinal_colors` because these
+    colours carry thin lines and small markers on a shaded background."""
+    import matplotlib
+    import matplotlib.colors as mcolors
+
+    lo, hi = SIGMA_RANGE
+    cmap = matplotlib.colormaps["viridis"]
+    k = max(1, len(sigmas) - 1)
+    return {s: mcolors.to_hex(cmap(lo + (hi - lo) * i / k)) for i, s in enumerate(sigmas)}
+
+
 def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
     """Step 1: printed per-step eps~ over the exact eps of one Gaussian step against sigma (scan: He's line for the
     paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours); ratios
     below 1 fail (shaded, as on the composition panels), the configured sigma that fail are ringed, and the largest
-    failing sigma of a contiguous failing range is marked where the line crosses 1."""
+    failing sigma of a contiguous failing range is named below the crossing, in the empty shaded part."""
     scan, grid = steps[steps.scan], steps[~steps.scan]
     he_colour = style("he")["color"]
     lo, hi = float(scan.sigma.min()) / 1.25, float(scan.sigma.max()) * 1.25
@@ -173,12 +190,15 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
     bad = grid[~grid.ok]
     ring(ax, bad.sigma, bad.printed / bad.exact_replace_one, label=None)
     text = _failing_sigma_text(steps) if not steps.ok.all() else ""
-    if text.startswith("σ ≤"):  # a contiguous failing range: mark where it ends on the line
+    if text.startswith("σ ≤"):  # a contiguous failing range: name where it ends, below the line at 1
         top = float(steps.sigma[~steps.ok].max())
-        ax.annotate(text, xy=(top, 1), xytext=(0, 14), textcoords="offset points", ha="center", va="bottom",
-                    fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "color": COLORS["reference"], "lw": 1})
-    ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", title="one step",
-           xlim=(lo, hi))
+        right_half = np.log(top / lo) / np.log(hi / lo) > 0.6  # little room to its right: write it to the left
+        y_text = 0.4 * float(np.nanmin(ratio[scan.sigma.between(top / 4, top * 4)]))  # under the line near it
+        ax.annotate(text, xy=(top, 1), xytext=(top, y_text), ha="right" if right_half else "left", va="center",
+                    fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "color": COLORS["reference"], "lw": 1,
+                                                        "shrinkB": 0})
+    ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", xlim=(lo, hi))
+    ax.set_title("one step", fontsize=POWER_TITLE_PT)
     ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax(scan.printed / scan.exact_add_remove)) * 1.08))
     log_axis(ax, "x")
 
@@ -189,44 +209,53 @@ def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
     return [float(d) for d in bad] or [float(table.delta_tilde.min())]
 
 
-#: Failing composition points whose shortfall is below this fraction of the panel's top are not ringed (their rings
-#: would stack on the 0 line into one blob); the legend's ring entry counts them and bounds their shortfall.
-RING_MIN_FRACTION = 0.1
+#: Horizontal offset (decades of T) between the points of neighbouring sample sizes N at one T, so that points of
+#: the same shortfall but different N never hide each other.
+N_DODGE = 0.14
+#: Name of the strip under the log axis that holds the points with no shortfall (a tick label).
+NOT_SHORT = "no\nshortfall"
 
 
-def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> tuple[int, float]:
+def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
     """Step 2, one panel per delta~ of :func:`_shown_delta_tildes`: how far delta' (additive delta~ as given) falls
-    short of the exact delta(eps') of T (2 q eps~, q delta)-DP steps, in percent, on a linear axis zoomed on 0
-    (shortfall > 0, shaded, is a failure of row sound); colour = sigma, line style = N. Failing points visibly above
-    0 are ringed; under each T, "k▼" counts the points far below the axis (their lines leave it at the bottom).
-    Returns (number of failing points too close to 0 to ring, the shortfall bound below which they lie)."""
-    t = table.assign(short=100 * (1 - table.delta_prime_free / table.exact_delta_at_eps_prime))
+    short of the exact delta(eps') of T (2 q eps~, q delta)-DP steps, in percent, on a log axis (every shortfall is
+    a failure of row sound: shaded, and each failing point ringed); points with no shortfall sit as markers in a
+    grey strip under the axis (:func:`plotting.floor_band`), one level per σ. Colour = sigma, line style = N, and
+    the points of different N at one T are set slightly apart (:data:`N_DODGE`)."""
+    t = table.assign(short=100 * (1 - table.delta_prime_free / table.exact_delta_at_eps_prime),
+                     fails=~table.sound_free.astype(bool))
     dts = _shown_delta_tildes(table)
     shown = t[t.delta_tilde.isin(dts)]
-    top = 1.4 * max(float(shown.short.max()), 1e-3)
-    floor = RING_MIN_FRACTION * top
-    Ns = sorted(t.N.unique())
-    n_small = 0
+    failing = shown.short[shown.fails & (shown.short > 0)]
+    floor = 10.0 ** np.floor(np.log10(failing.min())) if len(failing) else 1e-3
+    top = 10.0 ** np.ceil(np.log10(failing.max()) + 1e-9) if len(failing) else 1.0
+    for ax in axes:
+        ax.set_yscale("log")
+        ax.set_ylim(floor / 10**1.3, top)
+        log_axis(ax, "y")
+        ax.axhspan(floor / 10**0.25, top, **SHADE)
+    y_strip = floor_band(axes, floor, top, NOT_SHORT, decades=1.3)
+    for ax in axes[1:]:  # the strip's name and the ticks on the first panel only (shared y)
+        ax.tick_params(axis="y", which="both", labelleft=False)
+    Ns, sigmas = sorted(t.N.unique()), sorted(sigma_colours)
     for ax, dt in zip(axes, dts):
-        ax.axhspan(0, top, **SHADE)
-        ax.axhline(0, color=COLORS["reference"], lw=1.2)
         d = shown[shown.delta_tilde == dt]
         for (N, sigma), g in d.groupby(["N", "sigma"]):
             g = g.sort_values("T")
-            ax.plot(g["T"], g.short, color=sigma_colours[sigma], ls=N_STYLES[Ns.index(N) % len(N_STYLES)],
-                    marker="o", ms=3.5, lw=1.3)
-        for T, k in d[d.short < -top].groupby("T").size().items():
-            ax.annotate(f"{k}▼", xy=(T, 0), xycoords=("data", "axes fraction"), xytext=(0, 3),
-                        textcoords="offset points", ha="center", va="bottom", fontsize=SIZES["note"],
-                        color="#555555", gid="below-axis-count",
-                        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.9})
-        bad = d[~d.sound_free.astype(bool)]
-        ring(ax, bad["T"][bad.short >= floor], bad.short[bad.short >= floor], label=None, size=120)
-        n_small += int((bad.short < floor).sum())
-        ax.set(xscale="log", xlabel="iterations T", title=f"T steps, δ̃ = {number_text(dt)}", ylim=(-top, top))
+            i, j = Ns.index(N), sigmas.index(sigma)
+            x = g["T"] * 10 ** (N_DODGE * (i - (len(Ns) - 1) / 2))
+            y = g.short.where(g.fails & (g.short > 0))
+            ax.plot(x, y, color=sigma_colours[sigma], ls=N_STYLES[i % len(N_STYLES)], marker="o", ms=3.5, lw=1.3,
+                    zorder=4)
+            held = y.isna()
+            ax.plot(x[held], [y_strip * 10 ** (0.27 * (j - (len(sigmas) - 1) / 2))] * int(held.sum()), ls="",
+                    marker="o", ms=3.5, color=sigma_colours[sigma], zorder=4)
+            ring(ax, x[~held], y[~held], label=None, size=55)
+        ax.set(xscale="log", xlabel="iterations T")
+        ax.set_title(rf"T steps, $\tilde{{\delta}}$ = {tex_number(dt)}", fontsize=POWER_TITLE_PT)
+        ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
         log_axis(ax, "x")
     axes[0].set_ylabel("δ′ short of the exact δ(ε′), %")
-    return n_small, floor
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
@@ -240,7 +269,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     steps = per_step_checked(params, which)
     dts = _shown_delta_tildes(table)
     sigmas = sorted(float(s) for s in p["sigma"])
-    sigma_colours = dict(zip(sigmas, ordinal_colors(len(sigmas))))
+    colours = sigma_colours(sigmas)
     fig = pyplot.figure(figsize=(9.8, 5.0))
     grid = fig.add_gridspec(1, 1 + len(dts), width_ratios=[1.15] + [1] * len(dts))
     left = fig.add_subplot(grid[0, 0])
@@ -248,28 +277,25 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     right += [fig.add_subplot(grid[0, 1 + i], sharey=right[0]) for i in range(1, len(dts))]
     for ax in right[1:]:
         ax.tick_params(labelleft=False)
-    per_step_panel(left, steps, sigma_colours)
-    n_small, floor = composition_panels(right, table, sigma_colours)
+    per_step_panel(left, steps, colours)
+    composition_panels(right, table, colours)
     setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {number_text(p['tau'])}, "
-               f"δ = {number_text(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
+               f"δ = {tex_number(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
                + ", q = τ/N")
-    verdict_title(fig, application_verdict(table, steps, thm), setting)
+    verdict_title(fig, application_verdict(table, steps, thm), setting).set_fontsize(POWER_TITLE_PT)
     handles, labels = left.get_legend_handles_labels()
     if not (steps[~steps.scan].ok.all() and table.sound_free.astype(bool).all()):
-        fails = "claim fails here" + (f"\n(+{n_small} on the 0 line, < {floor:.2g}% short)" if n_small else "")
         handles.append(Line2D([], [], ls="", marker="o", ms=12, mfc="none", mec=COLORS["violation"], mew=1.8,
-                              label=fails))
-    if any(t.get_gid() == "below-axis-count" for ax in right for t in ax.texts):
-        handles.append(Line2D([], [], ls="", label="k▼: k points far below the axis\n(δ′ ≫ exact δ, claim holds)"))
-    handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}")
-                for s, c in sigma_colours.items()]
+                              label="claim fails here"))
+    handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}") for s, c in colours.items()]
+    handles += [Line2D([], [], ls="", label=" ")] * max(0, 4 - len(colours))  # σ in a column of their own
     Ns = sorted(table.N.unique())
     handles += [Line2D([], [], color="black", lw=1.3, ls=N_STYLES[i % len(N_STYLES)], label=f"N = {number_text(n)}")
                 for i, n in enumerate(Ns)]
     rest = sorted(set(table.delta_tilde) - set(dts))
     if rest:  # no failing point there: no panel
         handles.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(number_text(d) for d in rest)
-                              + ":\nno shortfall (not drawn)"))
+                              + ": no shortfall"))
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
     return fig
 

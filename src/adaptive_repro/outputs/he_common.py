@@ -114,3 +114,19 @@ def number_text(x: float) -> str:
     if math.isfinite(k) and abs(k - round(k)) < 1e-9 and abs(round(k)) >= 3:
         return "10" + str(round(k)).translate(_SUPERSCRIPTS)
     return f"{x:g}"
+
+
+#: Size of a He figure's titles that hold a power of ten: mathtext sets exponents at 0.7 of it, so they read ≥ 9 pt.
+POWER_TITLE_PT = 13.0
+
+
+def tex_number(x: float) -> str:
+    """:func:`number_text` for titles, as mathtext (``$10^{-5}$``): its exponents are larger than the Unicode
+    superscripts' and read at 9 pt in a title of :data:`POWER_TITLE_PT`."""
+    text = number_text(x)
+    if text.startswith("10") and text != f"{x:g}":  # a power of ten written 10ᵏ
+        return f"$10^{{{text[2:].translate(_UNSUPERSCRIPTS)}}}$"
+    return text
+
+
+_UNSUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")

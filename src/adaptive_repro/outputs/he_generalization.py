@@ -13,13 +13,15 @@ from matplotlib.ticker import FuncFormatter
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
-from adaptive_repro.outputs.he_common import HE, QUOTES, claim, number_text
+from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
 from adaptive_repro.outputs.he_proof_checks import eq18_rows
 from adaptive_repro.plotting import (
+    COLORS,
     SHADE,
     floor_band,
     legend_below,
     log_axis,
+    name,
     power_of_ten_label,
     ring,
     style,
@@ -73,7 +75,7 @@ def generalization_table(params: dict) -> pd.DataFrame:
 #: Methods of the high-probability panels (plotting keys: one encoding in every He figure) and Oneto et al.'s line
 #: style per sample size N (the figure's only line-style meaning).
 METHOD_KEYS = {"he_thm1": "he", "nissim_stemmer": "nissim_stemmer", "dwork_et_al": "dwork_bound"}
-NAMES = {"he_thm1": "He Theorem 1", "nissim_stemmer": "Nissim–Stemmer", "dwork_et_al": "Dwork et al. (2015)"}
+NAMES = {"he_thm1": "He Theorem 1", "nissim_stemmer": name("nissim_stemmer"), "dwork_et_al": name("dwork_bound")}
 N_STYLES = ["--", ":", "-."]
 #: Lowest failure probability b drawn; smaller ones (Oneto's 3 e^{-N eps^2} underflows to 0) sit in a strip below.
 B_FLOOR = 1e-16
@@ -132,11 +134,13 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     axes[1].set(yscale="log")
     log_axis(axes[0])
     log_axis(axes[1])
-    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {power_of_ten_label(B_FLOOR)}", decades=2.2, max_ticks=5)
-    # methods side by side in height within the strip, so that markers at one ε do not hide each other
-    strip_at = {key: y_strip * 10 ** (0.9 * (i / 3 - 0.5)) for i, key in enumerate([*METHOD_KEYS, "oneto_et_al"])}
+    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {power_of_ten_label(B_FLOOR)}", decades=3.4, max_ticks=5)
+    # methods one above the other within the strip (levels ~0.75 decades apart), so that markers at one ε never
+    # hide each other
+    strip_at = {key: y_strip * 10 ** (2.2 * (i / 3 - 0.5)) for i, key in enumerate([*METHOD_KEYS, "oneto_et_al"])}
     axes[1].yaxis.set_major_formatter(FuncFormatter(power_of_ten_label))  # 10^k as on the left panel
     ring_label = "claim fails: Oneto et al. tighter at this ε"
+    link_label = "thin line: from the ring to the Oneto et al. value that beats it"
     for ax, q in ((axes[0], "a"), (axes[1], "b")):
         d = hp[(hp.quantity == q) & ((hp.delta == delta) if q == "b" else (hp.delta == hp.delta.min()))]
         for m, key in METHOD_KEYS.items():
@@ -156,30 +160,56 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
         at = failing if q == "a" else failing[failing.delta == delta]
         pts = he[he.eps.isin(set(at.eps))]
         ring(ax, pts.eps, pts.value, label=ring_label)
+        _link_failing_pairs(ax, pts, at, q, strip_at["oneto_et_al"] if q == "b" else None, link_label)
     top = max(p["eps"])
     for ax in axes:
         ax.axhspan(1, ax.get_ylim()[1], **SHADE)
         ax.set_xlabel("ε")
         log_axis(ax, "x")
-    if top > 2:  # below b = 1 only: the b >= 1 band above is shaded already (no darker overlap)
-        axes[1].fill_between([2, top * 1.5], axes[1].get_ylim()[0], 1, **SHADE)
+    if top > 2:  # between the strip and b = 1 only: the b >= 1 band above is shaded already, the strip stays clear
+        axes[1].fill_between([2, top * 1.5], B_FLOOR / 10**0.25, 1, **SHADE)
         axes[1].set_xlim(right=top * 1.5)
     # every 5 decades above the strip: round ticks, no two labels crowded
     axes[1].set_yticks([10.0**k for k in range(0, int(np.log10(B_FLOOR)) - 1, -5)])
-    axes[0].set(ylabel="a (lower is tighter)", title="accuracy term a (any δ)")
-    axes[1].set(ylabel="b (lower is tighter)", title=f"failure probability b, δ = {number_text(delta)}")
+    axes[0].set(ylabel="a (lower is tighter)")
+    axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)")
+    axes[1].set(ylabel="b (lower is tighter)")
+    axes[1].set_title(f"failure probability b, δ = {tex_number(delta)}", fontsize=POWER_TITLE_PT)
     verdict, points = generalization_verdict(c)
-    verdict_title(fig, verdict, (f"{points}; " if points else "") + r"bounds $P[\,|\mathrm{gap}| < a\,] > 1-b$")
+    verdict_title(fig, verdict, points)
     found: dict = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if not lab.startswith("_"):
                 found.setdefault(lab, h)
     found["shaded: the bound says nothing\n(a ≥ 1, b ≥ 1, or b ≤ 0 for ε ≥ 2)"] = Patch(**{**SHADE, "alpha": 0.25})
-    if ring_label in found:
-        found[ring_label] = found.pop(ring_label)  # last
+    for last in (ring_label, link_label):
+        if last in found:
+            found[last] = found.pop(last)
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig
+
+
+def _link_failing_pairs(ax, he_pts: pd.DataFrame, failing: pd.DataFrame, q: str, y_strip: float | None,
+                        label: str) -> None:
+    """Join each ringed Theorem 1 point (``he_pts``: eps, value) to the Oneto et al. values (empirical risk 0, the
+    curves drawn) of the failing comparable points ``failing`` at its eps, by a thin black vertical line ending in a
+    pink dot (a) or at the strip's marker (b, below :data:`B_FLOOR`, at ``y_strip``), so that the reader pairs a
+    ring with the bound that beats it."""
+    ends = failing[failing.empirical_risk == 0]
+    for e, g in ends.groupby("eps"):
+        he_y = he_pts.value[he_pts.eps == e]
+        if not len(he_y):
+            continue
+        ys = np.asarray(g[q], dtype=float)
+        if y_strip is not None:
+            ys = np.where(ys < B_FLOOR, y_strip, ys)
+        ys = np.unique(ys)
+        ax.plot([e, e], [float(he_y.iloc[0]), float(ys.min())], color=COLORS["violation"], lw=0.9, zorder=1.9,
+                label=label)  # under the curves' markers: the strip's ▼ stays visible at its end
+        if y_strip is None:  # Oneto et al.'s curve has no markers: a dot in its colour marks the end
+            ax.plot(np.full(len(ys), e), ys, ls="", marker="o", ms=4.5, color=style("oneto")["color"], zorder=3,
+                    label="_link")
 
 
 UNDERFLOW = "; Oneto's b = 3 e^{-N eps^2} prints as 0 where it is below 1e-308"
