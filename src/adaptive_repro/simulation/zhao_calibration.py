@@ -188,7 +188,7 @@ class EffectiveNCalibration(DPCalibration):
     name: str = "dp_effective_n"
     display_name: str = "DP calibration, threshold for n/V"
     purpose: str = "V known to the mechanism"
-    color: str = "#000000"  # Okabe-Ito black
+    color: str = "#8B5A2B"  # brown: no other arm's hue; black is kept for population and reference lines
     marker: str = "<"
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
