@@ -222,9 +222,9 @@ def figure(table: pd.DataFrame, spec):
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
+            label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
             bars = top.errorbar(x[shown], ratio[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
-                                elinewidth=1.0, lw=1.3, label=certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM)
-                                else arm.display_name, **encoding)
+                                elinewidth=1.0, lw=1.3, label=label, **encoding)
             bars.lines[0].set_gid(gid)
             bottom.plot(x, a["answered"], "-", ms=4.5, mec="white", mew=0.4, lw=1.5, **style(arm))
             failing = [(xi, r, _valid(r)[1]) for xi, r in zip(x, a.itertuples()) if not _valid(r)[0]]
