@@ -78,14 +78,14 @@ def headline(table: pd.DataFrame) -> str:
         ok = found[np.isfinite(found)]
         some = "" if len(ok) == len(found) else f" at {len(ok)} of {len(found)} settings"
         lo, hi = power_text(ok.min()), power_text(ok.max())
-        return f"from {lo} records{some}" if lo == hi else f"from {lo} to {hi} records, by setting{some}"
+        return f"from {lo} records{some}" if lo == hi else f"from {lo} to {hi} records{some}"
 
     who = "Bayesian-DP Algorithm 1"
     if np.isfinite(plain).any():
         text = f"{who} answers {TARGET:.0%} {reach(plain)} with a threshold that ignores correlation"
         return text + (f", {reach(remedy)} with one for n/V" if np.isfinite(remedy).any() else "")
     if np.isfinite(remedy).any():
-        return f"{who} answers {TARGET:.0%} only with a threshold for n/V, {reach(remedy)}"
+        return f"{who} answers {TARGET:.0%} only with an n/V threshold, {reach(remedy)}"
     either = " with either threshold" if len(remedy) else ""
     return f"{who} never answers {TARGET:.0%} at n ≤ {power_text(table['n'].max())}{either}"
 
