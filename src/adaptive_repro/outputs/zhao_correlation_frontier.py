@@ -148,10 +148,10 @@ def figure(table: pd.DataFrame, spec):
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
                     if frontier:
                         at = c[c["n"] == first]
-                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=15, mfc="white",
+                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=13, mfc="white",
                                 mec=encoding["color"], mew=1.4, zorder=5)
                         first_markers.setdefault(calibration.display_name, Line2D(
-                            [], [], ls="", marker="*", ms=14, mfc="white", mec=encoding["color"], mew=1.4))
+                            [], [], ls="", marker="*", ms=13, mfc="white", mec=encoding["color"], mew=1.4))
                     elif calibration.name == "bdp":  # its claim fails where it is > Z SE below 90% at n_max
                         last = c[c["n"] == n_max]
                         below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET

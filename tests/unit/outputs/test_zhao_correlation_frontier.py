@@ -76,7 +76,7 @@ def test_claims_and_figure(built):
     assert verdict_line.startswith("Bayesian-DP Algorithm 1") and len(verdict_line) <= 90
     assert "i.i.d." not in fig._suptitle.get_text() and "× DP" not in fig._suptitle.get_text()
     # a row per threshold (ignoring correlation, for n/V), panel titles of at most two short lines; the legend's
-    # "first n" entry is drawn as the open star at the frontier (ms 15; the curves' own markers are smaller), and the
+    # "first n" entry is drawn as the open star at the frontier (ms 13; the curves' own markers are smaller), and the
     # legend groups the calibrations before the line styles
     panels = [ax for ax in fig.axes if ax.get_subplotspec()]
     assert {ax.get_subplotspec().get_geometry()[:2] for ax in panels} == {(2, len(panels) // 2)}
@@ -85,7 +85,7 @@ def test_claims_and_figure(built):
     entry = {t.get_text(): h for t, h in zip(legend.get_texts(), legend.legend_handles)}
     first_n = [h for t, h in entry.items() if t.startswith("first n")]
     drawn = {(ln.get_marker(), ln.get_markeredgecolor()) for ax in panels for ln in ax.lines
-             if ln.get_markersize() == 15}
+             if ln.get_markersize() == 13}
     assert first_n and all((h.get_marker(), h.get_markeredgecolor()) in drawn for h in first_n)
     labels = list(entry)
     strengths = [i for i, t in enumerate(labels) if t.startswith("V ≈")]
