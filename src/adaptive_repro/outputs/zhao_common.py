@@ -178,7 +178,7 @@ def gap_curves(ax, gaps: pd.DataFrame, arms, marks: dict[str, list[int]] | None 
     return silent
 
 
-def marker_indices(curves: dict[str, tuple], x_span: float, y_span: float, min_gap: float = 0.05) -> dict:
+def marker_indices(curves: dict[str, tuple], x_span: float, y_span: float, min_gap: float = 0.06) -> dict:
     """Which points of each curve carry a marker, so that no marker hides another without moving any point:
     ``curves`` maps a name to (x, y) arrays; a point keeps its marker if it is at least ``min_gap`` of ``x_span`` past
     the curve's last marker (dense small k are thinned), and where several curves coincide at one x (|Δy| <
