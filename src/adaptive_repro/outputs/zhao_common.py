@@ -73,7 +73,7 @@ REQUIREMENT_TEXT = "#505050"
 #: Legend entry of the dashed requirement lines.
 REQUIREMENT_LABEL = "dashed grey: what the claim requires"
 #: The right axis's unit, named apart from the SE of a mean over replicates: one accuracy estimate's sampling SE
-SE_UNITS_LABEL = "2√n (holdout − fresh)\n[units of 1/(2√n), one accuracy's SE]"
+SE_UNITS_LABEL = "in SE units: 2√n (holdout − fresh)"
 GAP_AXIS_LABEL = "holdout − fresh accuracy\n(mean, 95% band of the mean)"
 
 
@@ -154,11 +154,11 @@ def threshold_lines(ax, spec, arms) -> None:
         ax.set_ylim(lo, max(hi, max(groups) + 0.1 * (max(groups) - lo)))
 
 
-def gap_curves(ax, gaps: pd.DataFrame, arms, dodge: dict[str, float] | None = None) -> list:
+def gap_curves(ax, gaps: pd.DataFrame, arms, marks: dict[str, list[int]] | None = None) -> list:
     """holdout − fresh accuracy against k for each arm (``gaps``: stats.paired_gap_table, what the claims test): the
-    mean in the arm's colour and marker with its 95% band (± stats.Z95 SE) in the arm's colour, each arm shifted by
-    ``dodge[arm]`` in k (if given) so that arms with equal values stay visible. Returns the arms with no gap to draw
-    (every accuracy answer ⊥)."""
+    mean in the arm's colour and marker with its 95% band (± stats.Z95 SE), drawn as a light fill with thin edges in
+    the arm's colour so that overlapping bands stay apart; markers only at the indices ``marks[arm]`` (if given: see
+    :func:`marker_indices`). Returns the arms with no gap to draw (every accuracy answer ⊥)."""
     from adaptive_repro.stats import Z95
 
     silent = []
@@ -167,11 +167,41 @@ def gap_curves(ax, gaps: pd.DataFrame, arms, dodge: dict[str, float] | None = No
         if g.empty:
             silent.append(arm)
             continue
-        se, k = g["se"].fillna(0.0), g["k"] + (dodge or {}).get(arm.name, 0.0)
-        ax.fill_between(k, g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=arm.color, alpha=0.15, lw=0)
-        ax.plot(k, g["mean"], "-", ms=5, **style(arm))
+        se, k = g["se"].fillna(0.0), g["k"]
+        lo, hi = g["mean"] - Z95 * se, g["mean"] + Z95 * se
+        ax.fill_between(k, lo, hi, color=arm.color, alpha=0.10, lw=0)
+        for edge in (lo, hi):
+            ax.plot(k, edge, "-", color=arm.color, lw=0.6, alpha=0.8)
+        markevery = (marks or {}).get(arm.name)
+        ax.plot(k, g["mean"], "-", ms=5, markevery=markevery, **style(arm))
     ax.axhline(0, color="black", lw=0.8, zorder=1)
     return silent
+
+
+def marker_indices(curves: dict[str, tuple], x_span: float, y_span: float, min_gap: float = 0.06) -> dict:
+    """Which points of each curve carry a marker, so that no marker hides another without moving any point:
+    ``curves`` maps a name to (x, y) arrays; a point keeps its marker if it is at least ``min_gap`` of ``x_span`` past
+    the curve's last marker (dense small k are thinned), and where several curves coincide at one x (|Δy| <
+    ``min_gap`` of ``y_span``) the marker goes to one of them, in turn from point to point. Lines still join every
+    point."""
+    names = list(curves)
+    values = {name: dict(zip(np.asarray(x, float), np.asarray(y, float))) for name, (x, y) in curves.items()}
+    turn = {xi: j for j, xi in enumerate(sorted(set().union(*values.values())))}  # whose marker, in turn
+    marks: dict[str, list[int]] = {}
+    for rank, name in enumerate(names):
+        x, y = (np.asarray(a, float) for a in curves[name])
+        keep, last = [], -np.inf
+        for i, (xi, yi) in enumerate(zip(x, y)):
+            if xi - last < min_gap * x_span:
+                continue
+            peers = [m for m in names if np.isfinite(values[m].get(xi, np.nan))
+                     and abs(values[m][xi] - yi) < min_gap * y_span]
+            if len(peers) > 1 and peers[turn[xi] % len(peers)] != name:
+                continue
+            keep.append(i)
+            last = xi
+        marks[name] = keep
+    return marks
 
 
 def se_units_axis(ax, n: int):

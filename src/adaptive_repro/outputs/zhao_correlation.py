@@ -182,7 +182,7 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 
 
 #: Horizontal offset factor between the arms' markers at one V (log axis), so that no marker hides another.
-DODGE = 1.11
+DODGE = 1.17
 
 
 def figure(table: pd.DataFrame, spec):
@@ -222,9 +222,9 @@ def figure(table: pd.DataFrame, spec):
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
-            bars = top.errorbar(x[shown], ratio[shown], yerr=band[shown], ms=6, mec="white", mew=0.6, capsize=2,
-                                lw=1.5, label=certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM)
-                                else arm.display_name, **encoding)
+            label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
+            bars = top.errorbar(x[shown], ratio[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
+                                elinewidth=1.0, lw=1.3, label=label, **encoding)
             bars.lines[0].set_gid(gid)
             bottom.plot(x, a["answered"], "-", ms=4.5, mec="white", mew=0.4, lw=1.5, **style(arm))
             failing = [(xi, r, _valid(r)[1]) for xi, r in zip(x, a.itertuples()) if not _valid(r)[0]]
@@ -244,11 +244,12 @@ def figure(table: pd.DataFrame, spec):
         bottom.set_xlim(lo / DODGE, hi * DODGE)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    axes[0][0].set_ylabel("holdout − fresh at the largest k,\nover the arm's threshold T (95% band)")
+    axes[0][0].set_ylabel("(holdout − fresh) / T\nat the largest k")
     axes[1][0].set_ylabel("accuracy queries\nanswered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
-                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point")
+                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point; "
+                  "bars: 95% band")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):

@@ -77,14 +77,15 @@ def headline(table: pd.DataFrame) -> str:
     def reach(found: pd.Series) -> str:
         ok = found[np.isfinite(found)]
         some = "" if len(ok) == len(found) else f" at {len(ok)} of {len(found)} settings"
-        return f"from {_span(ok)} records{some}"
+        lo, hi = power_text(ok.min()), power_text(ok.max())
+        return f"from {lo} records{some}" if lo == hi else f"from {lo} to {hi} records{some}"
 
     who = "Bayesian-DP Algorithm 1"
     if np.isfinite(plain).any():
         text = f"{who} answers {TARGET:.0%} {reach(plain)} with a threshold that ignores correlation"
         return text + (f", {reach(remedy)} with one for n/V" if np.isfinite(remedy).any() else "")
     if np.isfinite(remedy).any():
-        return f"{who} answers {TARGET:.0%} only with a threshold for n/V, {reach(remedy)}"
+        return f"{who} answers {TARGET:.0%} only with an n/V threshold, {reach(remedy)}"
     either = " with either threshold" if len(remedy) else ""
     return f"{who} never answers {TARGET:.0%} at n ≤ {power_text(table['n'].max())}{either}"
 
@@ -134,28 +135,31 @@ def figure(table: pd.DataFrame, spec):
             sub = table[table["structure"] == structure]
             strengths = sorted(sub["experiment"].unique(),
                                key=lambda e: -sub.loc[sub["experiment"] == e, "V"].iloc[0])
-            for line_style, point in zip(STRENGTH_STYLES, strengths):
+            for s_index, (line_style, point) in enumerate(zip(STRENGTH_STYLES, strengths)):
                 for calibration in calibrations:
                     c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
                     v = c["V"].iloc[0]
                     encoding = style(calibration)
-                    ax.plot(c["n"], c["answered_fraction"], line_style, ms=6, mec="white", mew=0.5, lw=1.4,
-                            label=calibration.display_name if point == strengths[0] else None, **encoding)
                     first = c["first_n_answering_90"].iloc[0]
-                    if np.isfinite(first) and calibration.name.startswith("bdp"):  # the verdict's frontier
+                    frontier = np.isfinite(first) and calibration.name.startswith("bdp")  # the verdict's frontier
+                    ax.plot(c["n"], c["answered_fraction"], line_style, lw=1.4, ms=6, mew=0.6,
+                            markevery=_marked(c["n"].to_numpy(), s_index, first if frontier else None),
+                            **_strength_fill(s_index, encoding["color"]),
+                            label=calibration.display_name if point == strengths[0] else None, **encoding)
+                    if frontier:
                         at = c[c["n"] == first]
-                        ax.plot(at["n"], at["answered_fraction"], ls="", marker=encoding["marker"], ms=10,
-                                mfc="white", mec=encoding["color"], mew=1.5, zorder=5)
+                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=13, mfc="white",
+                                mec=encoding["color"], mew=1.4, zorder=5)
                         first_markers.setdefault(calibration.display_name, Line2D(
-                            [], [], ls="", marker=encoding["marker"], ms=9, mfc="white", mec=encoding["color"],
-                            mew=1.5))
+                            [], [], ls="", marker="*", ms=13, mfc="white", mec=encoding["color"], mew=1.4))
                     elif calibration.name == "bdp":  # its claim fails where it is > Z SE below 90% at n_max
                         last = c[c["n"] == n_max]
                         below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
                         ring(ax, last.loc[below, "n"], last.loc[below, "answered_fraction"], label=ring_label,
                              size=60)  # small: two strengths' last points can lie close
-                strength_handles.setdefault(line_style, Line2D([], [], ls=line_style, color=COLORS["reference"],
-                                                               label=f"V ≈ {v:.0f}"))
+                strength_handles.setdefault(line_style, Line2D(
+                    [], [], ls=line_style, color=COLORS["reference"], marker="o", ms=6, mew=0.6,
+                    **_strength_fill(s_index, COLORS["reference"]), label=f"V ≈ {v:.0f}"))
             ax.axhline(TARGET, color=COLORS["reference"], lw=1.0, ls=":", label=f"{TARGET:.0%} answered")
             bdp = next((c.name for c in calibrations if c.name.startswith("bdp")), None)
             verdict_line = bdp_verdict(sub, bdp) if bdp else ""
@@ -174,14 +178,30 @@ def figure(table: pd.DataFrame, spec):
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             found.setdefault(lab, h)
-    rings = {lab: found.pop(lab) for lab in [f"{TARGET:.0%} answered", ring_label] if lab in found}
+    # column 1: the calibrations and the 90% line; column 2: the strengths (line styles) and the point marks
+    target = f"{TARGET:.0%} answered"
+    rings = {lab: found.pop(lab) for lab in [ring_label] if lab in found}
+    if target in found:
+        found[target] = found.pop(target)  # after the calibrations: the end of column 1
     found |= {h.get_label(): h for h in strength_handles.values()}
-    for display_name, handle in first_markers.items():  # the open marker in the arm's shape, as drawn
+    for display_name, handle in first_markers.items():  # the open star in the arm's colour, as drawn
         found[f"first n from which ≥ {TARGET:.0%} are answered" + (f" ({display_name})" if len(first_markers) > 1
                                                                     else "")] = handle
     found |= rings
     legend_below(fig, handles=list(found.values()), labels=list(found), ncol=2)
     return fig
+
+
+def _strength_fill(s_index: int, color: str) -> dict:
+    """Marker fill per strength: filled for the strongest, open (white) for the others, so that where two strengths'
+    curves coincide (both at 100% answered) both are seen."""
+    return {"mfc": color, "mec": "white"} if s_index == 0 else {"mfc": "white", "mec": color}
+
+
+def _marked(n: np.ndarray, s_index: int, first: float | None) -> list[int]:
+    """Which points of a curve carry a marker: every other grid n, the strengths alternating (so that coinciding
+    curves do not stack markers), never the frontier point (its open star stands there alone)."""
+    return [i for i, x in enumerate(n) if i % 2 == s_index % 2 and (first is None or x != first)]
 
 
 def _first_text(first: float) -> str:

@@ -4,8 +4,11 @@ statuses and numbers, and the panels that show them on the data."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pandas as pd
+from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from adaptive_repro.outputs.accuracy_figures import accuracy_curves
@@ -19,6 +22,7 @@ from adaptive_repro.outputs.zhao_common import (
     arm_handle,
     arms_in,
     gap_curves,
+    marker_indices,
     requirement_line,
     se_units_axis,
     short_arm_name,
@@ -97,7 +101,7 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], sp
     accuracy_curves(ax_acc, rows.assign(sd=Z95 * rows["se"]), mark_holdout=True)
     ax_acc.set_title(f"(a) {std.display_name}: accuracy")
     ax_acc.set_ylabel("accuracy\n(mean, 95% band of the mean)")
-    gap_curves(ax_gap, gaps, arms)
+    gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, claims, gaps)
     ax_gap.set_title("(b) holdout − fresh, per arm")
@@ -109,6 +113,8 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], sp
     verdict_title(fig, wrap_verdict(verdict), short_setting(spec, replicates))
     handles = ax_acc.get_legend_handles_labels()[0]  # the data sets as accuracy_curves draws them
     handles += [arm_handle(a, f"{a.display_name}: holdout − fresh") for a in arms]
+    handles.append(Patch(facecolor="#bbbbbb", edgecolor="#777777", lw=0.6,
+                         label="shading: 95% band of the mean (± 1.96 SE), not the spread of single runs"))
     with_t = [short_arm_name(a) for a in arms if _has_threshold(a, spec)]
     if with_t:  # context, not a requirement: zhao-fig2's claim is about the standard holdout only
         handles += [style_handle("--", f"{' and '.join(with_t)}'s threshold T", color=REQUIREMENT["color"])]
@@ -122,27 +128,45 @@ def _has_threshold(arm, spec) -> bool:
     return t is not None and bool(np.isfinite(t))
 
 
-def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame, shift: float = 0.0) -> None:
-    """Ring the standard holdout's gap at the largest k (drawn ``shift`` to the right) if its claim (it overfits
-    there) fails."""
+#: The ring's words per claim status: a ring marks a failing or differing claim, and says which.
+RING_WORDS = {"does not hold": "claim fails here", "differs": "differs from the paper here"}
+
+
+def ring_label(claims: list[Claim], claim_id: str) -> str:
+    """The legend words of a ring on claim ``claim_id``'s point, by its status (:data:`RING_WORDS`)."""
+    claim = next((c for c in claims if c.claim_id == claim_id), None)
+    return RING_WORDS.get(claim.status if claim else "", RING_WORDS["does not hold"])
+
+
+def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame) -> None:
+    """Ring the standard holdout's gap at the largest k if its claim (it overfits there) fails."""
     claim = next((c for c in claims if c.claim_id == "standard-overfits"), None)
     g = gaps[gaps["mechanism"] == "standard"].dropna(subset=["mean"]).sort_values("k")
     if claim is not None and claim.status != "reproduced" and len(g):
-        ring(ax, g["k"].iloc[-1] + shift, g["mean"].iloc[-1], label="claim fails here")
+        ring(ax, g["k"].iloc[-1], g["mean"].iloc[-1], label=ring_label(claims, "standard-overfits"))
 
 
-def _dodges(arms, kmax: float) -> dict[str, float]:
-    """A small shift in k per arm (2% of the largest k between neighbours, centred on 0), the same in every panel of
-    a figure, so that arms with equal values at a k do not hide each other."""
-    return {a.name: (i - (len(arms) - 1) / 2) * 0.02 * kmax for i, a in enumerate(arms)}
+def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
+    """:func:`marker_indices` for the arms' gap curves (the order gap_curves draws them), on ``ax``'s y range after
+    the bands are known (estimated from the means ± 1.96 SE)."""
+    curves = {}
+    for arm in arms:
+        g = gaps[gaps["mechanism"] == arm.name].dropna(subset=["mean"]).sort_values("k")
+        if len(g):
+            curves[arm.name] = (g["k"].to_numpy(), g["mean"].to_numpy())
+    if not curves:
+        return {}
+    both = gaps.dropna(subset=["mean"])
+    span = float((both["mean"] + Z95 * both["se"].fillna(0)).max() - (both["mean"] - Z95 * both["se"].fillna(0)).min())
+    return marker_indices(curves, float(gaps["k"].max()), span or 1.0)
 
 
 def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
                 replicates: int):
     """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
     threshold T, in units of one accuracy's SE on the right; (b) per Algorithm 1 arm, on two stacked sub-axes, the
-    fraction of accuracy queries answered (against 90% required) and the budget used / B; arms dodged slightly in k
-    in (a) and (b) so that none hides another; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ
+    fraction of accuracy queries answered (against 90% required) and the budget used / B; markers thinned where arms
+    coincide or k is dense, points never moved; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ
     against the session's ε. Points where a claim fails are ringed; the title is :func:`fig3_verdict`."""
     plt = pyplot()
     arms = arms_in(spec, table["mechanism"])
@@ -154,35 +178,36 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     fig = plt.figure(figsize=(10, 5.0))
     grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
     ax_gap = fig.add_subplot(grid[:, 0])
-    dodge = _dodges(arms, float(table["k"].max()))
-    silent = gap_curves(ax_gap, gaps, arms, dodge)
+    silent = gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
     threshold_lines(ax_gap, spec, arms)
-    _ring_standard(ax_gap, claims, gaps, dodge.get("standard", 0.0))
+    _ring_standard(ax_gap, claims, gaps)
     for arm in alg1:  # gaps significantly above T (the claims' reading): ringed on the curve
         hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
         bad_gap = shortfalls(hold, arm_rows, tolerance)[1]
-        ring(ax_gap, [g[0] + dodge[arm.name] for g in bad_gap], [g[1] for g in bad_gap], label="claim fails here")
+        ring(ax_gap, [g[0] for g in bad_gap], [g[1] for g in bad_gap],
+             label=ring_label(claims, f"{arm.name}-prevents-overfitting"))
     ax_gap.set_title("(a) holdout − fresh, per arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)
     ax_gap.set_xlabel("selected variables k")
-    # one line, to leave (b) and (c) room; the caption says that one SE of an accuracy is 1/(2√n)
+    # one line (the shared label), to leave (b) and (c) room; the caption says one SE of an accuracy is 1/(2√n)
     se_axis = se_units_axis(ax_gap, spec.n)
-    se_axis.set_ylabel("in SE units: 2√n (holdout − fresh)")
     se_axis.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # 0, 5, 10, not 2.5, 7.5
     if alg1:
         ax_answered = fig.add_subplot(grid[0, 1])
         _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1,
-                         dodge)
+                         claims)
     if len(certified):
-        _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec)
+        _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec, claims)
     verdict_title(fig, wrap_verdict(fig3_verdict(claims, table, theory, spec, records)),
                   short_setting(spec, replicates))
     handles = [arm_handle(a, a.display_name + (" (every accuracy answer ⊥: no gap)" if a in silent else ""))
                for a in arms]
     handles += [style_handle("--", REQUIREMENT_LABEL, color=REQUIREMENT["color"])]
     rings = [h for ax in fig.axes for h in ax.collections if h.get_gid() == "encoding:violation"]
-    if rings:
-        handles.append(rings[0])
+    if rings:  # one entry; its words say which statuses the rings mark
+        words = [w for w in RING_WORDS.values() if w in {h.get_label() for h in rings}]
+        handles.append(copy.copy(rings[0]))
+        handles[-1].set_label(" / ".join(words) if len(words) < 2 else "claim fails or differs from the paper here")
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
     return fig
 
@@ -198,31 +223,40 @@ def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arm
 
 
 def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame,
-                     arms, dodge: dict[str, float]) -> None:
+                     arms, claims: list[Claim]) -> None:
     """Per Algorithm 1 arm, in its colour and marker: above, the fraction of accuracy queries answered at each k
     (k = 0 is never asked) against 90% required (dashed), the k where it answers less ringed (only the first, labelled
     "at every k", when it answers less at every k: the claim fails for the whole arm, and a chain of rings would hide
-    the curve); below, the budget used / B (dotted, open marker; at k = 0: after the attribute queries). The arms are
-    shifted by ``dodge`` in k, so that arms with equal values (e.g. both answering every query) stay visible."""
+    the curve); below, the budget used / B (dotted, open marker; at k = 0: after the attribute queries). Points stay
+    at their k; where arms coincide or k is dense, markers are thinned (:func:`marker_indices`) so none hides
+    another."""
+    kmax = float(table["k"].max())
+    holds, budgets = {}, {}
     for arm in arms:
-        shift = dodge[arm.name]
-        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
-        hold = hold.sort_values("k")
-        ax_answered.plot(hold["k"] + shift, hold["answered"], "-", ms=6, **style(arm))
-        bad = shortfalls(hold, arm_rows, tolerance)[0].sort_values("k")
-        if len(bad) and len(bad) == len(hold):  # fails at every k: one ring at the first, said in words
-            first = bad.iloc[0]
-            ring(ax_answered, first["k"] + shift, first["answered"], label="claim fails here", size=90)
-            words = "⊥ at every k" if (bad["answered"] == 0).all() else f"< {ANSWERED_MIN:.0%} at every k"
-            ax_answered.annotate(words, (first["k"] + shift, first["answered"]), textcoords="offset points",
-                                 xytext=(10, 6), ha="left", va="bottom", fontsize=SIZES["note"])
-        else:
-            ring(ax_answered, bad["k"] + shift, bad["answered"], label="claim fails here", size=90)
+        hold = _arm_rows(table, gaps, theory, arm.name)[0].sort_values("k")
+        holds[arm.name] = (hold["k"].to_numpy(), hold["answered"].to_numpy())
         every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
         th = theory[theory["arm"] == arm.name]
         if len(th):
-            ax_budget.plot(every["k"] + shift, every["budget_used"] / float(th["budget"].iloc[0]), ":", ms=5,
-                           mfc="white", **style(arm))
+            budgets[arm.name] = (every["k"].to_numpy(), every["budget_used"].to_numpy() / float(th["budget"].iloc[0]))
+    answered_marks, budget_marks = marker_indices(holds, kmax, 1.2), marker_indices(budgets, kmax, 1.2)
+    for arm in arms:
+        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
+        hold = hold.sort_values("k")
+        label = ring_label(claims, f"{arm.name}-prevents-overfitting")
+        ax_answered.plot(hold["k"], hold["answered"], "-", ms=6, markevery=answered_marks[arm.name], **style(arm))
+        bad = shortfalls(hold, arm_rows, tolerance)[0].sort_values("k")
+        if len(bad) and len(bad) == len(hold):  # fails at every k: one ring at the first, said in words
+            first = bad.iloc[0]
+            ring(ax_answered, first["k"], first["answered"], label=label, size=90)
+            words = "⊥ at every k" if (bad["answered"] == 0).all() else f"< {ANSWERED_MIN:.0%} at every k"
+            ax_answered.annotate(words, (first["k"], first["answered"]), textcoords="offset points",
+                                 xytext=(10, 6), ha="left", va="bottom", fontsize=SIZES["note"])
+        else:
+            ring(ax_answered, bad["k"], bad["answered"], label=label, size=90)
+        if arm.name in budgets:
+            ax_budget.plot(*budgets[arm.name], ":", ms=5, mfc="white", markevery=budget_marks[arm.name],
+                           **style(arm))
     requirement_line(ax_answered, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} required", x=0.5, ha="center", va="top")
     for ax, label in ((ax_answered, "answered"), (ax_budget, "budget used / B")):
         ax.set_ylim(-0.1, 1.12)
@@ -233,7 +267,7 @@ def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataF
     ax_budget.set_xlabel("selected variables k")
 
 
-def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
+def _certified_panel(ax, certified: pd.DataFrame, spec, claims: list[Claim]) -> None:
     """Per calibration aiming at the session's ε, the Bayesian-DP level Lemma 2 certifies for its σ (log axis), in
     the arm's encoding, labelled with its value; ε dashed; a level above ε (its claim fails) ringed."""
     x = np.arange(len(certified))
@@ -244,7 +278,7 @@ def _certified_panel(ax, certified: pd.DataFrame, spec) -> None:
         ax.annotate(f"{r.certified_bdp:.3g}", (i, r.certified_bdp), textcoords="offset points", xytext=(9, 0),
                     va="center", fontsize=10)
         if r.certified_bdp > eps * (1 + 1e-6):
-            ring(ax, i, r.certified_bdp, label="claim fails here")
+            ring(ax, i, r.certified_bdp, label=ring_label(claims, f"{r.arm}-certified-bdp"))
     ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-DP", "\nDP") for a in certified["arm"]])
     ax.set_xlim(-0.5, len(certified) - 0.2)
     lo, hi = min(eps, certified["certified_bdp"].min()), max(eps, certified["certified_bdp"].max())

@@ -7,6 +7,8 @@ Overfitting is holdout − fresh accuracy at the largest k, in two units: sampli
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
@@ -16,6 +18,7 @@ from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import (
     DP_ARM,
     arms_in,
+    marker_indices,
     requirement_line,
     short_arm_name,
     theory_table,
@@ -26,7 +29,6 @@ from adaptive_repro.plotting import (
     COLORS,
     MAX_WIDTH,
     SIZES,
-    legend_below,
     log_axis,
     note,
     ordinal_colors,
@@ -107,25 +109,45 @@ def sweep_verdict(table: pd.DataFrame) -> str:
 
 
 #: Height of each arm's "answered" strip relative to its gap panel.
-STRIP_RATIO = 0.3
+STRIP_RATIO = 0.42
 #: Text of the note where an arm answered nothing at some p (no gap to draw there).
 NO_ANSWER = "no gap: every answer ⊥"
 
 
-def figure(table: pd.DataFrame, spec):
-    """One column per arm: above, overfitting 2 sqrt(n)(holdout − fresh) at the largest k against p (one line per
-    batch SD b in sequential colours, the arm's marker, 95% bars), on one y axis shared by every arm; below, in a thin
-    strip shared by every arm, the fraction of replicates whose accuracy query at the largest k was answered (not ⊥),
-    so a missing gap reads as "answered 0" there and a note on the panel says why no point is drawn. The last panel is
-    the Bayesian-DP level Lemma 2 certifies for each calibration against p in the arm's colour, with the session's ε.
-    Points where a claim fails are ringed."""
+#: Shift in p between neighbouring batch SDs' points (side by side at one p, in every arm panel and strip).
+DODGE = 0.025
+#: Colour of the certified-level panel's lines: it has no batch SD, so neither b's sequential colours nor (within
+#: this figure, where colour means b) the arms' own colours; the arms' markers and names say which is which.
+CERTIFIED_COLOR = "#3a3a3a"
+#: The ring's words per status of the claim it marks (a legend entry names the statuses that occur).
+RING_WORDS = {"correlation-worsens-overfitting": ("gap falls", "differs"),
+              "dp-calibration-certified-bdp": ("level above ε", "fails")}
+
+
+def ring_legend(claim_list: list[Claim], drawn: set[str]) -> str:
+    """The one legend entry of the rings, from the statuses of the claims ringed (``drawn``: their ids), e.g. "claim
+    fails (level above ε) or differs (gap falls) here"; a "differs" claim is never called failing."""
+    status = {c.claim_id: c.status for c in claim_list}
+    parts = [f"{'differs' if status.get(cid) == 'differs' else 'fails'} ({RING_WORDS[cid][0]})"
+             for cid in RING_WORDS if cid in drawn]
+    return "claim " + " or ".join(sorted(parts, key=lambda t: not t.startswith("fails"))) + " here"
+
+
+def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
+    """A row of arm panels: above, overfitting 2 sqrt(n)(holdout − fresh) at the largest k against p (one line per
+    batch SD b in sequential colours, side by side, the arm's marker, 95% bars), on one y axis shared by every arm;
+    below, in a strip shared by every arm, the fraction of replicates whose accuracy query at the largest k was
+    answered (not ⊥), so a missing gap reads as "answered 0" there and a note on the panel says why no point is drawn.
+    Under them, the Bayesian-DP level Lemma 2 certifies for each calibration against p (dark grey, the arms' markers
+    and names: colour means b in this figure), with the session's ε, beside the legend. Points where a claim fails or
+    differs are ringed; the ring's legend words follow the claims' statuses (:func:`ring_legend`)."""
     plt = pyplot()
     n = spec.n
     arms = arms_in(spec, table["mechanism"])
-    ncols = 3
-    nrows = -(-(len(arms) + 1) // ncols)
-    fig = plt.figure(figsize=(10, 3.0 * nrows + 0.9))
-    outer = fig.add_gridspec(nrows, ncols)
+    ncols = max(2, min(len(arms), 4))
+    arm_rows = -(-len(arms) // ncols)
+    fig = plt.figure(figsize=(MAX_WIDTH, 3.4 * arm_rows + 3.1))
+    outer = fig.add_gridspec(arm_rows + 1, ncols, height_ratios=[1.45] * arm_rows + [1], hspace=0.45, wspace=0.12)
     cells = [outer[i // ncols, i % ncols].subgridspec(2, 1, height_ratios=[1, STRIP_RATIO], hspace=0.08)
              for i in range(len(arms))]
     first = fig.add_subplot(cells[0][0])
@@ -134,7 +156,7 @@ def figure(table: pd.DataFrame, spec):
     strips += [fig.add_subplot(c[1], sharex=ax, sharey=strips[0]) for c, ax in zip(cells[1:], axes[1:])]
     b_values = sorted(table["b"].unique())
     b_colours = dict(zip(b_values, ordinal_colors(len(b_values))))
-    dodge = {b: 0.012 * (i - (len(b_values) - 1) / 2) for i, b in enumerate(b_values)}
+    dodge = {b: DODGE * (i - (len(b_values) - 1) / 2) for i, b in enumerate(b_values)}
     for ax, strip, arm in zip(axes, strips, arms):
         sub = table[table["mechanism"] == arm.name]
         marker = style(arm)["marker"]
@@ -142,64 +164,68 @@ def figure(table: pd.DataFrame, spec):
             grp = grp.sort_values("p").assign(x=lambda g, b=b: g["p"] + dodge[b])  # side by side
             drawn = grp[grp["answered"] > 0]
             ax.errorbar(drawn["x"], drawn["gap_se_units"], yerr=Z95 * 2 * np.sqrt(n) * drawn["gap_se"], ls="-",
-                        marker=marker, ms=6, capsize=2.5, color=b_colours[b], lw=1.5)
-            strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4.5, lw=1.1, color=b_colours[b])
+                        marker=marker, ms=5.5, capsize=0, elinewidth=1.1, color=b_colours[b], lw=1.4)
+            strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4, lw=1.0, color=b_colours[b])
         silent_p = sorted(sub.loc[sub["answered"] == 0, "p"].unique())
         if silent_p:  # why no point is drawn there (never a point at 0, which would read "no overfitting")
-            ax.text(float(np.mean(silent_p)), 0.5, NO_ANSWER, transform=blended_transform_factory(
-                ax.transData, ax.transAxes), ha="center", va="center", fontsize=SIZES["note"], color="#555555")
+            ax.text(float(np.mean(silent_p)), 0.5, NO_ANSWER.replace(": ", ":\n"),
+                    transform=blended_transform_factory(ax.transData, ax.transAxes), ha="center", va="center",
+                    fontsize=SIZES["note"], color="#555555")
         ax.axhline(0, color=COLORS["reference"], lw=0.9)
-        ax.set_title(arm.display_name.split(" (")[0])
+        ax.set_title(arm.display_name.split(" (")[0].replace(", ", ",\n", 1))
         ax.tick_params(labelbottom=False)
-    _ring_trend(axes[arms.index(next(a for a in arms if a.name == "standard"))] if any(
-        a.name == "standard" for a in arms) else None, table)
-    strips[0].set_ylim(-0.15, 1.15)
+    std_ax = next((ax for ax, a in zip(axes, arms) if a.name == "standard"), None)
+    ringed = {"correlation-worsens-overfitting"} if _ring_trend(std_ax, table) else set()
+    strips[0].set_ylim(-0.2, 1.2)
     strips[0].set_yticks([0, 1], ["0", "100%"])
     for i, (ax, strip) in enumerate(zip(axes, strips)):
         if i % ncols == 0:
             ax.set_ylabel("2√n (holdout − fresh)\n[SE units]")
-            strip.set_ylabel("answered", rotation=0, ha="right", va="center")
+            strip.set_ylabel("answered")
         else:
             ax.tick_params(labelleft=False)
             strip.tick_params(labelleft=False)
-    cert = fig.add_subplot(outer[len(arms) // ncols, len(arms) % ncols])
-    _certified_against_p(cert, table, spec)
+    cert = fig.add_subplot(outer[arm_rows, :max(1, ncols // 2)])
+    if _certified_against_p(cert, table, spec):
+        ringed.add("dp-calibration-certified-bdp")
     grid_p = sorted(table["p"].unique())
     for ax in strips + [cert]:
         ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
-        ax.set_xlim(table["p"].min() - 0.06, table["p"].max() + 0.06)
+        ax.set_xlim(table["p"].min() - 0.07, table["p"].max() + 0.07)
         ax.set_xticks(grid_p, [f"{p:g}" for p in grid_p])
     handles = [Line2D([], [], color=b_colours[b], label=f"batch SD b = {b:g}") for b in b_values]
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
-    handles += rings[:1]
+    if rings:
+        handles.append(copy.copy(rings[0]))
+        handles[-1].set_label(ring_legend(claim_list if claim_list is not None else claims(table), ringed))
     verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}; "
                                f"gap at the largest k, bars: 95% (± {Z95:.2f} Monte-Carlo SE)"))
-    labels = [h.get_label() for h in handles]
-    if len(arms) + 1 < nrows * ncols:  # the legend in the free cell, outside the data
-        fig.tight_layout(rect=(0, 0, 1, 0.97))
-        spare = fig.add_subplot(outer[nrows - 1, ncols - 1])
-        spare.set_axis_off()
-        spare.legend(handles, labels, loc="center left", bbox_to_anchor=(-0.12, 0.5), frameon=False)
-    else:
-        legend_below(fig, handles=handles, labels=labels, ncol=2, rect_top=0.97)
+    fig.subplots_adjust(left=0.09, right=0.97, top=0.82, bottom=0.08)
+    spare = fig.add_subplot(outer[arm_rows, max(1, ncols // 2):])  # the legend beside the certified panel
+    spare.set_axis_off()
+    spare.legend(handles, [h.get_label() for h in handles], loc="center left", bbox_to_anchor=(0.08, 0.5),
+                 frameon=False, title="gap panels: colour = batch SD", title_fontsize=SIZES["legend"],
+                 alignment="left")
     return fig
 
 
-def _ring_trend(ax, table: pd.DataFrame) -> None:
+def _ring_trend(ax, table: pd.DataFrame) -> bool:
     """Ring, on the standard holdout's panel, the largest-p points of the b where its gap falls significantly (or,
-    if it rises nowhere, of every b): where the claim "correlation worsens overfitting" fails."""
+    if it rises nowhere, of every b): where the claim "correlation worsens overfitting" fails or differs. Whether a
+    ring was drawn."""
     trend = standard_trend(table)
     if ax is None or trend is None:
-        return
+        return False
     p_lo, p_hi, diffs, up, down = trend
     if up and not down:
-        return
+        return False
     failing = {b for b, _, _ in (down or diffs)}
     sub = table[(table["mechanism"] == "standard") & (table["p"] == p_hi) & table["b"].isin(failing)]
     b_values = sorted(table["b"].unique())
-    x = [p_hi + 0.012 * (b_values.index(b) - (len(b_values) - 1) / 2) for b in sub["b"]]
-    ring(ax, x, sub["gap_se_units"], label="claim fails here", size=140)
+    x = [p_hi + DODGE * (b_values.index(b) - (len(b_values) - 1) / 2) for b in sub["b"]]
+    ring(ax, x, sub["gap_se_units"], label="claim differs here", size=120)
+    return len(sub) > 0
 
 
 def _certified_arms(table: pd.DataFrame) -> list[str]:
@@ -210,34 +236,38 @@ def _certified_arms(table: pd.DataFrame) -> list[str]:
     return sorted(names, key=lambda m: m != DP_ARM)
 
 
-def _certified_against_p(ax, table: pd.DataFrame, spec) -> None:
-    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), one line per
-    calibration in its arm's colour and marker (as in every figure; the sequential colours of b belong to the other
-    panels) with its name written beside its last point, with the session's ε dashed; a DP-calibration level above ε
-    (its claim fails) ringed."""
+def _certified_against_p(ax, table: pd.DataFrame, spec) -> bool:
+    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), one dark-grey line per
+    calibration with its arm's marker (colour means b in this figure) and its name beside its last point (where two
+    levels coincide, one marker: :func:`marker_indices`), with the session's ε dashed; a DP-calibration level above ε
+    (its claim fails) ringed. Whether a ring was drawn."""
     arms = _certified_arms(table)
     if not arms:
         note(ax, "no Algorithm 1 arm in this run:\nno certified level to show")
         ax.set_xticks([]), ax.set_yticks([])
-        return
-    for m in arms:
-        rows = table[table["mechanism"] == m].drop_duplicates("p").sort_values("p")
-        line = style(spec.arm(m))
-        ax.plot(rows["p"], rows["certified_bdp"], ls="-", ms=6, **line)
+        return False
+    curves = {m: table[table["mechanism"] == m].drop_duplicates("p").sort_values("p") for m in arms}
+    levels = np.log10(table["certified_bdp"].dropna())
+    marks = marker_indices({m: (r["p"].to_numpy(), np.log10(r["certified_bdp"].to_numpy())) for m, r in curves.items()},
+                           float(np.ptp(table["p"])), float(np.ptp(levels)) or 1.0)  # equal levels: one marker
+    for m, rows in curves.items():
+        ax.plot(rows["p"], rows["certified_bdp"], ls="-", ms=6, lw=1.4, color=CERTIFIED_COLOR, markevery=marks[m],
+                marker=style(spec.arm(m))["marker"], mec="white", mew=0.5)
         last = rows.iloc[-1]
-        ax.annotate(short_arm_name(spec.arm(m)), (last["p"], last["certified_bdp"]), textcoords="offset points",
-                    xytext=(-12, 0 if m == DP_ARM else 9), ha="right", va="center" if m == DP_ARM else "bottom",
-                    fontsize=SIZES["tick"], color=line["color"])
+        ax.annotate(f"{short_arm_name(spec.arm(m))} calibration", (last["p"], last["certified_bdp"]),
+                    textcoords="offset points", xytext=(-14, 0 if m == DP_ARM else 8), ha="right",
+                    va="center" if m == DP_ARM else "bottom", fontsize=SIZES["tick"], color=CERTIFIED_COLOR)
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p")
     eps = float(table["eps_session"].dropna().iloc[0])
     above = dp[dp["certified_bdp"] > eps * (1 + 1e-6)]
-    ring(ax, above["p"], above["certified_bdp"], label="claim fails here", size=120)
+    ring(ax, above["p"], above["certified_bdp"], label="claim fails here", size=110)
     levels = table["certified_bdp"].dropna()
     ax.set_ylim(min(eps, levels.min()) / 1.8, max(eps, levels.max()) * 1.8)
     log_axis(ax, "y")
     requirement_line(ax, eps, f"ε = {eps:g}", x=1.02, ha="left", va="center")  # the Bayesian-DP arm lies on ε
     ax.set_title("Certified Bayesian-DP level")
     ax.set_ylabel("level (Lemma 2)")
+    return len(above) > 0
 
 
 def claims(table: pd.DataFrame) -> list[Claim]:
@@ -281,4 +311,5 @@ def build(output_id: str, params: dict, inputs: dict):
     specs = inputs["specs"]
     table = sweep_table(inputs["records"], specs)
     spec = next(iter(specs.values()))
-    return table, figure(table, spec), claims(table)
+    claim_list = claims(table)
+    return table, figure(table, spec, claim_list), claim_list

@@ -188,8 +188,8 @@ class EffectiveNCalibration(DPCalibration):
     name: str = "dp_effective_n"
     display_name: str = "DP calibration, threshold for n/V"
     purpose: str = "V known to the mechanism"
-    color: str = "#000000"  # Okabe-Ito black
-    marker: str = "<"
+    color: str = "#8B5A2B"  # brown: no other arm's hue; black is kept for population and reference lines
+    marker: str = "p"  # a pentagon: chains of ◀ read as arrows, and an X with a white edge reads thin
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         """The DP calibration, its threshold multiplied by sqrt(V)."""

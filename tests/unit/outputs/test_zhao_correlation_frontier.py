@@ -76,15 +76,23 @@ def test_claims_and_figure(built):
     assert verdict_line.startswith("Bayesian-DP Algorithm 1") and len(verdict_line) <= 90
     assert "i.i.d." not in fig._suptitle.get_text() and "× DP" not in fig._suptitle.get_text()
     # a row per threshold (ignoring correlation, for n/V), panel titles of at most two short lines; the legend's
-    # "first n" entry is drawn with the marker of the curve it marks
+    # "first n" entry is drawn as the open star at the frontier (ms 13; the curves' own markers are smaller), and the
+    # legend groups the calibrations before the line styles
     panels = [ax for ax in fig.axes if ax.get_subplotspec()]
     assert {ax.get_subplotspec().get_geometry()[:2] for ax in panels} == {(2, len(panels) // 2)}
     assert all(ax.get_title().count("\n") <= 1 for ax in panels)
     (legend,) = fig.legends
     entry = {t.get_text(): h for t, h in zip(legend.get_texts(), legend.legend_handles)}
     first_n = [h for t, h in entry.items() if t.startswith("first n")]
-    drawn = {ln.get_marker() for ax in panels for ln in ax.lines if ln.get_markersize() == 10}
-    assert all(h.get_marker() in drawn for h in first_n)
+    drawn = {(ln.get_marker(), ln.get_markeredgecolor()) for ax in panels for ln in ax.lines
+             if ln.get_markersize() == 13}
+    assert first_n and all((h.get_marker(), h.get_markeredgecolor()) in drawn for h in first_n)
+    labels = list(entry)
+    strengths = [i for i, t in enumerate(labels) if t.startswith("V ≈")]
+    calibrations = [i for i, t in enumerate(labels) if "calibration" in t and not t.startswith(("first", "Bayesian-DP "
+                                                                                               "calibration still"))]
+    assert strengths and max(calibrations) < min(strengths) and strengths == list(range(strengths[0],
+                                                                                         strengths[-1] + 1))
     first = table.drop_duplicates(["experiment", "calibration"]).set_index(["experiment", "calibration"])
     assert np.isfinite(first.loc[(spec.points[0][0], "dp_effective_n"), "first_n_answering_90"])
 
@@ -130,7 +138,7 @@ def test_powers_and_structure_verdicts():
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: never"
     assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90%: 10⁴"
-    assert zcf.headline(table) == "Bayesian-DP Algorithm 1 answers 90% only with a threshold for n/V, from 10⁴ records"
+    assert zcf.headline(table) == "Bayesian-DP Algorithm 1 answers 90% only with an n/V threshold, from 10⁴ records"
     never = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [0.3] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.headline(never) == "Bayesian-DP Algorithm 1 never answers 90% at n ≤ 10⁴ with either threshold"

@@ -23,7 +23,7 @@ class ThresholdoutEffectiveNArm(Arm):
     name: str = "thresholdout_effective_n"
     display_name: str = "Thresholdout for n/V"
     detail: str = "(threshold and noise at the effective n, V known)"
-    color: str = "#56B4E9"  # Okabe-Ito sky blue
+    color: str = "#E69F00"  # Okabe-Ito orange (sky blue read as the Bayesian-DP blue)
     marker: str = "D"
     analyst: Analyst = DWORK_ANALYST
 

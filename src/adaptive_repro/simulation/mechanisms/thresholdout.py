@@ -42,7 +42,7 @@ class ThresholdoutArm(Arm):
     name: str = "dwork_code"
     display_name: str = "Thresholdout (Dwork et al. 2015 script)"
     detail: str = ""
-    color: str = "#E69F00"  # Okabe-Ito orange
+    color: str = "#882255"  # Paul Tol wine (Okabe-Ito orange sat too close to the standard holdout's vermillion)
     marker: str = "s"
     analyst: Analyst = DWORK_ANALYST
 
