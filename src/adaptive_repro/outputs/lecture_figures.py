@@ -34,7 +34,7 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     fig, ax = pyplot().subplots(figsize=(8.6, 4.6))
     floor = 0.3 / frame["replicates"].max()
     groups = list(frame.groupby("epsilon"))
-    colours = ordinal_colors(len(groups))
+    colours = ordinal_colors(len(groups) + 1)[:len(groups)]  # the map stops before its palest end
     for i, (c, (eps, s)) in enumerate(zip(colours, groups)):
         s = s.sort_values("m")
         y = np.maximum(s.mc_probability, floor)
@@ -48,10 +48,9 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     delta = frame["delta"].iloc[0]
     ax.axhline(delta, color=COLORS["reference"], ls=":")
     ax.set(xlabel="data set size m", ylabel="probability")
-    positive = frame.mc_ci_low.to_numpy()[frame.mc_ci_low.to_numpy() > 0]
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_ylim(min(floor, positive.min() if positive.size else 1e-3) / 3, 2)
+    ax.set_ylim(np.maximum(frame.mc_ci_low, floor).min() / 2, 2)  # down to the lowest bar drawn, no empty decades
     log_axis(ax, "y")
     log_axis(ax, "x", subs=(1, 2, 5))  # m doubles: label 2×10^k and 5×10^k too
     handles = [Line2D([], [], color="k", marker="o", ls="", label="Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε]"),
