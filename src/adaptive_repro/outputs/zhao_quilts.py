@@ -127,8 +127,9 @@ LEMMA4_DASHES = ((0, (6, 2.5)), (0, (3.5, 1.5)))
 def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None = None):
     """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau: Lemma 2 black, Lemma 3 with
     markers, the correlations where it is infeasible as a range in a strip under an axis break, Lemma 4 dashed in
-    sequential colours for c (long and short dashes by turns, thinner as c grows, so close curves stay apart); on that range, rings at the tabulated binary chains where Lemma 3 is infeasible, the
-    points its claim (row lemma3-feasible) tests."""
+    sequential colours for c (long and short dashes by turns, thinner as c grows, so close curves stay apart); on
+    that range, rings at the tabulated binary chains where Lemma 3 is infeasible, the points its claim (row
+    lemma3-feasible) tests."""
     curves = curves.assign(corr=2 * curves["p"] - 1)
     taus = sorted(curves["tau"].unique())
     fig, axes = panel_grid(len(taus), max_cols=3, size=(3.33, 3.7), sharey=True)
