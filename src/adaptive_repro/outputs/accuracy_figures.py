@@ -85,7 +85,7 @@ def threshold_label(names_with_threshold) -> str:
     """The legend entry of the gap rows' dashed threshold lines: the arm's name when one arm has a threshold, else a
     phrase true of every arm (each dashed line is its own arm's T)."""
     if len(names_with_threshold) == 1:
-        return f"threshold T of {names_with_threshold[0]} (its claim's tolerance)"
+        return f"threshold T of {names_with_threshold[0]}, the tolerance of its claim"
     return "threshold T of each arm (its own; the tolerance its claim uses)"
 
 

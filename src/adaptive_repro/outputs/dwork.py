@@ -58,6 +58,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                                 measured=f"fresh − 0.5 at k = {k_small} ({mech}): {fmt_gap(gap, se)}",
                                 status=verdict(ok), kind="project", code=code_name(mean_and_se)))
     else:
+        display = {arm.name: arm.display_name for arm in spec.arms}
         worst = None
         for mech in sorted(mechanisms):
             for k in sorted(set(records["k"])):
@@ -70,7 +71,8 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             claim="Labels are independent of the data, so no classifier beats chance on fresh data.",
                             expected="fresh accuracy = 0.5 at every k (within Monte-Carlo error)",
                             measured="largest deviation: " + ("none" if worst is None else
-                                                     f"{worst[0]} k = {worst[1]}: {fmt_gap(worst[2], worst[3])}"),
+                                                     f"{display[worst[0]]}, k = {worst[1]}: "
+                                                     f"{fmt_gap(worst[2], worst[3])}"),
                             status=verdict(ok), kind="project", code=code_name(mean_and_se)))
     settings = spec.arm_settings()
     for arm in spec.arms:  # arms this project adds: their own threshold, their own words
@@ -116,8 +118,11 @@ def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, threshold:
 
 def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
     """On each panel whose fresh-data curve lies under the exact population curve, say so (with the largest
-    difference), so that no curve is silently hidden."""
-    from adaptive_repro.plotting import note_in_empty
+    difference), so that no curve is silently hidden; the notes are left-aligned and tried top left first, so that
+    panels whose top left is empty show them alike."""
+    from adaptive_repro.plotting import NOTE_SPOTS, note_in_empty
+
+    spots = (NOTE_SPOTS[1], NOTE_SPOTS[0], *NOTE_SPOTS[2:])
 
     for ax, arm in zip(fig.axes, [a.name for a in arms]):
         sub = table[table["mechanism"] == arm]
@@ -125,7 +130,8 @@ def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
         pop = sub[sub["dataset"] == "population"].set_index("k")["mean"]
         diff = (fresh - pop).abs().dropna()
         if len(diff) and diff.max() < 0.005:
-            note_in_empty(ax, f"fresh data lies under the population\ncurve (within {diff.max():.3f} at every k)")
+            note_in_empty(ax, f"fresh data lies under the population\ncurve (within {diff.max():.3f} at every k)",
+                          spots=spots).set_multialignment("left")
 
 
 def build(output_id: str, params: dict, inputs: dict):

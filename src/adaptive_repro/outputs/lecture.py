@@ -232,7 +232,7 @@ def monitor_verdict(masks: dict[str, pd.Series]) -> str:
     failed = [(MONITOR_CHECKS[c][3], int((~m).sum())) for c, m in masks.items() if not m.all()]
     if not failed:
         return f"Every bound of the Monitor argument holds at all {n} (ε', T) points"
-    text = "; ".join(f"{w} fails at {k} of {n} (ε', T) point{'s' if k > 1 else ''}" for w, k in failed)
+    text = "; ".join(f"{w} fails at {k} of {n} (ε', T) point{'s' if n > 1 else ''}" for w, k in failed)
     held = len(masks) - len(failed)
     if held:
         text += f"; the other {held} bound{'s hold' if held > 1 else ' holds'} at all {n}"

@@ -14,6 +14,7 @@ import pandas as pd
 from adaptive_repro.plotting import (
     COLORS,
     OKABE_ITO,
+    SIZES,
     legend_below,
     log_axis,
     note_in_empty,
@@ -33,7 +34,7 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     fig, ax = pyplot().subplots(figsize=(8.6, 4.6))
     floor = 0.3 / frame["replicates"].max()
     groups = list(frame.groupby("epsilon"))
-    colours = ordinal_colors(len(groups))
+    colours = ordinal_colors(len(groups) + 1)[:len(groups)]  # the map stops before its palest end
     for i, (c, (eps, s)) in enumerate(zip(colours, groups)):
         s = s.sort_values("m")
         y = np.maximum(s.mc_probability, floor)
@@ -47,10 +48,9 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     delta = frame["delta"].iloc[0]
     ax.axhline(delta, color=COLORS["reference"], ls=":")
     ax.set(xlabel="data set size m", ylabel="probability")
-    positive = frame.mc_ci_low.to_numpy()[frame.mc_ci_low.to_numpy() > 0]
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_ylim(min(floor, positive.min() if positive.size else 1e-3) / 3, 2)
+    ax.set_ylim(np.maximum(frame.mc_ci_low, floor).min() / 2, 2)  # down to the lowest bar drawn, no empty decades
     log_axis(ax, "y")
     log_axis(ax, "x", subs=(1, 2, 5))  # m doubles: label 2×10^k and 5×10^k too
     handles = [Line2D([], [], color="k", marker="o", ls="", label="Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε]"),
@@ -86,8 +86,8 @@ MONITOR_GROUPS = [
     ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.15),
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
 ]
-#: The 99% band of a bound (from p_alpha's interval): very light, so that it does not read as data
-BAND_ALPHA = 0.06
+#: The 99% band of a bound (from p_alpha's interval): light, so that it does not read as data, but visible
+BAND_ALPHA = 0.22
 
 
 def _log_floor(v: pd.DataFrame, lo: pd.DataFrame) -> float:
@@ -112,6 +112,16 @@ def _with_zero_crossings(T: np.ndarray, y: np.ndarray, steps: int = 40) -> tuple
     return np.asarray(xs), np.asarray(ys)
 
 
+def _name_violated_bound(ax, x: float, y: float, words: str) -> None:
+    """Beside a ring, which bound its point violates (the ring legend's words without "fails here:"): the bound's line
+    has the colour of the quantity the notes state it for, which need not be the ringed point's colour."""
+    import textwrap
+
+    text = textwrap.fill(words.split("\n", 1)[-1], 18)
+    ax.annotate(text, (x, y), xytext=(16, -4), textcoords="offset points", ha="left", va="top",
+                fontsize=SIZES["note"], arrowprops=dict(arrowstyle="-", color="k", lw=0.8, shrinkA=0, shrinkB=7))
+
+
 def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     """One column per ε': the measured Monitor gap, the gap under Step 4's assumption and E[S_max] against the notes'
     bounds, against T, on a log axis. A lower bound below 0 holds trivially: its line leaves the bottom (a note says
@@ -120,6 +130,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     legend words, [(ε', T), ...]) of each bound that fails somewhere, ringed on the measured point; ``verdict``: the
     title (:func:`.lecture.monitor_verdict`)."""
     from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
     fig, axes = pyplot().subplots(1, len(eps_primes), figsize=(min(9.8, 4.9 * len(eps_primes)), 4.3), sharex=True,
@@ -153,6 +164,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             if at:
                 y = np.maximum(vv.loc[at, q].to_numpy(), floor)
                 legends[0][1].append(ring(ax, np.asarray(at) * shift.get(q, 1.0), y, label=words))
+                _name_violated_bound(ax, at[0] * shift.get(q, 1.0), y[0], words)
         ax.set_yscale("log")
         ax.set_ylim(floor, 1.6)
         log_axis(ax, "y")
@@ -167,13 +179,23 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
                                 f"{frame.replicates.min():,}–{frame.replicates.max():,} runs per point, "
                                 f"{frame.confidence.iloc[0]:.0%} intervals")
     fig.tight_layout()
-    bounds = [b for *_, bs in MONITOR_GROUPS for b, *_ in bs]
-    if (v[bounds] < 0).to_numpy().any():
-        note_in_empty(axes[-1], "lower bounds < 0 hold trivially:\ntheir lines leave the bottom", candidates=list(axes))
+    bounds = [(b, lab) for *_, bs in MONITOR_GROUPS for b, _, lab in bs]
+    for ax, ep in zip(axes, eps_primes):  # why a lower bound's line is short or absent, in the panel where it is
+        below = v.loc[ep][[b for b, _ in bounds]] < 0
+        absent = [f"{lab}: < 0 at all T" for b, lab in bounds if below[b].all()]
+        crossing = bool((below.any() & ~below.all()).any())
+        text = "lower bounds < 0 hold trivially" + (";\n" + "\n".join(absent) if absent else "") + (
+            ":\ntheir lines leave the bottom" if crossing and not absent else "")
+        if not (absent or crossing):
+            text = ""
+        if text:
+            note_in_empty(ax, text)
     # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")
     handles, labels = [], []
+    legends[-1][1].append(Patch(color=COLORS["reference"], alpha=BAND_ALPHA * 1.5,
+                                label=f"{frame.confidence.iloc[0]:.0%} interval of a lower bound"))
     for title, h in legends:
         col = [(blank, title)] + [(x, x.get_label()) for x in h]
         col += [(blank, "")] * (rows - len(col))

@@ -6,6 +6,8 @@ records are correlated; the "chain" data model used here is this project's desig
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from adaptive_repro.outputs.zhao_common import (
@@ -17,7 +19,7 @@ from adaptive_repro.outputs.zhao_common import (
     theory_table,
     wrap_verdict,
 )
-from adaptive_repro.plotting import MAX_WIDTH, SIZES, _plain, pyplot, ring, style, verdict_title
+from adaptive_repro.plotting import MAX_WIDTH, SIZES, pyplot, ring, style, verdict_title
 from adaptive_repro.registry import Claim, verdict
 from adaptive_repro.simulation.analysts import theorem2_diagnostics
 
@@ -84,6 +86,19 @@ def thm2_verdict(table: pd.DataFrame, beta: float, spec) -> str:
             f"{event} within β = {beta:g}; {' and '.join(above)} exceed{'' if len(above) > 1 else 's'} it")
 
 
+
+def typeset_count(x: float) -> str:
+    """A large count as a label shows it: 1.4×10⁹ from 10⁵ on (two significant digits, unicode superscripts),
+    below that with thousands separators (12,345)."""
+    if x < 1e5:
+        return f"{x:,.0f}"
+    k = math.floor(math.log10(x))
+    mant = f"{x / 10.0 ** k:.2g}"
+    if mant == "10":  # 9.96e5 rounds up to the next power
+        k, mant = k + 1, "1"
+    power = "10" + str(k).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return power if mant == "1" else f"{mant}×{power}"
+
 def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
     """One wide panel, a row per Algorithm 1 calibration (named on the y axis): the frequency of Theorem 2's failure
     event with its 95% Clopper–Pearson interval on x, in the arm's encoding, labelled beside the point with
@@ -105,14 +120,14 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
             ["ringed: above β"] if r.mechanism in failing else [])
         label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
         right = r.ci_high < 0.6  # the label right of the interval, or left of it near the right edge
-        ax.annotate(label, (r.ci_high if right else r.ci_low, y), textcoords="offset points",
+        ax.annotate(label, (max(r.ci_high, beta) if right else r.ci_low, y), textcoords="offset points",  # clear of β
                     xytext=(12 if right else -12, 0), ha="left" if right else "right", va="center",
                     fontsize=SIZES["text"], bbox={"fc": "white", "ec": "none", "pad": 1})
     ax.axvline(beta, **REQUIREMENT)
     ax.text(beta, rows - 0.45, f" β = {beta:g}", ha="left", va="center", fontsize=SIZES["tick"],
             color=REQUIREMENT_TEXT)
     n_req = float(table["theorem2_n_required"].min())
-    names = [short_arm_name(spec.arm(m)) + (f"\n(needs n ≥ {_plain(n_req)})" if m == THEOREM2_ARM else "")
+    names = [short_arm_name(spec.arm(m)) + (f"\n(needs n ≥ {typeset_count(n_req)})" if m == THEOREM2_ARM else "")
              for m in table["mechanism"]]
     ax.set_yticks(range(rows), names[::-1])
     ax.set_ylim(-0.6, rows - 0.25)

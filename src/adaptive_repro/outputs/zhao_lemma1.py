@@ -207,6 +207,8 @@ def build_figure(frame: pd.DataFrame):
     Lemma 1's bound in black, the points above it ringed; probabilities below the axis's floor (the smallest bound's
     decade) drawn as open down-triangles (open circles are reserved for rings) in a strip under a break. The Monte
     Carlo cross-check stays in the table."""
+    from matplotlib.ticker import FuncFormatter
+
     from adaptive_repro.plotting import (
         COLORS,
         floor_band,
@@ -214,6 +216,7 @@ def build_figure(frame: pd.DataFrame):
         log_axis,
         ordinal_colors,
         panel_grid,
+        power_of_ten_label,
         ring,
         verdict_title,
     )
@@ -230,21 +233,26 @@ def build_figure(frame: pd.DataFrame):
         s = sub_t.drop_duplicates("n").sort_values("n")
         ax.plot(s.n, s.bound, "-", color="black", lw=2.2, zorder=5, label="Lemma 1's bound 4 exp(−τ²n/9)")
         ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1)
-        for i, (c, p) in enumerate(zip(colors, ps)):
+        strip: dict[float, list[str]] = {}  # n -> colours of the probabilities below the floor there
+        for c, p in zip(colors, ps):
             s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")
             above = s.exact_probability >= floor
             ax.plot(s.n, s.exact_probability.where(above), "-o", color=c, ms=4.5, zorder=6,
                     label=f"p = {p:g}" + (" (i.i.d.)" if np.isclose(p, 0.5) else ""))
             below_any |= bool((~above).any())
-            dodge = 10 ** (0.035 * (i - (len(ps) - 1) / 2))
-            ax.plot(s.n[~above] * dodge, [1.0] * int((~above).sum()), "v", color=c, mfc="white", ms=5, zorder=6,
-                    gid="below-floor")  # y set to the strip's height once the strip exists
+            for n in s.n[~above]:
+                strip.setdefault(float(n), []).append(c)
+        for n, cs in strip.items():  # side by side around n, 0.08 decade apart, so that none touches another
+            for i, c in enumerate(cs):
+                ax.plot([n * 10 ** (0.08 * (i - (len(cs) - 1) / 2))], [1.0], "v", color=c, mfc="white", ms=5,
+                        zorder=6, gid="below-floor")  # y set to the strip's height once the strip exists
         hit = bad[np.isclose(bad["tau"], tau)]
         ring(ax, hit.n, hit.exact_probability, label="exact probability above Lemma 1's bound")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlim(frame.n.min() / 1.6, frame.n.max() * 1.6)
+        ax.set_xlim(frame.n.min() / 1.8, frame.n.max() * 2.0)  # room for the strip's side-by-side markers
         log_axis(ax, "x", subs=(1.0,))
+        ax.xaxis.set_major_formatter(FuncFormatter(power_of_ten_label))  # 10^k even on an axis of few decades
         log_axis(ax, "y")
         ax.set_title(f"τ = {tau:g}")
         ax.set_xlabel("records n")

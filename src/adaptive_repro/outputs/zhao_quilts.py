@@ -119,11 +119,17 @@ def _runs(frame: pd.DataFrame, mask: np.ndarray) -> list[pd.DataFrame]:
     return runs
 
 
+#: Lemma 4's dashes, long and short by turns over c, and its lines thinner as c grows (drawn in that order): curves of
+#: neighbouring c that nearly coincide still show both colours.
+LEMMA4_DASHES = ((0, (6, 2.5)), (0, (3.5, 1.5)))
+
+
 def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None = None):
     """eps' vs correlation 2p - 1 of the binary chain (log-log), one panel per tau: Lemma 2 black, Lemma 3 with
     markers, the correlations where it is infeasible as a range in a strip under an axis break, Lemma 4 dashed in
-    sequential colours for c; on that range, rings at the tabulated binary chains where Lemma 3 is infeasible, the
-    points its claim (row lemma3-feasible) tests."""
+    sequential colours for c (long and short dashes by turns, thinner as c grows, so close curves stay apart); on
+    that range, rings at the tabulated binary chains where Lemma 3 is infeasible, the points its claim (row
+    lemma3-feasible) tests."""
     curves = curves.assign(corr=2 * curves["p"] - 1)
     taus = sorted(curves["tau"].unique())
     fig, axes = panel_grid(len(taus), max_cols=3, size=(3.33, 3.7), sharey=True)
@@ -141,7 +147,8 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
         ax.plot(l2["corr"], l2["eps_dp"], "-", color="black", lw=2, label="Lemma 2 (exact quilts)")
         for j, c in enumerate(cs):
             l4 = sub[(sub["method"] == "lemma4") & np.isclose(sub["c"], c) & sub["feasible"]]
-            ax.plot(l4["corr"], l4["eps_dp"], "--", color=c_colours[j], label=f"Lemma 4's h, c = {c:g}")
+            ax.plot(l4["corr"], l4["eps_dp"], ls=LEMMA4_DASHES[j % 2], lw=2.8 - 1.2 * j / max(len(cs) - 1, 1),
+                    color=c_colours[j], label=f"Lemma 4's h, c = {c:g}")
         l3 = sub[sub["method"] == "lemma3"]
         ok = l3[l3["feasible"]]
         ax.plot(ok["corr"], ok["eps_dp"], "-o", color=l3_colour, ms=4, label="Lemma 3 (Markov blanket)")
