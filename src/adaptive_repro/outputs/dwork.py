@@ -45,6 +45,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             status=verdict(ok),
                             counterexample="" if ok else f"k = {worst[0]}", kind="paper", quote=QUOTE_REUSABLE,
                             code=code_name(paired_gap)))
+    display = {arm.name: arm.display_name for arm in spec.arms}
     if output_id == "dwork-signal":
         k_small = int(min(k for k in records["k"] if k > 0))
         for mech in sorted(mechanisms):
@@ -55,10 +56,9 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                                 claim="With 20 informative attributes the selected classifier generalizes: "
                                 "fresh accuracy is above chance.",
                                 expected="fresh accuracy > 0.5 at small k",
-                                measured=f"fresh − 0.5 at k = {k_small} ({mech}): {fmt_gap(gap, se)}",
+                                measured=f"fresh − 0.5 at k = {k_small} ({display[mech]}): {fmt_gap(gap, se)}",
                                 status=verdict(ok), kind="project", code=code_name(mean_and_se)))
     else:
-        display = {arm.name: arm.display_name for arm in spec.arms}
         worst = None
         for mech in sorted(mechanisms):
             for k in sorted(set(records["k"])):
