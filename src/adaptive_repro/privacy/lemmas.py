@@ -28,12 +28,12 @@ at which no farther quilt can beat the best found (|N| + 1 >= K + 1 caps its val
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 
 import numpy as np
 
 from adaptive_repro.domain import check_public_functions
+from adaptive_repro.privacy.chain_cache import chain_influence, memoized_on_chain
 from adaptive_repro.privacy.influence import ChainInfluence, data_model_matrix, spectral_gap, symmetric_chain_matrix
 from adaptive_repro.privacy.quilts import ChainQuilt, chain_quilts
 
@@ -79,48 +79,12 @@ def data_model_chain(p_s: float, p_y: float) -> np.ndarray:
     return data_model_matrix(p_s, p_y)
 
 
-def _chain_key(P) -> tuple:
-    """What a chain's conversions depend on, as a hashable key: its kind, matrix, stationary law and copies."""
-    if isinstance(P, ChainInfluence):
-        return (type(P).__name__, P.P.shape, P.P.tobytes(), P.pi.tobytes(), getattr(P, "copies", 1))
-    P = np.asarray(P, dtype=float)
-    return ("matrix", P.shape, P.tobytes())
-
-
-class _Unhashed:
-    """Carries a chain past lru_cache, which hashes only the key beside it."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __eq__(self, other) -> bool:
-        return True
-
-
-@functools.lru_cache(maxsize=64)
-def _influence_of(key: tuple, chain: _Unhashed) -> ChainInfluence:
-    """One ChainInfluence per chain (its matrix powers are computed lazily, once, for every eps and n asked)."""
-    P = chain.value
-    return P if isinstance(P, ChainInfluence) else ChainInfluence(np.asarray(P, dtype=float))
-
-
 def _chain_influence(P) -> ChainInfluence:
-    return _influence_of(_chain_key(P), _Unhashed(P))
+    return chain_influence(P)
 
 
-def _memoized_on_chain(fn):
-    """Cache a pure conversion f(eps, n, P): the Zhao outputs ask for the same (eps, n, chain) once per arm."""
-    cached = functools.lru_cache(maxsize=1024)(lambda eps, n, key, search, chain: fn(eps, n, chain.value))
-
-    @functools.wraps(fn)
-    def wrapper(eps: float, n: int, P):
-        # the search settings are part of the key (tests change them)
-        return cached(float(eps), int(n), _chain_key(P), (SMALL_N, FALLBACK_N, MAX_SEARCH), _Unhashed(P))
-
-    return wrapper
+def _search_settings() -> tuple:
+    return SMALL_N, FALLBACK_N, MAX_SEARCH
 
 
 def _node_options(ci: ChainInfluence, n: int, i: int):
@@ -193,7 +157,7 @@ def _lemma2_node_by_node(eps, n, ci, score) -> ConversionResult:
                             detail=f"exact, all {n} nodes and all quilts")
 
 
-@_memoized_on_chain
+@memoized_on_chain(_search_settings)
 def lemma2_eps_dp(eps: float, n: int, P) -> ConversionResult:
     """Zhao Lemma 2 (eq. (10)) on a stationary chain, exact: min over nodes of max over quilts of (eps-4b)/(|N|+1)."""
     _check_eps(eps)
@@ -216,7 +180,7 @@ def lemma2_eps_dp(eps: float, n: int, P) -> ConversionResult:
                             detail=f"lower bound (valid for every node): search stopped at distance {K}")
 
 
-@_memoized_on_chain
+@memoized_on_chain(_search_settings)
 def lemma2_eps_bdp(eps_dp: float, n: int, P) -> float:
     """Inverse of Lemma 2: the BDP level of an eps_dp-DP mechanism, max_i min_Q [(|N_i|+1) eps_dp + 4 b_i].
 
