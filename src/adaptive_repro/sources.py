@@ -60,8 +60,15 @@ def _runtime_nodes(tree: ast.AST):
             todo.append(child)
 
 
-def _imports(path: Path, name: str, root: Path = ROOT) -> set[str]:
-    """Package modules imported anywhere in a file (top level and inside functions)."""
+def _imports(path: Path, name: str, root: Path = ROOT) -> frozenset[str]:
+    """Package modules imported anywhere in a file (top level and inside functions). Each file is parsed once per
+    version (its modification time is part of the cache key): the workflow asks for the sources of dozens of
+    modules that share most of their imports."""
+    return _parsed_imports(path, name, root, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed_imports(path: Path, name: str, root: Path, mtime_ns: int) -> frozenset[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in _runtime_nodes(ast.parse(path.read_text())):
@@ -78,7 +85,7 @@ def _imports(path: Path, name: str, root: Path = ROOT) -> set[str]:
             for alias in node.names:  # "from adaptive_repro import seeds" imports a module
                 if _module_file(f"{base}.{alias.name}", root) is not None:
                     found.add(f"{base}.{alias.name}")
-    return found
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=None)

@@ -112,11 +112,17 @@ def simulation_code(wildcards):
     return code_files(type(spec).__module__, "adaptive_repro.simulation.experiments", *spec.plugin_modules())
 
 
+_SPEC_DIGESTS = {}
+
+
 def spec_digest(name):
-    """Digest of what an experiment's records depend on: its spec (all but the replicate count) and the seed."""
-    spec = dataclasses.asdict(EXPERIMENT_SPECS[name])
-    spec.pop("replicates")
-    return digest({"spec": spec, "seed": config["seed"]})
+    """Digest of what an experiment's records depend on: its spec (all but the replicate count) and the seed
+    (computed once per run: every chunk path and sidecar check asks for it)."""
+    if name not in _SPEC_DIGESTS:
+        spec = dataclasses.asdict(EXPERIMENT_SPECS[name])
+        spec.pop("replicates")
+        _SPEC_DIGESTS[name] = digest({"spec": spec, "seed": config["seed"]})
+    return _SPEC_DIGESTS[name]
 
 
 def replicate_cost(name):
