@@ -172,19 +172,22 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
                     transform=blended_transform_factory(ax.transData, ax.transAxes), ha="center", va="center",
                     fontsize=SIZES["note"], color="#555555")
         ax.axhline(0, color=COLORS["reference"], lw=0.9)
-        ax.set_title(arm.display_name.split(" (")[0].replace(", ", ",\n", 1))
+        name = arm.display_name
+        ax.set_title(name.replace(" (", "\n(", 1) if " (" in name else name.replace(", ", ",\n", 1))
         ax.tick_params(labelbottom=False)
     std_ax = next((ax for ax, a in zip(axes, arms) if a.name == "standard"), None)
     ringed = {"correlation-worsens-overfitting"} if _ring_trend(std_ax, table) else set()
     strips[0].set_ylim(-0.2, 1.2)
-    strips[0].set_yticks([0, 1], ["0", "100%"])
+    strips[0].set_yticks([0, 1], ["0%", "100%"])
     for i, (ax, strip) in enumerate(zip(axes, strips)):
         if i % ncols == 0:
             ax.set_ylabel("2√n (holdout − fresh)\n[SE units]")
-            strip.set_ylabel("answered")
         else:
             ax.tick_params(labelleft=False)
             strip.tick_params(labelleft=False)
+    # the strips' label on the right of the last strip, apart from the gap axis label on the left
+    strips[-1].yaxis.set_label_position("right")
+    strips[-1].set_ylabel("answered", rotation=0, ha="left", va="center")
     cert = fig.add_subplot(outer[arm_rows, :max(1, ncols // 2)])
     if _certified_against_p(cert, table, spec):
         ringed.add("dp-calibration-certified-bdp")
@@ -199,9 +202,10 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         handles.append(copy.copy(rings[0]))
         handles[-1].set_label(ring_legend(claim_list if claim_list is not None else claims(table), ringed))
     verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
-                  wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}; "
-                               f"gap at the largest k, bars: 95% (± {Z95:.2f} Monte-Carlo SE)"))
-    fig.subplots_adjust(left=0.09, right=0.97, top=0.82, bottom=0.08)
+                  wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}, "
+                               f"{spec.replicates} replicates per point; gap at the largest k, bars: 95% band",
+                               1.05 * MAX_WIDTH))
+    fig.subplots_adjust(left=0.09, right=0.91, top=0.82, bottom=0.08)
     spare = fig.add_subplot(outer[arm_rows, max(1, ncols // 2):])  # the legend beside the certified panel
     spare.set_axis_off()
     spare.legend(handles, [h.get_label() for h in handles], loc="center left", bbox_to_anchor=(0.08, 0.5),
