@@ -77,13 +77,13 @@ THEORY_WORK_KEYS: dict[str, tuple[str, ...]] = {
     "lecture-monitor": ("T_grid", "betas", "epsilon_primes", "replicates"),
 }
 #: Each theory job at its default parameters, measured (benchmarks/estimates.py on a default run on a 2-core machine,
-#: 2026-11-24, after this version's figures): CPU seconds and peak memory (MB, plus 5%). The estimate scales what
-#: exceeds a job's start-up by the work ratio.
+#: 2026-11-25, after this version's figures and lecture-monitor's smaller default): CPU seconds and peak memory (MB,
+#: plus 5%). The estimate scales what exceeds a job's start-up by the work ratio.
 THEORY_MEASURED: dict[str, tuple[float, float]] = {
-    "zhao-fig1": (1.0, 139), "zhao-bdp-conversion": (3.9, 182), "zhao-sample-complexity": (3.3, 145),
-    "zhao-maxinfo": (1.4, 133), "zhao-lemma1": (2.3, 186), "he-kl": (1.9, 158), "he-composition-eps": (9.0, 572),
-    "he-composition-delta": (2.9, 187), "he-generalization": (2.3, 162), "he-sgld": (2.3, 184),
-    "he-federated": (2.4, 184), "lecture-transfer": (1.9, 158), "lecture-monitor": (14.9, 224),
+    "zhao-fig1": (1.5, 139), "zhao-bdp-conversion": (3.9, 182), "zhao-sample-complexity": (3.3, 145),
+    "zhao-maxinfo": (1.5, 133), "zhao-lemma1": (2.8, 186), "he-kl": (2.3, 158), "he-composition-eps": (8.4, 572),
+    "he-composition-delta": (3.3, 187), "he-generalization": (2.5, 162), "he-sgld": (2.9, 184),
+    "he-federated": (2.9, 184), "lecture-transfer": (2.4, 158), "lecture-monitor": (8.6, 224),
 }
 #: A job's interpreter and imports: CPU seconds (benchmarks/startup.py: 0.4-0.8 by job type) and resident MB (the
 #: lightest build jobs peak at about 130 MB).
