@@ -1,11 +1,10 @@
 # Every function and shared value of the rules files (they hold only rules). What every rules file uses: where results go, the four files of an output (marked for the HTML report), logs,
 # each output's parameters and digest, and the source files whose edits must rerun a job.
-import dataclasses
 import hashlib
 import re
 
 from adaptive_repro import catalogue, resources
-from adaptive_repro.simulation.specs import expand_experiments, output_of
+from adaptive_repro.simulation.specs import expand_experiments, output_of, records_digest
 from adaptive_repro.config import default_params, digest, output_params
 from adaptive_repro.io import META_SUFFIX
 from adaptive_repro.sources import module_sources, package_root
@@ -116,12 +115,9 @@ _SPEC_DIGESTS = {}
 
 
 def spec_digest(name):
-    """Digest of what an experiment's records depend on: its spec (all but the replicate count) and the seed
-    (computed once per run: every chunk path and sidecar check asks for it)."""
+    """specs.records_digest of an experiment, computed once per run (every chunk path and sidecar check asks)."""
     if name not in _SPEC_DIGESTS:
-        spec = dataclasses.asdict(EXPERIMENT_SPECS[name])
-        spec.pop("replicates")
-        _SPEC_DIGESTS[name] = digest({"spec": spec, "seed": config["seed"]})
+        _SPEC_DIGESTS[name] = records_digest(EXPERIMENT_SPECS[name], config["seed"])
     return _SPEC_DIGESTS[name]
 
 

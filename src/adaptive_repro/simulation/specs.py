@@ -177,6 +177,22 @@ def spec_of_kind(kind: str, name: str, block: dict, engine: str):
     return experiment_spec(name, block, engine)
 
 
+def records_digest(spec, seed: int) -> str:
+    """Digest of what an experiment's records depend on: its spec without any replicate count (at any depth: a
+    correlation spec's points carry one too) and the seed. Every replicate has its own random streams, so raising
+    ``replicates`` keeps the digest, and the chunks already simulated are kept (resources.plan_chunks)."""
+    from adaptive_repro.config import digest
+
+    def without_replicates(value):
+        if isinstance(value, dict):
+            return {k: without_replicates(v) for k, v in value.items() if k != "replicates"}
+        if isinstance(value, (list, tuple)):
+            return [without_replicates(v) for v in value]
+        return value
+
+    return digest({"spec": without_replicates(dataclasses.asdict(spec)), "seed": seed})
+
+
 def output_of(experiment_name: str) -> str:
     """The catalogue output an experiment (or sweep point) belongs to."""
     return experiment_name.split(SWEEP_SEPARATOR)[0]
