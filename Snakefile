@@ -63,6 +63,10 @@ if workflow.is_main_process:  # jobs re-read this file: check and print once, in
 rule all:
     input:
         [f for oid in OUTPUTS for f in output_files(oid).values()],
+        # the verified records of every experiment output are results too: one deleted (or refused as corrupted and
+        # then deleted, as its error says) is aggregated again, from chunks simulated again where they are missing
+        [f"{RESULTS}/records/{oid}.{kind}.csv" for oid in OUTPUTS if catalogue.get(oid).kind == "experiment"
+         for kind in ("records", "diagnostics")],
         f"{RESULTS}/REPRODUCTION.md",
         f"{RESULTS}/tables/claims.csv",
         f"{RESULTS}/run-config.yaml",

@@ -150,6 +150,9 @@ def test_a_corrupted_chunk_or_aggregate_stops_the_run_with_one_line(reference_ru
     proc = snakemake(workdir, "--configfile", "tests/configs/tiny.yaml", "--config", "replicates_per_job=3")
     assert proc.returncode == 0, proc.stderr
     assert result_tables(workdir) == before
+    # as the error says: the chunk is simulated again and the refused aggregate written again
+    assert chunk.read_bytes() == data
+    assert (workdir / "results" / "records" / "dwork-null.records.csv").is_file()
 
     aggregate = workdir / "results" / "records" / "dwork-signal.records.csv"
     aggregate.write_text(aggregate.read_text().replace("0.5", "0.9", 1))
