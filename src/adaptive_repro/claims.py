@@ -43,7 +43,7 @@ def code_location(dotted: str) -> str:
     """``file:line`` of a function named ``package.module.function`` (or the reason it cannot be found)."""
     module, _, name = dotted.rpartition(".")
     try:
-        obj = getattr(importlib.import_module(module), name)
+        obj = inspect.unwrap(getattr(importlib.import_module(module), name))  # past the argument-check decorator
         return f"{inspect.getsourcefile(obj)}:{inspect.getsourcelines(obj)[1]}"
     except (ImportError, AttributeError, TypeError, ValueError) as err:
         return f"(not found: {err})"

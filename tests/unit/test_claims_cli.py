@@ -55,3 +55,14 @@ def test_unknown_key_is_a_config_error(tmp_path):
     rows = make_run(tmp_path, 7)
     with pytest.raises(SystemExit, match="unknown config key 'kl'"):
         claims.main(["show", f"he-kl/{rows[0].claim_id}", "--results", str(tmp_path), "--set", "kl.kl.points=4"])
+
+
+def test_code_location_of_a_checked_function_is_its_own_file_and_line():
+    """he_corollary2_delta is wrapped by the argument checks of domain.py: the location is bounds/he.py's def line."""
+    from pathlib import Path
+
+    from adaptive_repro.claims import code_location
+
+    path, line = code_location("adaptive_repro.bounds.he.he_corollary2_delta").rsplit(":", 1)
+    assert Path(path).name == "he.py"
+    assert Path(path).read_text().splitlines()[int(line) - 1].startswith("def he_corollary2_delta")
