@@ -79,10 +79,6 @@ def data_model_chain(p_s: float, p_y: float) -> np.ndarray:
     return data_model_matrix(p_s, p_y)
 
 
-def _chain_influence(P) -> ChainInfluence:
-    return chain_influence(P)
-
-
 def _search_settings() -> tuple:
     return SMALL_N, FALLBACK_N, MAX_SEARCH
 
@@ -161,7 +157,7 @@ def _lemma2_node_by_node(eps, n, ci, score) -> ConversionResult:
 def lemma2_eps_dp(eps: float, n: int, P) -> ConversionResult:
     """Zhao Lemma 2 (eq. (10)) on a stationary chain, exact: min over nodes of max over quilts of (eps-4b)/(|N|+1)."""
     _check_eps(eps)
-    ci = _chain_influence(P)
+    ci = chain_influence(P)
     score = lambda size, infl: (eps - 4.0 * infl) / size
     if n <= SMALL_N:
         return _lemma2_node_by_node(eps, n, ci, score)
@@ -187,7 +183,7 @@ def lemma2_eps_bdp(eps_dp: float, n: int, P) -> float:
     An upper bound (conservative) when the interior search does not settle.
     """
     _check_eps(eps_dp)
-    ci = _chain_influence(P)
+    ci = chain_influence(P)
     score = lambda size, infl: -(size * eps_dp + 4.0 * infl)
 
     def node_by_node():
@@ -208,7 +204,7 @@ def lemma2_eps_bdp(eps_dp: float, n: int, P) -> float:
 
 def lemma3_blanket_influence(n: int, P) -> float:
     """max_i a_i, a_i = I(X_{M_i} <- X_i) over the Markov blankets of a chain of length n (interior if n >= 3)."""
-    ci = _chain_influence(P)
+    ci = chain_influence(P)
     if n == 1:
         return 0.0
     if n == 2:
@@ -268,7 +264,7 @@ def lemma4_h(eps: float, g: float, rho: float, c: float) -> Lemma4Terms:
 
 
 def _chain_constants(P):
-    ci = _chain_influence(P)
+    ci = chain_influence(P)
     g = spectral_gap(ci.P)
     rho = float(np.min(ci.pi))
     irreducible_aperiodic = bool(np.all(np.linalg.matrix_power(ci.P, ci.S) > 0))
