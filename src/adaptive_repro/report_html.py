@@ -208,8 +208,9 @@ def params_html(files: OutputFiles) -> str:
             f'and the seed)</summary><pre>{html.escape(text)}</pre></details>')
 
 
-def output_section(files: OutputFiles, config: dict) -> str:
-    """The section of one output: caption, figure with its claims beside it, table."""
+def output_section(files: OutputFiles, config: dict, figure: tuple[bytes, tuple[int, int]] | None = None) -> str:
+    """The section of one output: caption, figure with its claims beside it, table. ``figure``: the figure's
+    :func:`thumbnail`, if already made."""
     oid = html.escape(files.output_id)
     caption = render_caption(files.caption, config)
     claims = files.claims_table
@@ -217,7 +218,7 @@ def output_section(files: OutputFiles, config: dict) -> str:
     links = " · ".join(f'<a href="{html.escape(path)}">{html.escape(label)}</a>'
                        for label, path in files.links.items())
     shown = min(len(table), TABLE_ROWS)
-    image, (width, _) = thumbnail(files.png)
+    image, (width, _) = thumbnail(files.png) if figure is None else figure
     title = html.escape(files.title)
     return f"""
 <section class="output" id="{oid}">
@@ -319,8 +320,14 @@ def group_claim_rows(table_html: str) -> str:
     return re.sub(r"<tr>.*?</tr>", mark, table_html, flags=re.S)
 
 
-def render_report(reproduction_md: str, sections: list[OutputFiles], config: dict) -> str:
-    """The whole report page (see the module docstring). ``sections`` are the outputs of this run."""
+def render_report(reproduction_md: str, sections: list[OutputFiles], config: dict, threads: int = 1) -> str:
+    """The whole report page (see the module docstring). ``sections`` are the outputs of this run. The figures'
+    thumbnails are made on ``threads`` threads (Pillow releases the GIL while it decodes, scales and encodes; this job
+    runs alone at the end of the pipeline); the page does not depend on their number."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        figures = dict(zip((f.output_id for f in sections), pool.map(thumbnail, [f.png for f in sections])))
     summary, per_output = split_reproduction(reproduction_md)
     by_paper: dict[str, list[OutputFiles]] = {}
     for files in sections:
@@ -330,7 +337,7 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
         toc = ", ".join(f'<a href="#{html.escape(f.output_id)}"><code>{html.escape(f.output_id)}</code></a>'
                         for f in members)
         body.append(f'<h2 id="paper-{paper}">{html.escape(PAPER_NAMES[paper])}</h2><p>Outputs: {toc}</p>')
-        body += [output_section(f, config) for f in members]
+        body += [output_section(f, config, figures[f.output_id]) for f in members]
     # the summary table's output IDs link to their sections; its statuses are coloured
     summary_html = colour_statuses(re.sub(r"<td><code>([a-z0-9-]+)</code></td>",
                                           lambda m: f'<td><a href="#{m.group(1)}"><code>{m.group(1)}</code></a></td>',

@@ -1,7 +1,7 @@
 """Automatic chunking: jobs of about MIN_JOB_SECONDS, evened out, and plans that keep complete chunks on disk."""
 from __future__ import annotations
 
-from adaptive_repro.resources import ReplicateCost, plan_chunks, replicates_per_job
+from adaptive_repro.resources import MIN_JOB_SECONDS, ReplicateCost, plan_chunks, replicates_per_job
 
 
 def sizes(plan) -> list[int]:
@@ -9,16 +9,16 @@ def sizes(plan) -> list[int]:
 
 
 def test_auto_chunks_are_even_and_never_a_lone_tail():
-    cost = ReplicateCost(seconds=0.52, mem_mb=100.0)  # 20 s per job -> 39 replicates
+    cost = ReplicateCost(seconds=MIN_JOB_SECONDS / 38.5, mem_mb=100.0)  # a job of MIN_JOB_SECONDS: 39 replicates
     assert sizes(plan_chunks(40, replicates_per_job("auto", 40, cost))) == [20, 20]
     assert sizes(plan_chunks(78, replicates_per_job("auto", 78, cost))) == [39, 39]
     assert sizes(plan_chunks(79, replicates_per_job("auto", 79, cost))) == [27, 27, 25]
 
 
 def test_auto_chunks_respect_the_minimum_number_of_jobs_and_a_number_setting():
-    cheap = ReplicateCost(seconds=0.01, mem_mb=100.0)  # 2,000 replicates per 20 s job
+    cheap = ReplicateCost(seconds=0.01, mem_mb=100.0)  # thousands of replicates per job
     assert len(plan_chunks(160, replicates_per_job("auto", 160, cheap))) == 1
-    expensive = ReplicateCost(seconds=10.0, mem_mb=100.0)
+    expensive = ReplicateCost(seconds=MIN_JOB_SECONDS / 2, mem_mb=100.0)  # 2 replicates fill a job
     assert sizes(plan_chunks(32, replicates_per_job("auto", 32, expensive))) == [2] * 16
     assert sizes(plan_chunks(10, replicates_per_job(4, 10, cheap))) == [4, 4, 2]
 

@@ -56,6 +56,7 @@ rule html_report:
         f"{RESULTS}/report.html",
     log:
         log_file("html_report"),
+    threads: 2  # the figures' thumbnails in parallel: the pipeline's last job, alone on the machine
     params:
         outputs={oid: output_files(oid) for oid in OUTPUTS},
         config_digest=digest(config),  # captions show the run's parameters (snakemake.config)

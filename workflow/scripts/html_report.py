@@ -18,6 +18,6 @@ for caption, (oid, files) in zip(snakemake.input.captions, snakemake.params.outp
                                 png=files["png"], links=links,
                                 params=output_params(snakemake.config, oid)))
 with open(snakemake.input.markdown) as f:
-    page = render_report(f.read(), sections, snakemake.config)
+    page = render_report(f.read(), sections, snakemake.config, threads=snakemake.threads)
 write_text(page, snakemake.output[0])
 finished(log, f"{len(sections)} outputs, {len(page.encode()) / 1e6:.1f} MB -> {snakemake.output[0]}")
