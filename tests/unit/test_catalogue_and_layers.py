@@ -40,3 +40,17 @@ def test_every_catalogue_output_has_a_builder_and_a_config_block():
 def test_unknown_output_is_named():
     with pytest.raises(KeyError, match="dwork-figure-9"):
         catalogue.get("dwork-figure-9")
+
+
+def test_compile_bytecode_writes_the_package_bytecode_once(tmp_path):
+    """The workflow compiles the checkout's package (jobs then load it instead of compiling every module again)."""
+    package = tmp_path / "src" / sources.PACKAGE
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("VALUE = 1\n")
+    sources.compile_bytecode(tmp_path)
+    cached = list((package / "__pycache__").glob("__init__.*.pyc"))
+    assert len(cached) == 1
+    stamp = cached[0].stat().st_mtime_ns
+    sources.compile_bytecode(tmp_path)  # up to date: left as it is
+    assert cached[0].stat().st_mtime_ns == stamp
+    sources.compile_bytecode(tmp_path / "no-checkout-here")  # nothing to compile: no error

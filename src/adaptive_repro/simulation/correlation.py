@@ -14,13 +14,13 @@ import functools
 from typing import Callable
 
 import numpy as np
-import pandas as pd
 
 from adaptive_repro import seeds
+from adaptive_repro.record_table import RecordTable
 from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.data_models import DataModel
 from adaptive_repro.simulation.engines import Engine
-from adaptive_repro.simulation.experiments import ExperimentSpec, run_replicate
+from adaptive_repro.simulation.experiments import DIAGNOSTIC_COLUMNS, RECORD_COLUMNS, ExperimentSpec, replicate_tables
 from adaptive_repro.simulation.zhao_calibration import Alg1Settings, Calibration
 
 
@@ -64,18 +64,24 @@ class CorrelationSpec:
 
     def run_replicates(self, seed: int, replicates, progress: Callable[[int, int], None] | None = None,
                        with_diagnostics: bool = False):
+        """Records of several replicates as a DataFrame (and the diagnostics if asked)."""
+        records, diagnostics = self.simulate_tables(seed, replicates, progress)
+        return (records.to_frame(), diagnostics.to_frame()) if with_diagnostics else records.to_frame()
+
+    def simulate_tables(self, seed: int, replicates,
+                        progress: Callable[[int, int], None] | None = None) -> tuple[RecordTable, RecordTable]:
+        """Records and diagnostics of every point of several replicates (replicate by replicate, points in order)."""
         replicates = list(replicates)
         settings = {p.name: p.arm_settings() for p in self.points}
-        frames, diags = [], []
+        records, diagnostics = [], []
         for i, rep in enumerate(replicates, start=1):
             for point in self.points:
-                records, diagnostics = run_replicate(point, seed, rep, settings[point.name])
-                frames.append(records)
-                diags.append(diagnostics)
+                rec, diag = replicate_tables(point, seed, rep, settings[point.name])
+                records.append(rec)
+                diagnostics.append(diag)
             if progress is not None:
                 progress(i, len(replicates))
-        records = pd.concat(frames, ignore_index=True)
-        return (records, pd.concat(diags, ignore_index=True)) if with_diagnostics else records
+        return RecordTable.concat(RECORD_COLUMNS, records), RecordTable.concat(DIAGNOSTIC_COLUMNS, diagnostics)
 
 
 FRONTIER_RECORD_COLUMNS = ("experiment", "replicate", "structure", "calibration", "n", "d", "V", "budget", "sigma",
@@ -115,7 +121,9 @@ class CorrelationFrontierSpec(frontier.AttributePhaseSpec):
         return {(name, n, c.name): c.calibrate(self.alg1, n, self.d, self.k_grid, model)
                 for name, model, _ in self.points for n in self.n_grid for c in self.calibrations}
 
-    def run_replicate(self, seed: int, replicate: int) -> pd.DataFrame:
+    record_columns = FRONTIER_RECORD_COLUMNS
+
+    def replicate_table(self, seed: int, replicate: int) -> RecordTable:
         rows = []
         for name, model, engine in self.points:
             for n in self.n_grid:
@@ -132,4 +140,4 @@ class CorrelationFrontierSpec(frontier.AttributePhaseSpec):
                     rows.append((name, replicate, model.name, calibration.name, n, self.d, inflation, cal.budget,
                                  cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
                                  answered / len(asked) if len(asked) else np.nan, over, gap_units))
-        return pd.DataFrame(rows, columns=list(FRONTIER_RECORD_COLUMNS))
+        return RecordTable(FRONTIER_RECORD_COLUMNS, rows)

@@ -13,18 +13,21 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
-import pandas as pd
 
 from adaptive_repro import seeds
+from adaptive_repro.record_table import RecordTable
 from adaptive_repro.simulation.analysts import ArmContext, Selection
 from adaptive_repro.simulation.data_models import DataModel, Population
 from adaptive_repro.simulation.engines import Dataset, Engine
 from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting
 from adaptive_repro.simulation.queries import Query
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Alg1Settings
+
+if TYPE_CHECKING:  # the simulation itself writes plain rows (record_table); pandas only for run_replicate(s)
+    import pandas as pd
 
 DATASETS = ("train", "holdout", "fresh", "population")
 RECORD_COLUMNS = ("experiment", "replicate", "mechanism", "engine", "k", "n_selected", "n_kept", "dataset",
@@ -108,9 +111,20 @@ class ExperimentSpec:
                        with_diagnostics: bool = False):
         return run_replicates(self, seed, replicates, progress, with_diagnostics)
 
+    def simulate_tables(self, seed: int, replicates: Iterable[int],
+                        progress: Callable[[int, int], None] | None = None) -> tuple[RecordTable, RecordTable]:
+        return simulate_tables(self, seed, replicates, progress)
+
 
 def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
                   settings: dict[str, ArmSetting] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`replicate_tables` as DataFrames."""
+    records, diagnostics = replicate_tables(spec, seed, replicate, settings)
+    return records.to_frame(), diagnostics.to_frame()
+
+
+def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
+                     settings: dict[str, ArmSetting] | None = None) -> tuple[RecordTable, RecordTable]:
     """Records of one replicate (per arm, per k, per data set: train, holdout as reported, fresh, population) and
     the diagnostics rows of the arms whose analyst records them.
 
@@ -148,8 +162,7 @@ def run_replicate(spec: ExperimentSpec, seed: int, replicate: int,
         if outcome.diagnostics is not None:
             diagnostics.append({"experiment": spec.name, "replicate": replicate, "mechanism": arm.name,
                                 **outcome.diagnostics})
-    return (pd.DataFrame(rows, columns=list(RECORD_COLUMNS)),
-            pd.DataFrame(diagnostics, columns=list(DIAGNOSTIC_COLUMNS)))
+    return RecordTable(RECORD_COLUMNS, rows), RecordTable.from_dicts(DIAGNOSTIC_COLUMNS, diagnostics)
 
 
 def measure_classifiers(spec: ExperimentSpec, seed: int, replicate: int, pop: Population,
@@ -177,21 +190,26 @@ def measure_classifiers(spec: ExperimentSpec, seed: int, replicate: int, pop: Po
 def run_replicates(spec: ExperimentSpec, seed: int, replicates: Iterable[int],
                    progress: Callable[[int, int], None] | None = None,
                    with_diagnostics: bool = False):
-    """Records of several replicates (and the diagnostics if asked); ``progress(done, total)`` is called after each
-    replicate."""
+    """Records of several replicates as a DataFrame (and the diagnostics if asked); ``progress(done, total)`` is
+    called after each replicate."""
+    records, diagnostics = simulate_tables(spec, seed, replicates, progress)
+    return (records.to_frame(), diagnostics.to_frame()) if with_diagnostics else records.to_frame()
+
+
+def simulate_tables(spec: ExperimentSpec, seed: int, replicates: Iterable[int],
+                    progress: Callable[[int, int], None] | None = None) -> tuple[RecordTable, RecordTable]:
+    """Records and diagnostics of several replicates, in replicate order; ``progress(done, total)`` is called after
+    each replicate."""
     replicates = list(replicates)
     settings = spec.arm_settings()
-    frames, diags = [], []
+    records, diagnostics = [], []
     for i, rep in enumerate(replicates, start=1):
-        records, diagnostics = run_replicate(spec, seed, rep, settings)
-        frames.append(records)
-        diags.append(diagnostics)
+        rec, diag = replicate_tables(spec, seed, rep, settings)
+        records.append(rec)
+        diagnostics.append(diag)
         if progress is not None:
             progress(i, len(replicates))
-    records = pd.concat(frames, ignore_index=True)
-    if with_diagnostics:
-        return records, pd.concat(diags, ignore_index=True)
-    return records
+    return RecordTable.concat(RECORD_COLUMNS, records), RecordTable.concat(DIAGNOSTIC_COLUMNS, diagnostics)
 
 
 def chunk_replicates(replicates: int, per_job: int) -> list[range]:

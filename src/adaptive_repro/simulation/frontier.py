@@ -15,9 +15,9 @@ import dataclasses
 from typing import Callable
 
 import numpy as np
-import pandas as pd
 
 from adaptive_repro import seeds
+from adaptive_repro.record_table import RecordTable
 from adaptive_repro.simulation import analyst, sign_engine
 from adaptive_repro.simulation.data_models import BatchChain, Population, statistic_from_sign_query
 from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1
@@ -56,7 +56,10 @@ def answer_with_algorithm1(rng: np.random.Generator, cal, q_train: np.ndarray,
 class AttributePhaseSpec:
     """What the workflow reads from a spec of attribute-query phases (zhao-frontier, zhao-correlation-frontier):
     the largest n of ``n_grid``, no classifier k grid, one arm per calibration in ``calibrations``, and replicates
-    run one after another by the subclass's ``run_replicate(seed, replicate)`` (no diagnostics)."""
+    run one after another by the subclass's ``replicate_table(seed, replicate)`` (no diagnostics)."""
+
+    #: The records' columns (the subclass's).
+    record_columns: tuple[str, ...] = ()
 
     n_grid: tuple[int, ...]
     calibrations: tuple[Calibration, ...]
@@ -78,14 +81,24 @@ class AttributePhaseSpec:
 
     def run_replicates(self, seed: int, replicates, progress: Callable[[int, int], None] | None = None,
                        with_diagnostics: bool = False):
+        """Records of several replicates as a DataFrame (and the empty diagnostics if asked)."""
+        records, diagnostics = self.simulate_tables(seed, replicates, progress)
+        return (records.to_frame(), diagnostics.to_frame()) if with_diagnostics else records.to_frame()
+
+    def simulate_tables(self, seed: int, replicates,
+                        progress: Callable[[int, int], None] | None = None) -> tuple[RecordTable, RecordTable]:
+        """Records of several replicates in order, and no diagnostics; ``progress(done, total)`` after each."""
         replicates = list(replicates)
-        frames = []
+        tables = []
         for i, rep in enumerate(replicates, start=1):
-            frames.append(self.run_replicate(seed, rep))
+            tables.append(self.replicate_table(seed, rep))
             if progress is not None:
                 progress(i, len(replicates))
-        records = pd.concat(frames, ignore_index=True)
-        return (records, pd.DataFrame(columns=["experiment", "replicate"])) if with_diagnostics else records
+        return (RecordTable.concat(self.record_columns, tables),
+                RecordTable(("experiment", "replicate"), []))
+
+    def replicate_table(self, seed: int, replicate: int) -> RecordTable:
+        raise NotImplementedError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +142,9 @@ class FrontierSpec(AttributePhaseSpec):
         return Alg1Settings(tau=self.tau, beta=self.beta, c=self.c, budget=self.budget, epsilon=eps,
                             threshold_units=self.threshold_units, bdp_method=self.bdp_method, clip=float("nan"))
 
-    def run_replicate(self, seed: int, replicate: int) -> pd.DataFrame:
+    record_columns = RECORD_COLUMNS
+
+    def replicate_table(self, seed: int, replicate: int) -> RecordTable:
         rows = []
         for p in self.p_grid:
             model = self.model(p)
@@ -149,4 +164,4 @@ class FrontierSpec(AttributePhaseSpec):
                         rows.append((self.name, replicate, calibration.name, p, eps, n, self.d, self.budget,
                                      cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
                                      answered / len(asked) if len(asked) else np.nan, over, gap_units))
-        return pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+        return RecordTable(RECORD_COLUMNS, rows)
