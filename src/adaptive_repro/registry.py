@@ -158,6 +158,13 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _plain(text: str) -> str:
+    """A cell of this project's plain text (claims, measurements, counter-examples): its ``*`` and ``_`` (eps*,
+    b_i, n_*) are characters, not Markdown emphasis. The paper's words are left as extracted (their italics and
+    LaTeX)."""
+    return _cell(re.sub(r"([*_])", r"\\\1", str(text)))
+
+
 def _counts(values: pd.Series, order: Sequence[str] = STATUSES) -> str:
     counts = values.value_counts().reindex(list(order), fill_value=0)
     return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
@@ -225,7 +232,7 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
         lines += [f"**Paper claims that do not hold or differ ({len(failing)})**, one line each (the row has the "
                   "paper's words, the reading checked and the counter-example):", ""]
         lines += [f"- [`{r.output_id}` / `{r.claim_id}`](#{claim_anchor(r.output_id, r.claim_id)}) "
-                  f"**{r.status}**: {_cell(_shortened(r.claim))}" for r in failing.itertuples()]
+                  f"**{r.status}**: {_plain(_shortened(r.claim))}" for r in failing.itertuples()]
         lines.append("")
     lines += ["| output | files | claims | status |", "|---|---|---|---|"]
     for oid in outputs:
@@ -245,9 +252,9 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for r in sub.itertuples():
             quote = f"“{r.quote}”" if r.quote else ""
-            lines.append("| " + " | ".join(_cell(x) for x in (
-                f'<a id="{claim_anchor(oid, r.claim_id)}"></a>`{r.claim_id}`',
-                r.kind, r.source, quote, r.claim, r.expected, r.measured, f"**{r.status}**", r.strength,
-                r.counterexample)) + " |")
+            lines.append("| " + " | ".join((
+                f'<a id="{claim_anchor(oid, r.claim_id)}"></a>`{r.claim_id}`', r.kind, _plain(r.source),
+                _cell(quote), _plain(r.claim), _plain(r.expected), _plain(r.measured), f"**{r.status}**", r.strength,
+                _plain(r.counterexample))) + " |")
         lines.append("")
     return "\n".join(lines)

@@ -155,10 +155,19 @@ def split_reproduction(markdown_text: str) -> tuple[str, str]:
     return markdown_text[:match.start()], markdown_text[match.start():]
 
 
+#: LaTeX between dollar signs in the papers' words (REPRODUCTION.md keeps it raw, for renderers with math).
+_MATH = re.compile(r"\$[^$\n]+\$")
+
+
 def markdown_to_html(text: str) -> str:
+    """Markdown (with tables) as HTML; LaTeX between dollar signs is shown as written (its ``_``, ``*`` and
+    backslashes are not Markdown; a backslash before ``|`` stays the table's escaped pipe)."""
     import markdown
 
-    return markdown.markdown(text, extensions=["tables"])
+    def literal(math: re.Match) -> str:
+        return re.sub(r"[_*]|\\(?!\|)", lambda c: "\\" + c.group(0), math.group(0))
+
+    return markdown.markdown(_MATH.sub(literal, text), extensions=["tables"])
 
 
 def _format_cell(value) -> str:

@@ -185,17 +185,23 @@ def _message(err: jsonschema.ValidationError) -> str:
                 f"allowed: {allowed}")
     bounds = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than",
               "exclusiveMaximum": "less than"}
+    if err.validator == "required" and isinstance(err.instance, dict):
+        missing = [k for k in err.validator_value if k not in err.instance]
+        where = f"{key}." if err.absolute_path else ""
+        return f"config key {', '.join(repr(where + m) for m in missing)} is missing; it is required"
     if err.validator == "enum":
         return f"config key '{key}': value {err.instance!r} is not allowed; allowed: one of {err.validator_value}"
     if err.validator in bounds:
-        return (f"config key '{key}': value {err.instance!r} is not allowed; allowed: a number "
+        kind = "a whole number" if err.schema.get("type") == "integer" else "a number"
+        return (f"config key '{key}': value {err.instance!r} is not allowed; allowed: {kind} "
                 f"{bounds[err.validator]} {err.validator_value}")
     allowed = {"type": lambda: f"type {err.validator_value}" + (" (a whole number without a decimal point)"
                                                                  if err.validator_value == "integer" else ""),
                "minItems": lambda: f"at least {err.validator_value} item(s)",
                "multipleOf": lambda: f"a multiple of {err.validator_value}"}.get(err.validator,
                                                                                   lambda: err.message)()
-    return f"config key '{key}': value {err.instance!r} is not allowed ({err.message}); allowed: {allowed}"
+    reason = "" if allowed == err.message else f" ({err.message})"  # jsonschema's words, unless they are the rule
+    return f"config key '{key}': value {err.instance!r} is not allowed{reason}; allowed: {allowed}"
 
 
 def check_schema(config: dict) -> None:

@@ -141,3 +141,20 @@ def test_thumbnail_keeps_every_palette_colour(tmp_path):
         mask = np.abs(ref - colour).sum(axis=2) < 20  # pixels of that colour in the resized figure
         assert mask.sum() > 20, name
         assert np.abs(got[mask] - colour).mean() < 8, f"{name} shifted by quantization"
+
+
+def test_claim_text_and_latex_quotes_are_shown_as_written():
+    """The project's `eps*`, `b_i`, `n_*` and the papers' LaTeX are characters, not Markdown emphasis, in
+    REPRODUCTION.md rendered to HTML (the report's table of all claims)."""
+    claims = claims_frame([Claim(output_id="zhao-bdp-conversion", claim_id="c", source="Zhao 2017 §3 (ε*)",
+                                 claim="an eps*-DP Algorithm 1 is eps-BDP for eps = (eps* - 4 b_i)",
+                                 expected="n_* finite and >= n_#", measured="p* = 0.5001 for b_i = 0.4",
+                                 status="holds", counterexample="", kind="paper",
+                                 quote=r"$\mathbb{E}_{S}[S_{\max}] \leq \frac{1}{2}$ as *Bassily et al.* show")])
+    _, table = report_html.split_reproduction(render_reproduction(claims, {"zhao-bdp-conversion": []}))
+    page = report_html.markdown_to_html(table)
+    for text in ("an eps*-DP Algorithm 1 is eps-BDP for eps = (eps* - 4 b_i)", "n_* finite and &gt;= n_#",
+                 "p* = 0.5001 for b_i = 0.4", "Zhao 2017 §3 (ε*)", r"$\mathbb{E}_{S}[S_{\max}] \leq \frac{1}{2}$"):
+        assert text in page, text
+    assert "<em>Bassily et al.</em>" in page  # the paper's own italics stay italics
+    assert page.count("<em>") == 1

@@ -17,6 +17,6 @@ try:
                                       expected["replicates"] if kind == "records" else None)
         write_verified_csv(frame, snakemake.output[kind], expected | {"output": snakemake.params.output_id})
         log.info("%s: %d rows from %d verified chunks", kind, len(frame), len(paths))
-    finished(log, f"{len(paths)} verified chunks")
+    finished(log, f"{len(paths)} verified chunk{'' if len(paths) == 1 else 's'}")
 except (IntegrityError, ValueError) as err:
     fail(log, str(err))

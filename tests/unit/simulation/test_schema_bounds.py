@@ -70,3 +70,22 @@ def test_the_smallest_n_and_d_run(n, d):
         spec = experiment_spec("zhao-fig3", dict(n=n, d=d, replicates=1, k_grid=[0, 1], query=query,
                                                  mechanisms=arms))
         assert len(spec.run_replicates(1, range(1)))
+
+
+def test_a_bound_on_a_whole_number_says_so():
+    import copy
+    from pathlib import Path
+
+    import yaml
+
+    from adaptive_repro.validation import check_schema
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[3] / "config.yaml").read_text())
+    zero = copy.deepcopy(config)
+    zero["experiments"]["zhao-fig3"]["replicates"] = 0
+    with pytest.raises(ConfigError, match=r"'experiments.zhao-fig3.replicates': value 0 is not allowed; allowed: "
+                                          r"a whole number at least 1$"):
+        check_schema(zero)
+    config.pop("seed")
+    with pytest.raises(ConfigError, match=r"^config key 'seed' is missing; it is required$"):
+        check_schema(config)
