@@ -248,7 +248,7 @@ def floor_band(axes, floor: float, top: float, text: str, decades: float = 1.2, 
     """A broken log y axis for values below ``floor`` (or absent), on panels ``axes`` sharing their y axis: the axis
     runs from ``top`` down to ``floor``, and a grey strip beneath it, cut off by a dashed break line, holds such values
     as markers (never a line diving to a floor); ``text`` names the strip as a tick label.
-    Ticks are 10^k above ``floor``, every decade or every few so that at most ``max_ticks`` show (call after
+    Ticks are 10^k from ``floor`` up, every decade or every few so that at most ``max_ticks`` show (call after
     :func:`log_axis`). Returns the y at which to draw in the strip (e.g. zhao-lemma1's tiny exact probabilities,
     zhao-bdp-conversion's infeasible Lemma 3)."""
     import numpy as np
@@ -258,7 +258,7 @@ def floor_band(axes, floor: float, top: float, text: str, decades: float = 1.2, 
     for ax in axes:
         ax.axhspan(lo, cut, color="#ececec", lw=0, zorder=0)
         ax.axhline(cut, color=COLORS["reference"], lw=1.0, ls=(0, (4, 2)), zorder=1)
-    k_lo, k_hi = int(np.ceil(np.log10(floor) - 1e-9)) + 1, int(np.floor(np.log10(top) + 1e-9))
+    k_lo, k_hi = int(np.ceil(np.log10(floor) - 1e-9)), int(np.floor(np.log10(top) + 1e-9))
     step = max(1, int(np.ceil((k_hi - k_lo + 1) / max_ticks)))
     axes[0].set_yticks([10.0**k for k in range(k_hi, k_lo - 1, -step)])
     axes[0].set_ylim(lo, top)

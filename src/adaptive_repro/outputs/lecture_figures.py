@@ -175,7 +175,8 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     for ax in axes[1:]:
         ax.tick_params(labelleft=False)
     axes[0].set_ylabel("generalization error")
-    verdict_title(fig, verdict, f"ε = {frame.epsilon.iloc[0]:g}, m = {frame.m.iloc[0]}, δ = {frame.delta.iloc[0]:g}; "
+    verdict_title(fig, verdict, f"ε = {frame.epsilon.iloc[0]:g}, m = {int(frame.m.iloc[0]):,}, "
+                                f"δ = {frame.delta.iloc[0]:g}; "
                                 f"{frame.replicates.min():,}–{frame.replicates.max():,} runs per point, "
                                 f"{frame.confidence.iloc[0]:.0%} intervals")
     fig.tight_layout()
