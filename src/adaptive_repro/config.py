@@ -26,9 +26,19 @@ def fail(key: str, value, allowed: str):
     raise ConfigError(f"config key '{key}': value {value!r} is not allowed; allowed: {allowed}")
 
 
+#: YAML loader of the package's own files: libyaml's safe loader where PyYAML has it (the same data as
+#: ``yaml.safe_load``, about 7 times faster; every theory job and the workflow's start read the schemas).
+FAST_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(path: str | Path) -> Any:
+    """A YAML file of the package (schemas), parsed with :data:`FAST_YAML_LOADER`."""
+    return yaml.load(Path(path).read_text(), Loader=FAST_YAML_LOADER)
+
+
 @functools.lru_cache(maxsize=None)
 def _schema_file(name: str) -> dict:
-    return yaml.safe_load((SCHEMA_DIR / f"{name}.schema.yaml").read_text())
+    return read_yaml(SCHEMA_DIR / f"{name}.schema.yaml")
 
 
 def load_schema(name: str) -> dict:
@@ -61,7 +71,7 @@ def fill_schema_defaults(block: Any, schema: dict | str | Path, root: dict | Non
     """``block`` with every missing key, at any depth, set to the JSON schema's ``default``, following ``$ref``s
     (Snakemake's ``validate`` stops at references, so the pipeline fills defaults here, once, for the whole config)."""
     if not isinstance(schema, dict):
-        schema = yaml.safe_load(Path(schema).read_text())
+        schema = read_yaml(schema)
     schema, root = _dereferenced(schema, schema if root is None else root)
     if not isinstance(block, dict) or schema.get("type") != "object":
         return block

@@ -60,17 +60,18 @@ def _module_file(name: str, root: Path = ROOT) -> Path | None:
     return None
 
 
-def _runtime_nodes(tree: ast.AST):
-    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (imports for type checkers only)."""
-    todo = [tree]
+def _runtime_statements(tree: ast.Module):
+    """Every statement of ``tree``, nested ones included (imports are statements: this skips the expressions), except
+    those under ``if TYPE_CHECKING:`` (imports for type checkers only)."""
+    todo: list = list(tree.body)
     while todo:
         node = todo.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING":
-                todo.extend(child.orelse)
-                continue
-            todo.append(child)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            todo.extend(node.orelse)
+            continue
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):  # handlers and match cases have a body
+            todo.extend(getattr(node, block, ()))
 
 
 def _imports(path: Path, name: str, root: Path = ROOT) -> frozenset[str]:
@@ -84,7 +85,7 @@ def _imports(path: Path, name: str, root: Path = ROOT) -> frozenset[str]:
 def _parsed_imports(path: Path, name: str, root: Path, mtime_ns: int) -> frozenset[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in _runtime_nodes(ast.parse(path.read_text())):
+    for node in _runtime_statements(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == PACKAGE)
         elif isinstance(node, ast.ImportFrom):

@@ -24,7 +24,7 @@ import referencing
 import yaml
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema
+from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema, read_yaml
 
 # ---------------------------------------------------------------------------------------------- 1. config files
 
@@ -163,7 +163,7 @@ def _validator() -> jsonschema.protocols.Validator:
 
 def _registry() -> referencing.Registry:
     resources = [(p.name, referencing.Resource.from_contents(
-        yaml.safe_load(p.read_text()), default_specification=referencing.jsonschema.DRAFT202012))
+        read_yaml(p), default_specification=referencing.jsonschema.DRAFT202012))
         for p in sorted(SCHEMA_DIR.glob("*.schema.yaml"))]
     return referencing.Registry().with_resources(resources)
 
