@@ -6,7 +6,9 @@ records, their digests and every number computed from them are the same whicheve
 
 Column types are inferred as pandas infers them from rows: a column of integers is written as integers, one of
 integers with a missing value or a float as floats (``3.0``), booleans as ``True``/``False``; a missing value (None
-or NaN) is an empty field.
+or NaN) is an empty field. Guaranteed for the values the simulations write: Python or numpy bools, integers below
+2**63, float64 (Python float), strings and None/NaN; not for columns of only float32/float16, complex or pandas.NA,
+which pandas keeps in their own types.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ import pandas as pd
 
 from . import catalogue
 from .io import FIGURE_DPI
+from .registry import claim_anchor
 
 #: Width of a figure thumbnail in pixels: readable on a laptop screen, small enough to keep the page < 5 MB.
 THUMBNAIL_WIDTH = 1100
@@ -155,19 +156,10 @@ def split_reproduction(markdown_text: str) -> tuple[str, str]:
     return markdown_text[:match.start()], markdown_text[match.start():]
 
 
-#: LaTeX between dollar signs in the papers' words (REPRODUCTION.md keeps it raw, for renderers with math).
-_MATH = re.compile(r"\$[^$\n]+\$")
-
-
 def markdown_to_html(text: str) -> str:
-    """Markdown (with tables) as HTML; LaTeX between dollar signs is shown as written (its ``_``, ``*`` and
-    backslashes are not Markdown; a backslash before ``|`` stays the table's escaped pipe)."""
     import markdown
 
-    def literal(math: re.Match) -> str:
-        return re.sub(r"[_*]|\\(?!\|)", lambda c: "\\" + c.group(0), math.group(0))
-
-    return markdown.markdown(_MATH.sub(literal, text), extensions=["tables"])
+    return markdown.markdown(text, extensions=["tables"])
 
 
 def _format_cell(value) -> str:
@@ -320,13 +312,35 @@ document.querySelectorAll('input[name=claim-filter]').forEach(function (box) {
 """
 
 
-def group_claim_rows(table_html: str) -> str:
-    """Mark each row of the all-claims table with its status group (for the filter): the status is its bold cell."""
-    def mark(match: re.Match) -> str:
-        status = re.search(r"<strong>([a-z ]+)</strong>", match.group(0))
-        group = STATUS_CLASS.get(status.group(1), "na") if status else None
-        return match.group(0).replace("<tr>", f'<tr data-group="{group}">', 1) if group else match.group(0)
-    return re.sub(r"<tr>.*?</tr>", mark, table_html, flags=re.S)
+#: The columns of the all-claims table (REPRODUCTION.md's), and the claims-table column each shows.
+ALL_CLAIMS_COLUMNS = (("claim", "claim_id"), ("kind", "kind"), ("source", "source"), ("the paper's words", "quote"),
+                      ("checked reading", "claim"), ("expected", "expected"), ("this run", "measured"),
+                      ("status", "status"), ("strength", "strength"), ("counter-example", "counterexample"))
+
+
+def all_claims_html(sections: list[OutputFiles]) -> str:
+    """Every claim of the run, a table per output: the rows of REPRODUCTION.md, built from the claims tables and
+    shown exactly as written (the papers' LaTeX and this project's ``eps*`` are text here, not Markdown); each row
+    carries its status group for the claim filter and the anchor the summary's links point to."""
+    head = "".join(f"<th>{html.escape(label)}</th>" for label, _ in ALL_CLAIMS_COLUMNS)
+    parts = []
+    for files in sections:
+        claims = files.claims_table
+        if claims.empty:
+            continue
+        rows = []
+        for claim in claims.to_dict("records"):
+            cells = {key: html.escape(str(claim.get(key, ""))) for _, key in ALL_CLAIMS_COLUMNS}
+            cells["claim_id"] = (f'<a id="{claim_anchor(files.output_id, claim["claim_id"])}"></a>'
+                                 f'<code>{cells["claim_id"]}</code>')
+            cells["quote"] = f"“{cells['quote']}”" if cells["quote"] else ""
+            cells["status"] = f"<strong>{cells['status']}</strong>"
+            group = STATUS_CLASS.get(claim["status"], "na")
+            rows.append(f'<tr data-group="{group}">' + "".join(f"<td>{cells[key]}</td>" for _, key in
+                                                               ALL_CLAIMS_COLUMNS) + "</tr>")
+        parts.append(f'<h2><code>{html.escape(files.output_id)}</code></h2>\n<table><thead><tr>{head}</tr></thead>'
+                     f'<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
+    return "\n".join(parts)
 
 
 def render_report(reproduction_md: str, sections: list[OutputFiles], config: dict, threads: int = 1) -> str:
@@ -337,7 +351,7 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
 
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         figures = dict(zip((f.output_id for f in sections), pool.map(thumbnail, [f.png for f in sections])))
-    summary, per_output = split_reproduction(reproduction_md)
+    summary, _ = split_reproduction(reproduction_md)
     by_paper: dict[str, list[OutputFiles]] = {}
     for files in sections:
         by_paper.setdefault(catalogue.get(files.output_id).paper, []).append(files)
@@ -363,7 +377,7 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
 <details id="all-claims-table"><summary>Every claim in one table, as in <a href="REPRODUCTION.md">REPRODUCTION.md</a>
 and
 <a href="tables/claims.csv">tables/claims.csv</a></summary>
-<div class="scroll">{group_claim_rows(markdown_to_html(per_output))}</div>
+<div class="scroll">{all_claims_html(sections)}</div>
 </details>
 </main></div>
 <script>{SCRIPT}</script>

@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 #: Job length the automatic chunking aims at (estimated CPU seconds; the estimates are rounded up): long enough that
-#: a job's fixed cost (about 0.6 CPU-s of start-up and imports, and Snakemake's bookkeeping) stays a few percent,
-#: short enough that a lost job costs little and many cores stay busy.
+#: a job's fixed cost (0.2-1 CPU-s of start-up and imports, benchmarks/startup.py, and Snakemake's bookkeeping) stays
+#: a few percent, short enough that a lost job costs little and many cores stay busy.
 MIN_JOB_SECONDS, MAX_JOB_SECONDS = 30.0, 120.0
 #: Automatic chunking splits an experiment into at least this many jobs (when it has that many replicates), so a
 #: cluster or a many-core machine has work for every core; independent of --cores so results never rerun.

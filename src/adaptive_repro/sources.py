@@ -39,8 +39,9 @@ def compile_bytecode(checkout: str | Path) -> None:
     """Write the bytecode (``__pycache__/*.pyc``) of the checkout's package once, for every job to load: where
     PYTHONDONTWRITEBYTECODE is set (some CI machines and clusters) Python never writes it, and each job would compile
     every module it imports again (0.05-0.1 CPU-s per job). Files already up to date are skipped (about 0.05 s in
-    all); a read-only checkout is left as it is. A module edited later is compiled afresh by Python itself (the
-    bytecode records its source's time and size), so this never runs stale code."""
+    all); a read-only checkout is left as it is. A module edited later is compiled afresh by Python itself, which
+    compares the source's modification time (whole seconds) and size with those the bytecode records, as it does for
+    every .pyc it writes."""
     import compileall
 
     package = Path(checkout) / "src" / PACKAGE

@@ -175,6 +175,17 @@ def _dotted(path) -> str:
     return out or "(top level)"
 
 
+def _described(schema: dict) -> str:
+    """One branch of a oneOf in words: 'auto', a whole number at least 1."""
+    if "const" in schema:
+        return repr(schema["const"])
+    kind = {"integer": "a whole number", "number": "a number"}.get(schema.get("type"), f"type {schema.get('type')}")
+    bounds = [f"{word} {schema[k]}" for k, word in (("minimum", "at least"), ("maximum", "at most"),
+                                                    ("exclusiveMinimum", "greater than"),
+                                                    ("exclusiveMaximum", "less than")) if k in schema]
+    return " ".join([kind, *bounds])
+
+
 def _message(err: jsonschema.ValidationError) -> str:
     key = _dotted(err.absolute_path)
     if err.validator == "additionalProperties":
@@ -186,9 +197,13 @@ def _message(err: jsonschema.ValidationError) -> str:
     bounds = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than",
               "exclusiveMaximum": "less than"}
     if err.validator == "required" and isinstance(err.instance, dict):
-        missing = [k for k in err.validator_value if k not in err.instance]
-        where = f"{key}." if err.absolute_path else ""
-        return f"config key {', '.join(repr(where + m) for m in missing)} is missing; it is required"
+        missing = [repr((f"{key}." if err.absolute_path else "") + k) for k in err.validator_value
+                   if k not in err.instance]
+        return (f"config key {missing[0]} is missing; it is required" if len(missing) == 1 else
+                f"config keys {', '.join(missing)} are missing; they are required")
+    if err.validator in ("oneOf", "anyOf"):
+        return (f"config key '{key}': value {err.instance!r} is not allowed; allowed: "
+                f"{' or '.join(_described(branch) for branch in err.validator_value)}")
     if err.validator == "enum":
         return f"config key '{key}': value {err.instance!r} is not allowed; allowed: one of {err.validator_value}"
     if err.validator in bounds:

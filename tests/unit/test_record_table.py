@@ -3,7 +3,6 @@ and on one replicate of every experiment of config.yaml (the records and diagnos
 from __future__ import annotations
 
 import functools
-import math
 from pathlib import Path
 
 import numpy as np
@@ -67,7 +66,7 @@ def _default_specs() -> dict:
 def test_every_experiment_writes_what_pandas_writes(name):
     spec = _default_specs()[name]
     records, diagnostics = spec.simulate_tables(7, [0])
-    assert len(records) and not math.isnan(len(records))
+    assert len(records)
     for table in (records.with_column("spec_digest", "0123456789ab"), diagnostics):
         assert table.csv_text() == table.to_frame().to_csv(index=False)
 

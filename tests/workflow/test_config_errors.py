@@ -172,7 +172,7 @@ def test_too_many_jobs_are_refused():
 
 def test_automatic_chunks_do_not_depend_on_cores_and_keep_jobs_seconds_to_minutes():
     cheap, dear = resources.ReplicateCost(0.01, 100), resources.ReplicateCost(30.0, 100)
-    assert resources.replicates_per_job("auto", 100, cheap) == 100  # 20 s of work at least per job
+    assert resources.replicates_per_job("auto", 100, cheap) == 100  # MIN_JOB_SECONDS of work at least per job
     assert resources.replicates_per_job("auto", 100, dear) == 4  # at most 2 minutes per job
     assert resources.replicates_per_job("auto", 160, resources.ReplicateCost(5.0, 100)) == 10  # >= 16 jobs
     assert resources.replicates_per_job(7, 100, dear) == 7

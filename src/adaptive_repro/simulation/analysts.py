@@ -54,7 +54,9 @@ class Selection:
 @dataclasses.dataclass
 class ArmOutcome:
     """One arm's replicate: per k, the classifier size and the accuracy per data set ("holdout" as reported), the
-    budget used up to that k's accuracy query, the number of attributes kept, and the diagnostics row (or None)."""
+    budget used up to that k's accuracy query, the number of attributes kept, and the diagnostics row (or None): its
+    keys must be columns of ``experiments.DIAGNOSTIC_COLUMNS`` (a key outside them stops the job, naming it), its
+    values Python or numpy bools, integers, floats or None."""
 
     sizes: np.ndarray
     values: dict[str, np.ndarray]

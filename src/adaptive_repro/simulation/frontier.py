@@ -12,7 +12,7 @@ n_+ = #{i : r_i = +1} in O(1), then two binomials per attribute), so n up to 3e8
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 
@@ -59,7 +59,7 @@ class AttributePhaseSpec:
     run one after another by the subclass's ``replicate_table(seed, replicate)`` (no diagnostics)."""
 
     #: The records' columns (the subclass's).
-    record_columns: tuple[str, ...] = ()
+    record_columns: ClassVar[tuple[str, ...]] = ()
 
     n_grid: tuple[int, ...]
     calibrations: tuple[Calibration, ...]

@@ -86,6 +86,14 @@ def test_a_bound_on_a_whole_number_says_so():
     with pytest.raises(ConfigError, match=r"'experiments.zhao-fig3.replicates': value 0 is not allowed; allowed: "
                                           r"a whole number at least 1$"):
         check_schema(zero)
+    word = copy.deepcopy(config)
+    word["replicates_per_job"] = "many"
+    with pytest.raises(ConfigError, match=r"^config key 'replicates_per_job': value 'many' is not allowed; allowed: "
+                                          r"a whole number at least 1 or 'auto'$"):
+        check_schema(word)
     config.pop("seed")
     with pytest.raises(ConfigError, match=r"^config key 'seed' is missing; it is required$"):
+        check_schema(config)
+    config.pop("outputs")
+    with pytest.raises(ConfigError, match=r"^config keys 'seed', 'outputs' are missing; they are required$"):
         check_schema(config)
