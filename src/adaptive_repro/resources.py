@@ -86,7 +86,7 @@ THEORY_MEASURED: dict[str, tuple[float, float]] = {
     "he-composition-delta": (3.3, 187), "he-generalization": (2.5, 162), "he-sgld": (2.9, 184),
     "he-federated": (2.9, 184), "lecture-transfer": (2.4, 158), "lecture-monitor": (8.6, 224),
 }
-#: A job's interpreter and imports: CPU seconds (benchmarks/startup.py: 0.4-0.8 by job type) and resident MB (the
+#: A job's interpreter and imports: CPU seconds (benchmarks/startup.py: 0.2-1.0 by job type) and resident MB (the
 #: lightest build jobs peak at about 130 MB).
 JOB_STARTUP_SECONDS, JOB_BASE_MB = 0.8, 130.0
 
