@@ -123,6 +123,23 @@ def default_params(output_id: str, block: dict | None = None, seed: int = 0) -> 
     return fill_schema_defaults(copy.deepcopy(block or {}), schema, root) | {"seed": seed}
 
 
+def changed_from_defaults(config: dict, output_id: str) -> list[str]:
+    """The settings of one output's config block in ``config`` (resolved) that differ from the schema's defaults, as
+    ``block.key = value`` (dotted at any depth), for a report to say which parameters a run changed."""
+    from adaptive_repro.catalogue import get
+
+    path = get(output_id).config_block
+    ran, default = block_at(config, path), default_params(output_id)
+    default.pop("seed")
+
+    def walk(a, b, prefix: str) -> list[str]:
+        if isinstance(a, dict) and isinstance(b, dict):
+            return [line for key in sorted(set(a) | set(b)) for line in walk(a.get(key), b.get(key), f"{prefix}.{key}")]
+        return [] if a == b else [f"{prefix} = {a!r}"]
+
+    return walk(ran, default, ".".join(path))
+
+
 class ParamsError(ValueError):
     """The parameters given to a builder are not its complete config block plus ``seed``."""
 

@@ -170,9 +170,11 @@ def _counts(values: pd.Series, order: Sequence[str] = STATUSES) -> str:
     return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
 
 
-def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = ()) -> str:
+def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = (), changed: Sequence[str] = ()) -> str:
     """The lines of REPRODUCTION.md that describe the run: seed, engine, each experiment's size, from the run's own
-    recorded config; then ``notes`` (the caller's remarks on the run, e.g. on a data model), one paragraph each."""
+    recorded config, and the theory settings the run changed from their defaults (``changed``,
+    :func:`adaptive_repro.config.changed_from_defaults`); then ``notes`` (the caller's remarks on the run, e.g. on a
+    data model), one paragraph each."""
     experiments = cfg.get("experiments") or {}
     sizes = []
     for name in outputs:
@@ -184,7 +186,8 @@ def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = ()) -> str:
         sizes.append(f"`{name}`: n = {n}, d = {d}, {block.get('replicates')} replicates")
     text = (f"Run: seed = {cfg['seed']}, engine = {cfg['engine']}. Outputs of this run: {', '.join(outputs)}. "
             "Files of other outputs in results/ come from earlier runs with other configs (each consistent with its "
-            f"own run). Experiments: {'; '.join(sizes) or 'none'}.")
+            f"own run). Experiments: {'; '.join(sizes) or 'none'}. Theory settings changed from their defaults: "
+            f"{'; '.join(f'`{c}`' for c in changed) or 'none'}.")
     return "\n\n".join([text, *notes])
 
 

@@ -150,3 +150,18 @@ def test_config_module_fills_no_defaults_outside_validation():
     """block_at / output_params read the (validated) config as it is."""
     assert config.output_params({"seed": 1, "theory": {"he": {"kl": {"points": 3}}}}, "he-kl") == {"points": 3,
                                                                                                    "seed": 1}
+
+
+def test_the_run_header_names_the_theory_settings_a_run_changed(resolved_default):
+    """REPRODUCTION.md's "Run:" line names every theory setting that differs from its default (nested keys dotted),
+    and says none when there is none."""
+    from adaptive_repro.registry import run_header
+
+    assert all(config.changed_from_defaults(resolved_default, oid) == [] for oid in THEORY)
+    assert "Theory settings changed from their defaults: none." in run_header(resolved_default, ["he-kl"])
+    cfg = copy.deepcopy(resolved_default)
+    cfg["theory"]["he"]["kl"]["points"] = 41
+    changed = config.changed_from_defaults(cfg, "he-kl")
+    assert changed == ["theory.he.kl.points = 41"]
+    assert "changed from their defaults: `theory.he.kl.points = 41`." in run_header(cfg, ["he-kl"], changed=changed)
+    assert all(config.changed_from_defaults(cfg, oid) == [] for oid in THEORY if oid != "he-kl")

@@ -24,7 +24,7 @@ rule reproduction_report:
         claims=[output_files(oid)["claims"] for oid in OUTPUTS],
         tables=[output_files(oid)["table"] for oid in OUTPUTS],
         run_config=f"{RESULTS}/run-config.yaml",
-        code=code_of("adaptive_repro.registry"),
+        code=code_of("adaptive_repro.registry", "adaptive_repro.config"),  # the report and the run header
     output:
         markdown=report(f"{RESULTS}/REPRODUCTION.md", caption="../report/claims.rst",
                         category="Claims", subcategory="registry",

@@ -5,6 +5,7 @@ import os
 import yaml
 
 from adaptive_repro import catalogue
+from adaptive_repro.config import changed_from_defaults
 from adaptive_repro.io import write_csv, write_text
 from adaptive_repro.joblog import finished, job_logger
 from adaptive_repro.registry import read_claims, render_reproduction, run_header
@@ -23,6 +24,7 @@ outputs = {oid: [os.path.relpath(f, results_dir) for f in files.values() if os.p
            for oid, files in snakemake.params.outputs.items()}
 notes = [ZHAO_DATA_MODEL] if any(catalogue.get(oid).paper == "zhao" and catalogue.get(oid).kind == "experiment"
                                  for oid in outputs) else []
-write_text(render_reproduction(claims, outputs, header=run_header(cfg, list(outputs), notes)),
+changed = [c for oid in outputs if catalogue.get(oid).kind == "theory" for c in changed_from_defaults(cfg, oid)]
+write_text(render_reproduction(claims, outputs, header=run_header(cfg, list(outputs), notes, changed)),
            snakemake.output.markdown)
 finished(log, f"{len(claims)} claims from {len(outputs)} outputs -> {snakemake.output.markdown}")
