@@ -191,6 +191,12 @@ def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = (), changed
     return "\n\n".join([text, *notes])
 
 
+#: The columns of a claims table as REPRODUCTION.md and the report show it: (heading, column of the claims CSV).
+CLAIM_TABLE_COLUMNS = (("claim", "claim_id"), ("kind", "kind"), ("source", "source"), ("the paper's words", "quote"),
+                       ("checked reading", "claim"), ("expected", "expected"), ("this run", "measured"),
+                       ("status", "status"), ("strength", "strength"), ("counter-example", "counterexample"))
+
+
 def claim_anchor(output_id: str, claim_id: str) -> str:
     """The HTML id of a claim's row in REPRODUCTION.md and the report."""
     return "claim-" + re.sub(r"[^A-Za-z0-9_-]+", "-", f"{output_id}-{claim_id}")
@@ -249,10 +255,8 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
         sub = claims[claims["output_id"] == oid]
         if sub.empty:
             continue
-        lines += [f"## `{oid}`", "",
-                  "| claim | kind | source | the paper's words | checked reading | expected | this run | status "
-                  "| strength | counter-example |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+        lines += [f"## `{oid}`", "", "| " + " | ".join(head for head, _ in CLAIM_TABLE_COLUMNS) + " |",
+                  "|" + "---|" * len(CLAIM_TABLE_COLUMNS)]
         for r in sub.itertuples():
             quote = f"“{r.quote}”" if r.quote else ""
             lines.append("| " + " | ".join((

@@ -24,7 +24,7 @@ import pandas as pd
 
 from . import catalogue
 from .io import FIGURE_DPI
-from .registry import claim_anchor
+from .registry import CLAIM_TABLE_COLUMNS, claim_anchor
 
 #: Width of a figure thumbnail in pixels: readable on a laptop screen, small enough to keep the page < 5 MB.
 THUMBNAIL_WIDTH = 1100
@@ -312,17 +312,11 @@ document.querySelectorAll('input[name=claim-filter]').forEach(function (box) {
 """
 
 
-#: The columns of the all-claims table (REPRODUCTION.md's), and the claims-table column each shows.
-ALL_CLAIMS_COLUMNS = (("claim", "claim_id"), ("kind", "kind"), ("source", "source"), ("the paper's words", "quote"),
-                      ("checked reading", "claim"), ("expected", "expected"), ("this run", "measured"),
-                      ("status", "status"), ("strength", "strength"), ("counter-example", "counterexample"))
-
-
 def all_claims_html(sections: list[OutputFiles]) -> str:
     """Every claim of the run, a table per output: the rows of REPRODUCTION.md, built from the claims tables and
     shown exactly as written (the papers' LaTeX and this project's ``eps*`` are text here, not Markdown); each row
     carries its status group for the claim filter and the anchor the summary's links point to."""
-    head = "".join(f"<th>{html.escape(label)}</th>" for label, _ in ALL_CLAIMS_COLUMNS)
+    head = "".join(f"<th>{html.escape(label)}</th>" for label, _ in CLAIM_TABLE_COLUMNS)
     parts = []
     for files in sections:
         claims = files.claims_table
@@ -330,14 +324,14 @@ def all_claims_html(sections: list[OutputFiles]) -> str:
             continue
         rows = []
         for claim in claims.to_dict("records"):
-            cells = {key: html.escape(str(claim.get(key, ""))) for _, key in ALL_CLAIMS_COLUMNS}
+            cells = {key: html.escape(str(claim.get(key, ""))) for _, key in CLAIM_TABLE_COLUMNS}
             cells["claim_id"] = (f'<a id="{claim_anchor(files.output_id, claim["claim_id"])}"></a>'
                                  f'<code>{cells["claim_id"]}</code>')
             cells["quote"] = f"“{cells['quote']}”" if cells["quote"] else ""
             cells["status"] = f"<strong>{cells['status']}</strong>"
             group = STATUS_CLASS.get(claim["status"], "na")
             rows.append(f'<tr data-group="{group}">' + "".join(f"<td>{cells[key]}</td>" for _, key in
-                                                               ALL_CLAIMS_COLUMNS) + "</tr>")
+                                                               CLAIM_TABLE_COLUMNS) + "</tr>")
         parts.append(f'<h2><code>{html.escape(files.output_id)}</code></h2>\n<table><thead><tr>{head}</tr></thead>'
                      f'<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
     return "\n".join(parts)

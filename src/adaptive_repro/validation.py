@@ -24,7 +24,7 @@ import referencing
 import yaml
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema, read_yaml
+from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema
 
 # ---------------------------------------------------------------------------------------------- 1. config files
 
@@ -163,7 +163,7 @@ def _validator() -> jsonschema.protocols.Validator:
 
 def _registry() -> referencing.Registry:
     resources = [(p.name, referencing.Resource.from_contents(
-        read_yaml(p), default_specification=referencing.jsonschema.DRAFT202012))
+        load_schema(p.name.removesuffix(".schema.yaml")), default_specification=referencing.jsonschema.DRAFT202012))
         for p in sorted(SCHEMA_DIR.glob("*.schema.yaml"))]
     return referencing.Registry().with_resources(resources)
 
@@ -175,15 +175,20 @@ def _dotted(path) -> str:
     return out or "(top level)"
 
 
+#: A JSON schema's numeric bounds in words.
+BOUND_WORDS = (("minimum", "at least"), ("maximum", "at most"), ("exclusiveMinimum", "greater than"),
+               ("exclusiveMaximum", "less than"))
+
+
 def _described(schema: dict) -> str:
-    """One branch of a oneOf in words: 'auto', a whole number at least 1."""
+    """What a (sub-)schema allows, in words: 'auto'; a whole number at least 1; a number greater than 0 and less
+    than 1 (every bound it sets)."""
     if "const" in schema:
         return repr(schema["const"])
-    kind = {"integer": "a whole number", "number": "a number"}.get(schema.get("type"), f"type {schema.get('type')}")
-    bounds = [f"{word} {schema[k]}" for k, word in (("minimum", "at least"), ("maximum", "at most"),
-                                                    ("exclusiveMinimum", "greater than"),
-                                                    ("exclusiveMaximum", "less than")) if k in schema]
-    return " ".join([kind, *bounds])
+    kind = {"integer": "a whole number", "number": "a number", None: "a number"}.get(schema.get("type"),
+                                                                                   f"type {schema.get('type')}")
+    bounds = [f"{word} {schema[k]}" for k, word in BOUND_WORDS if k in schema]
+    return f"{kind} {' and '.join(bounds)}".strip()
 
 
 def _message(err: jsonschema.ValidationError) -> str:
@@ -194,8 +199,6 @@ def _message(err: jsonschema.ValidationError) -> str:
         where = f"under '{key}'" if err.absolute_path else "at the top level"
         return (f"unknown config key {', '.join(repr(u) for u in unknown)} {where} ({err.message}); "
                 f"allowed: {allowed}")
-    bounds = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than",
-              "exclusiveMaximum": "less than"}
     if err.validator == "required" and isinstance(err.instance, dict):
         missing = [repr((f"{key}." if err.absolute_path else "") + k) for k in err.validator_value
                    if k not in err.instance]
@@ -206,10 +209,8 @@ def _message(err: jsonschema.ValidationError) -> str:
                 f"{' or '.join(_described(branch) for branch in err.validator_value)}")
     if err.validator == "enum":
         return f"config key '{key}': value {err.instance!r} is not allowed; allowed: one of {err.validator_value}"
-    if err.validator in bounds:
-        kind = "a whole number" if err.schema.get("type") == "integer" else "a number"
-        return (f"config key '{key}': value {err.instance!r} is not allowed; allowed: {kind} "
-                f"{bounds[err.validator]} {err.validator_value}")
+    if err.validator in dict(BOUND_WORDS):
+        return f"config key '{key}': value {err.instance!r} is not allowed; allowed: {_described(err.schema)}"
     allowed = {"type": lambda: f"type {err.validator_value}" + (" (a whole number without a decimal point)"
                                                                  if err.validator_value == "integer" else ""),
                "minItems": lambda: f"at least {err.validator_value} item(s)",

@@ -1,5 +1,6 @@
 # Every function and shared value of the rules files (they hold only rules). What every rules file uses: where results go, the four files of an output (marked for the HTML report), logs,
 # each output's parameters and digest, and the source files whose edits must rerun a job.
+import functools
 import hashlib
 import re
 
@@ -111,14 +112,10 @@ def simulation_code(wildcards):
     return code_files(type(spec).__module__, "adaptive_repro.simulation.experiments", *spec.plugin_modules())
 
 
-_SPEC_DIGESTS = {}
-
-
+@functools.cache
 def spec_digest(name):
     """specs.records_digest of an experiment, computed once per run (every chunk path and sidecar check asks)."""
-    if name not in _SPEC_DIGESTS:
-        _SPEC_DIGESTS[name] = records_digest(EXPERIMENT_SPECS[name], config["seed"])
-    return _SPEC_DIGESTS[name]
+    return records_digest(EXPERIMENT_SPECS[name], config["seed"])
 
 
 def replicate_cost(name):
