@@ -9,11 +9,14 @@ from snakemake.utils import min_version
 # Jobs run this checkout's package (src/), whatever is installed: its files are the jobs' code inputs.
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 from adaptive_repro.joblog import mark_workflow_process  # noqa: E402
+from adaptive_repro.scheduler_wakeups import STOCK_SCHEDULER_VARIABLE, coalesce_scheduler_wakeups  # noqa: E402
 from adaptive_repro.sources import compile_bytecode, run_jobs_on_checkout  # noqa: E402
 
 run_jobs_on_checkout(workflow.basedir)
 if workflow.is_main_process:
     compile_bytecode(workflow.basedir)  # once, so that no job compiles the package's modules again
+    if os.environ.get(STOCK_SCHEDULER_VARIABLE) != "1":
+        coalesce_scheduler_wakeups()  # one pending scheduler wake-up, not one more per finished job
 mark_workflow_process()  # its jobs watch this process and stop if it dies
 from adaptive_repro.config import ConfigError
 from adaptive_repro import resources, validation

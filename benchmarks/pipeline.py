@@ -1,16 +1,21 @@
 """How long does the default pipeline take from scratch? Copies the repository's tracked files to a scratch folder,
 runs ``snakemake --forceall`` there on the given cores (your results/ is untouched), and appends one row to
 results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (from
-Snakemake's benchmark files), and the five jobs with the most CPU; the last run's cost per job goes to
-pipeline-jobs.csv beside it. Nothing is asserted: the numbers are from one machine, and shared machines are noisy
+Snakemake's benchmark files), the CPU seconds of the whole run (Snakemake itself and every process it started), and
+the five jobs with the most CPU; the last run's cost per job goes to pipeline-jobs.csv beside it. With
+--stock-scheduler the run keeps Snakemake's own scheduler wake-ups (src/adaptive_repro/scheduler_wakeups.py), to
+measure what coalescing them saves. Nothing is asserted: the numbers are from one machine, and shared machines are noisy
 (compare runs made one after the other).
 
-    python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--output results/benchmarks/pipeline.csv]
+    python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--stock-scheduler]
+                                  [--output results/benchmarks/pipeline.csv]
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -19,6 +24,8 @@ import time
 from pathlib import Path
 
 import pandas as pd
+
+from adaptive_repro.scheduler_wakeups import STOCK_SCHEDULER_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,10 +49,18 @@ def job_costs(results: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["job", "wall_s", "cpu_s"])
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of this process's finished children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--configfile", type=Path, help="a config on top of config.yaml (as CONFIG= of make reproduce)")
+    ap.add_argument("--stock-scheduler", action="store_true",
+                    help="keep Snakemake's own scheduler wake-ups (one more timer chain per finished job)")
     ap.add_argument("--output", type=Path, default=ROOT / "results" / "benchmarks" / "pipeline.csv")
     args = ap.parse_args(argv)
     snakemake = Path(sys.executable).with_name("snakemake")
@@ -58,9 +73,12 @@ def main(argv: list[str] | None = None) -> int:
                str(args.cores), "--quiet", "all"]
         if args.configfile:
             cmd[1:1] = ["--configfile", str(args.configfile.resolve())]
+        env = {**os.environ, STOCK_SCHEDULER_VARIABLE: "1" if args.stock_scheduler else "0"}
+        cpu_before = _children_cpu()
         start = time.perf_counter()
-        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - start
+        total_cpu = _children_cpu() - cpu_before
         if run.returncode:
             sys.stderr.write(run.stdout[-3000:] + run.stderr[-3000:])
             return run.returncode
@@ -68,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     top = jobs.nlargest(5, "cpu_s")
     row = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "commit": commit, "cores": args.cores,
            "config": str(args.configfile or "config.yaml"), "wall_s": round(wall, 1), "jobs": len(jobs),
-           "sum_cpu_s": round(float(jobs.cpu_s.sum()), 1),
+           "sum_cpu_s": round(float(jobs.cpu_s.sum()), 1), "total_cpu_s": round(total_cpu, 1),
+           "scheduler": "stock" if args.stock_scheduler else "coalesced",
            "heaviest": "; ".join(f"{r.job} {r.cpu_s:.1f}" for r in top.itertuples())}
     args.output.parent.mkdir(parents=True, exist_ok=True)
     old = pd.read_csv(args.output) if args.output.exists() else pd.DataFrame()
