@@ -2,7 +2,9 @@
 runs ``snakemake --forceall`` there on the given cores (your results/ is untouched), and appends one row to
 results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (from
 Snakemake's benchmark files), the CPU seconds of the whole run (Snakemake itself and every process it started), and
-the five jobs with the most CPU; the last run's cost per job goes to pipeline-jobs.csv beside it. With
+the five jobs with the most CPU, and this machine's speed just before and after the run (benchmarks/machine.py:
+the CPU seconds of a fixed Python loop and of 10^7 normal draws; wall_per_loop = wall seconds / the loop's seconds
+compares runs across machines); the last run's cost per job goes to pipeline-jobs.csv beside it. With
 --stock-scheduler the run keeps Snakemake's own scheduler wake-ups (src/adaptive_repro/scheduler_wakeups.py), to
 measure what coalescing them saves. Nothing is asserted: the numbers are from one machine, and shared machines are noisy
 (compare runs made one after the other).
@@ -24,6 +26,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from machine import reference_seconds
 
 from adaptive_repro.scheduler_wakeups import STOCK_SCHEDULER_VARIABLE
 
@@ -74,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.configfile:
             cmd[1:1] = ["--configfile", str(args.configfile.resolve())]
         env = {**os.environ, STOCK_SCHEDULER_VARIABLE: "1" if args.stock_scheduler else "0"}
+        speed_before = reference_seconds()
         cpu_before = _children_cpu()
         start = time.perf_counter()
         run = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=env)
@@ -83,11 +87,14 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(run.stdout[-3000:] + run.stderr[-3000:])
             return run.returncode
         jobs = job_costs(work / "results")
+    speed_after = reference_seconds()
+    speed = {key: round((speed_before[key] + speed_after[key]) / 2, 3) for key in speed_before}
     top = jobs.nlargest(5, "cpu_s")
     row = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "commit": commit, "cores": args.cores,
            "config": str(args.configfile or "config.yaml"), "wall_s": round(wall, 1), "jobs": len(jobs),
            "sum_cpu_s": round(float(jobs.cpu_s.sum()), 1), "total_cpu_s": round(total_cpu, 1),
-           "scheduler": "stock" if args.stock_scheduler else "coalesced",
+           "scheduler": "stock" if args.stock_scheduler else "coalesced", **speed,
+           "wall_per_loop": round(wall / speed["reference_loop_s"], 1),
            "heaviest": "; ".join(f"{r.job} {r.cpu_s:.1f}" for r in top.itertuples())}
     args.output.parent.mkdir(parents=True, exist_ok=True)
     old = pd.read_csv(args.output) if args.output.exists() else pd.DataFrame()

@@ -1,5 +1,6 @@
 """Start-up cost of every kind of workflow job: the CPU seconds a fresh Python process spends on what a job imports
-before it does any work, one row per job type, written to results/benchmarks/startup.csv.
+before it does any work, one row per job type, written to results/benchmarks/startup.csv with the machine's speed at
+the time (benchmarks/machine.py).
 
 What a job imports at start-up, as Snakemake runs it (``script:`` rules):
 
@@ -130,23 +131,26 @@ def main() -> None:
     parser.add_argument("--output", default="results/benchmarks/startup.csv")
     args = parser.parse_args()
     import pandas as pd
+    from machine import reference_seconds
 
     from adaptive_repro.io import write_csv
 
+    speed = reference_seconds()  # this machine's speed now (benchmarks/machine.py), a column of every row
     cfg = resolved_config([str(ROOT / "config.yaml"), *args.configfiles])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for job, output, source in job_types(cfg, Path(tmp)):
             if args.only and job not in args.only:
                 continue
-            row = {"job": job, "output": output, **measure(source, args.repeats, args.src.resolve())}
+            row = {"job": job, "output": output, **measure(source, args.repeats, args.src.resolve()), **speed}
             row["within_budget"] = row["cpu_s"] <= BUDGET_CPU_S
             print(f"{job:20s} {output:26s} {row['cpu_s']:.2f} CPU-s  {row['notable_imports']}", flush=True)
             rows.append(row)
     table = pd.DataFrame(rows)
     write_csv(table, args.output)
     print(f"{int(table['within_budget'].sum())}/{len(table)} job types within {BUDGET_CPU_S} CPU-s; "
-          f"median {table['cpu_s'].median():.2f}, max {table['cpu_s'].max():.2f} CPU-s -> {args.output}")
+          f"median {table['cpu_s'].median():.2f}, max {table['cpu_s'].max():.2f} CPU-s "
+          f"(machine reference loop {speed['reference_loop_s']} CPU-s) -> {args.output}")
 
 
 if __name__ == "__main__":

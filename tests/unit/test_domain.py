@@ -109,3 +109,37 @@ def test_unchecked_is_the_function_without_its_checks():
         g(-1.0, 0.0)
     assert unchecked(g) is f and unchecked(f) is f
     assert unchecked(g)(-1.0, 0.0) == -1.0
+
+
+EXTRA_DOMAINS = [Domain(0.0, math.inf), Domain(-1.0, 2.0, low_open=True, integer=True),
+                 Domain(1.0, math.inf, integer=True)]  # +inf allowed; an integer range with an open end
+
+
+@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6)),
+       st.sampled_from(sorted(DOMAINS) + list(range(len(EXTRA_DOMAINS)))))
+@settings(max_examples=1500, deadline=None)
+def test_the_scalar_check_decides_as_the_array_check(value, which):
+    domain = DOMAINS[which] if isinstance(which, str) else EXTRA_DOMAINS[which]
+    assert domain.holds_for(float(value)) == bool(domain.holds(np.asarray(value, dtype=float)))
+
+
+def test_checked_finds_each_argument_where_python_binds_it():
+    def f(x, eps, /, delta=0.5, *, k=1):
+        return (x, eps, delta, k)
+
+    g = checked(f)
+    assert g(-7.0, 1.0) == (-7.0, 1.0, 0.5, 1)  # x is not checked; delta and k left to their defaults
+    x, eps, delta, k = g(0.0, np.array([0.0, 2.0]), delta=np.float64(1.0), k=3)
+    assert eps.tolist() == [0.0, 2.0] and (delta, k) == (1.0, 3)
+    assert g(0.0, 1, 0.25, k=True) == (0.0, 1, 0.25, True)
+    for call, message in [(lambda: g(0.0, -1.0), "f: argument eps = -1.0 is not allowed"),
+                          (lambda: g(0.0, np.array([1.0, -2.0])), r"f: argument eps = -2.0 \(an element of eps\)"),
+                          (lambda: g(0.0, 1.0, 1.5), "f: argument delta = 1.5"),
+                          (lambda: g(0.0, 1.0, delta="x"), "f: argument delta = 'x' is not a number"),
+                          (lambda: g(0.0, 1.0, k=2.5), "f: argument k = 2.5"),
+                          (lambda: g(0.0, 1.0, k=0), "f: argument k = 0.0")]:
+        with pytest.raises(ValueError, match=message):
+            call()
+    with pytest.raises(TypeError):  # positional-only eps given by keyword: the call does not fit the signature
+        g(0.0, eps=-1.0)
+    assert g(0.0, 1.0, None) == (0.0, 1.0, None, 1)  # None is not checked (an optional argument left out)
