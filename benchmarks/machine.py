@@ -2,16 +2,21 @@
 pipeline and start-up measurement so that numbers from different machines (or one shared machine at different
 hours) can be compared: wall seconds divided by the reference are roughly machine-independent.
 
-The reference is the median CPU time of three runs of a pure-Python loop (10^7 integer additions, what job start-up
-and the simulations' per-column bookkeeping are bound by) and of 10^7 standard normals from numpy's default
-generator (what the simulations' hot loops are bound by). Sessions saw 0.67-0.81 s and 1.3-1.7 s for the loop on
-two 2-core machines of the same kind.
+Three references, each the median CPU time of three runs: a pure-Python loop (10^7 integer additions), 10^7 standard
+normals from numpy's default generator (what the simulations' hot loops are bound by), and a fresh interpreter
+importing pandas and matplotlib.pyplot (what every build job starts with). The loop alone does not predict this
+pipeline: on one 2-core machine the loop took 0.5-0.7 s while the imports took 1.3 s and a forced default run 190 s;
+an earlier session's machine had a loop of 0.67-0.81 s, imports of 0.55 s and forced runs of 82-84 s. The import
+reference tracks the pipeline (wall_per_import in benchmarks/pipeline.py).
 
     python benchmarks/machine.py        # prints both references
 """
 from __future__ import annotations
 
+import resource
 import statistics
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -36,10 +41,20 @@ def _normals() -> None:
     np.random.default_rng(0).standard_normal(NORMAL_DRAWS)
 
 
+def _imports() -> float:
+    """CPU seconds (user + system) of a fresh interpreter that imports pandas and matplotlib.pyplot."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", "import pandas, matplotlib.pyplot"], check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def reference_seconds(repeats: int = 3) -> dict[str, float]:
-    """{'reference_loop_s': ..., 'reference_normals_s': ...}: median CPU seconds of ``repeats`` runs of each."""
+    """{'reference_loop_s', 'reference_normals_s', 'reference_import_s'}: median CPU seconds of ``repeats`` runs of
+    each reference workload (module docstring)."""
     return {"reference_loop_s": round(statistics.median(_cpu_seconds(_loop) for _ in range(repeats)), 3),
-            "reference_normals_s": round(statistics.median(_cpu_seconds(_normals) for _ in range(repeats)), 3)}
+            "reference_normals_s": round(statistics.median(_cpu_seconds(_normals) for _ in range(repeats)), 3),
+            "reference_import_s": round(statistics.median(_imports() for _ in range(repeats)), 3)}
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """How long does the default pipeline take from scratch? Copies the repository's tracked files to a scratch folder,
 runs ``snakemake --forceall`` there on the given cores (your results/ is untouched), and appends one row to
 results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (from
-Snakemake's benchmark files), the CPU seconds of the whole run (Snakemake itself and every process it started), and
-the five jobs with the most CPU, and this machine's speed just before and after the run (benchmarks/machine.py:
-the CPU seconds of a fixed Python loop and of 10^7 normal draws; wall_per_loop = wall seconds / the loop's seconds
-compares runs across machines); the last run's cost per job goes to pipeline-jobs.csv beside it. With
---stock-scheduler the run keeps Snakemake's own scheduler wake-ups (src/adaptive_repro/scheduler_wakeups.py), to
-measure what coalescing them saves. Nothing is asserted: the numbers are from one machine, and shared machines are noisy
-(compare runs made one after the other).
+Snakemake's benchmark files), the CPU seconds of the whole run (Snakemake itself and every process it started), the
+five jobs with the most CPU, and this machine's speed, the mean of before and after the run (benchmarks/machine.py:
+CPU seconds of a Python loop, of 10^7 normal draws and of importing pandas and matplotlib.pyplot; wall_per_import,
+the wall seconds over the import's, compares runs across machines). The last run's cost per job goes to
+pipeline-jobs.csv beside it. With --stock-scheduler the run keeps Snakemake's own scheduler wake-ups
+(src/adaptive_repro/scheduler_wakeups.py), to measure what coalescing them saves. Nothing is asserted: the numbers
+are from one machine, and shared machines are noisy (compare runs made one after the other).
 
     python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--stock-scheduler]
                                   [--output results/benchmarks/pipeline.csv]
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
            "config": str(args.configfile or "config.yaml"), "wall_s": round(wall, 1), "jobs": len(jobs),
            "sum_cpu_s": round(float(jobs.cpu_s.sum()), 1), "total_cpu_s": round(total_cpu, 1),
            "scheduler": "stock" if args.stock_scheduler else "coalesced", **speed,
-           "wall_per_loop": round(wall / speed["reference_loop_s"], 1),
+           "wall_per_import": round(wall / speed["reference_import_s"], 1),
            "heaviest": "; ".join(f"{r.job} {r.cpu_s:.1f}" for r in top.itertuples())}
     args.output.parent.mkdir(parents=True, exist_ok=True)
     old = pd.read_csv(args.output) if args.output.exists() else pd.DataFrame()
