@@ -108,10 +108,10 @@ def checked(func: Callable, domains: dict[str, Domain] | None = None) -> Callabl
     """Wrap ``func`` so that every argument named in ``domains`` (default :data:`DOMAINS`) is checked on each call
     (module docstring).
 
-    Each checked argument is found where Python would bind it (by keyword, else by position) without building a
-    ``BoundArguments``; only a call with an argument outside its domain takes ``inspect.Signature.bind`` and
-    :func:`check`, so that its error (or a ``TypeError`` for a call that does not fit the signature) is exactly
-    what the one-path version raised."""
+    Each checked argument is found where Python binds it by ``func``'s signature (by keyword, else by position)
+    without building a ``BoundArguments``. A call whose checked values all lie in their domains goes straight to
+    ``func`` (a call that does not fit the signature gets Python's own ``TypeError`` there); a call with a value
+    outside its domain takes ``inspect.Signature.bind`` and :func:`check`, and raises their error as before."""
     domains = DOMAINS if domains is None else domains
     signature = inspect.signature(func)
     names = [p for p in signature.parameters if p in domains]
@@ -145,7 +145,7 @@ def checked(func: Callable, domains: dict[str, Domain] | None = None) -> Callabl
             elif position is not None and position < len(args):
                 value = args[position]
             else:
-                continue  # left to its default, which is not checked
+                continue  # not given: its default is not checked (a missing one is Python's TypeError)
             if value is not None and not _passes(value, domain):
                 return checked_call(*args, **kwargs)  # raises the check's ValueError (or bind's TypeError)
         return func(*args, **kwargs)

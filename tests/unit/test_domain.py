@@ -143,3 +143,17 @@ def test_checked_finds_each_argument_where_python_binds_it():
     with pytest.raises(TypeError):  # positional-only eps given by keyword: the call does not fit the signature
         g(0.0, eps=-1.0)
     assert g(0.0, 1.0, None) == (0.0, 1.0, None, 1)  # None is not checked (an optional argument left out)
+
+
+def test_a_memoized_lemma_takes_its_own_argument_names():
+    """lemma2_eps_bdp's cache wrapper binds the names its signature reports (eps_dp, n, P), so the domain check and
+    the call agree on which value is which."""
+    from adaptive_repro.privacy import lemmas
+
+    P = np.array([[0.9, 0.1], [0.1, 0.9]])
+    positional = lemmas.lemma2_eps_bdp(0.5, 5, P)
+    assert lemmas.lemma2_eps_bdp(eps_dp=0.5, n=5, P=P) == positional == lemmas.lemma2_eps_bdp(0.5, n=5, P=P)
+    with pytest.raises(TypeError):
+        lemmas.lemma2_eps_bdp(eps=0.5, n=5, P=P)
+    with pytest.raises(ValueError, match="lemma2_eps_bdp: argument eps_dp = -1.0"):
+        lemmas.lemma2_eps_bdp(eps_dp=-1.0, n=5, P=P)

@@ -7,6 +7,7 @@ first call's result. Both are pure functions of their arguments, so caching neve
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -52,9 +53,13 @@ def memoized_on_chain(settings: Callable[[], tuple]):
     the module-level search constants the result depends on (tests change them)."""
     def decorate(fn):
         cached = functools.lru_cache(maxsize=1024)(lambda eps, n, key, search, chain: fn(eps, n, chain.value))
+        signature = inspect.signature(fn)  # the names callers use (eps or eps_dp, n, P), as the wrapper reports
 
         @functools.wraps(fn)
-        def wrapper(eps: float, n: int, P):
+        def wrapper(*args, **kwargs):
+            if kwargs or len(args) != 3:  # a call by keyword: Python's binding of fn's own names, and its errors
+                args = signature.bind(*args, **kwargs).args
+            eps, n, P = args
             return cached(float(eps), int(n), chain_key(P), settings(), _Unhashed(P))
 
         return wrapper
