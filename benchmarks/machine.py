@@ -6,10 +6,9 @@ machine-independent; the loop alone is not (below).
 Three references, each the median CPU time of three runs: a pure-Python loop (10^7 integer additions), 10^7 standard
 normals from numpy's default generator (what the simulations' hot loops are bound by), and a fresh interpreter
 importing pandas and matplotlib.pyplot (what every build job starts with). The loop alone does not predict this
-pipeline: on one 2-core machine the loop took 0.5-0.7 s while the imports took 1.3-1.8 s and a forced default run
-190-202 s; an earlier session's machine had a loop of 0.67-0.81 s, imports of 0.55 s and forced runs of 82-84 s. The
-import reference tracks the pipeline (wall_per_import in benchmarks/pipeline.py). Measuring takes about 8 CPU-s,
-outside the timed part of pipeline.py (before and after the run) and startup.py (before).
+pipeline, the import reference does (README's table of two machines; wall_per_import in benchmarks/pipeline.py).
+Measuring takes about 8 CPU-s, outside the timed part of pipeline.py (before and after the run) and startup.py
+(before).
 
     .venv/bin/python benchmarks/machine.py    # prints the three references (about 8 CPU-s)
 """

@@ -54,10 +54,11 @@ def memoized_on_chain(settings: Callable[[], tuple]):
     def decorate(fn):
         cached = functools.lru_cache(maxsize=1024)(lambda eps, n, key, search, chain: fn(eps, n, chain.value))
         signature = inspect.signature(fn)  # the names callers use (eps or eps_dp, n, P), as the wrapper reports
+        arity = len(signature.parameters)
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            if kwargs or len(args) != 3:  # a call by keyword: Python's binding of fn's own names, and its errors
+            if kwargs or len(args) != arity:  # a call by keyword: Python's binding of fn's own names, and its errors
                 args = signature.bind(*args, **kwargs).args
             eps, n, P = args
             return cached(float(eps), int(n), chain_key(P), settings(), _Unhashed(P))
