@@ -7,9 +7,11 @@ CPU seconds of a Python loop, of 10^7 normal draws and of importing pandas and m
 the wall seconds over the import's, compares runs across machines). The last run's cost per job goes to
 pipeline-jobs.csv beside it. With --stock-scheduler the run keeps Snakemake's own scheduler wake-ups
 (src/adaptive_repro/scheduler_wakeups.py), to measure what coalescing them saves. Nothing is asserted: the numbers
-are from one machine, and shared machines are noisy (compare runs made one after the other).
+are from one machine, and shared machines are noisy (compare runs made one after the other). With --commit REV the
+run is of that commit's files instead (e.g. the version before a speed change), run by this environment's Snakemake:
+two runs one after the other give a before/after ratio on the same machine.
 
-    python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--stock-scheduler]
+    python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--stock-scheduler] [--commit REV]
                                   [--output results/benchmarks/pipeline.csv]
 """
 from __future__ import annotations
@@ -42,6 +44,13 @@ def tracked_copy(dest: Path) -> None:
         shutil.copy2(ROOT / name, target)
 
 
+def committed_copy(revision: str, dest: Path) -> None:
+    """The files of one commit (git archive), as they were committed."""
+    archive = subprocess.run(["git", "archive", "--format=tar", revision], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+
+
 def job_costs(results: Path) -> pd.DataFrame:
     """One row per job: its benchmark file's name, wall and CPU seconds."""
     rows = []
@@ -64,14 +73,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--configfile", type=Path, help="a config on top of config.yaml (as CONFIG= of make reproduce)")
     ap.add_argument("--stock-scheduler", action="store_true",
                     help="keep Snakemake's own scheduler wake-ups (one more timer chain per finished job)")
+    ap.add_argument("--commit", help="run this commit's files instead of the working tree's (a before/after ratio)")
     ap.add_argument("--output", type=Path, default=ROOT / "results" / "benchmarks" / "pipeline.csv")
     args = ap.parse_args(argv)
     snakemake = Path(sys.executable).with_name("snakemake")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
+    commit = subprocess.run(["git", "rev-parse", "--short", args.commit or "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="pipeline-bench-") as tmp:
         work = Path(tmp)
-        tracked_copy(work)
+        if args.commit:
+            committed_copy(args.commit, work)
+        else:
+            tracked_copy(work)
         cmd = [str(snakemake), "--workflow-profile", "workflow/profiles/default", "--forceall", "--cores",
                str(args.cores), "--quiet", "all"]
         if args.configfile:
