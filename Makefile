@@ -44,8 +44,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/snakemake --lint --quiet all
 
+# every test: the timing-sensitive ones (signals, watchdogs, the scheduler's passes per second) and the SLURM cluster
+# alone, after the rest ran on every core
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto -m "not serial and not slurm"
+	$(BIN)/pytest -m "serial or slurm"
 
 # the quick subset while editing: no end-to-end runs, no unit test over ~0.6 s (tests/conftest.py), on every core
 test-fast: $(STAMP)

@@ -113,6 +113,7 @@ def test_replicate_check_survives_nan_and_names_the_gap(chunks):
         concat_checked_chunks(chunks[:1], [broken], {"exp": "abc123"}, {"exp": 3})
 
 
+@pytest.mark.serial
 def test_a_job_whose_snakemake_died_during_its_start_up_stops_at_once():
     """The Snakefile names its process to the jobs (joblog.WORKFLOW_PID_VARIABLE): a job that starts watching after
     that process is gone stops at the first check, instead of running to the end orphaned; a live one is watched."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SNAKEMAKE
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 JOBS = 10
 SNAKEFILE = f'''

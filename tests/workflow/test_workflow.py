@@ -22,11 +22,12 @@ def result_tables(workdir: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory):
-    """The tiny config run once with 1 core and 3 replicates per job."""
+    """The tiny config run once with 1 core and 3 replicates per job (its console in console.txt beside it)."""
     workdir = copy_workflow(tmp_path_factory.mktemp("reference"))
     proc = subprocess.run([SNAKEMAKE, "--cores", "1", "--configfile", "tests/configs/tiny.yaml",
                            "--config", "replicates_per_job=3"], cwd=workdir, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+    (workdir / "console.txt").write_text(proc.stderr)
     return workdir
 
 
@@ -52,8 +53,13 @@ def test_end_to_end_outputs(reference_run):
     (log,) = (results / "logs" / "simulate" / "dwork-null").glob("*/replicates-0-2.log")
     logs = log.read_text()
     assert "replicates done 3/3" in logs and "runs on the fast engine" in logs
+    # the run of the default target ends by naming where to read it (the report's onsuccess handler)
+    pointer = [line for line in (reference_run / "console.txt").read_text().splitlines() if line.startswith("Results:")]
+    assert pointer == ["Results: results/report.html (every output's figure, table and claims), "
+                       "results/REPRODUCTION.md (the claims registry)."]
 
 
+@pytest.mark.serial
 def test_same_numbers_whatever_cores_and_chunking_after_an_interrupted_run(reference_run, tmp_path):
     """SIGINT in the middle of a job, then a rerun: no corrupted output, same tables as an uninterrupted run."""
     workdir = copy_workflow(tmp_path / "interrupted")
@@ -185,6 +191,7 @@ def test_raising_replicates_only_adds_chunks(tmp_path):
     assert result_tables(workdir) == result_tables(clean)
 
 
+@pytest.mark.serial
 def test_killing_snakemake_stops_its_jobs_and_leaves_nothing_half_written(tmp_path):
     """SIGKILL of the Snakemake process (no chance to clean up): its running jobs notice within a second, stop, and
     leave no temporary or partial file; a rerun completes."""

@@ -66,3 +66,11 @@ rule html_report:
         "../../environment.yml"
     script:
         "../scripts/html_report.py"
+
+
+# The last console line of a successful run of the default target (rule all, which includes the report): where to
+# read the results. A run of named targets prints nothing more.
+onsuccess:
+    if not workflow.dag_settings.targets or "all" in workflow.dag_settings.targets:
+        print(f"Results: {RESULTS}/report.html (every output's figure, table and claims), {RESULTS}/REPRODUCTION.md "
+              f"(the claims registry).", file=sys.stderr)
