@@ -61,8 +61,8 @@ if workflow.is_main_process:  # jobs re-read this file: check and print once, in
     except ConfigError as err:
         validation.refuse(err)
     if _estimates:
-        print("Estimated cost per output from scratch (before any job; outputs that are up to date do not run):",
-              file=sys.stderr)
+        print("Estimated cost per output from scratch (before any job; outputs that are up to date do not run; CPU "
+              "of the machine the estimates were fitted on, up to about 3x more on a slower one):", file=sys.stderr)
         for _line in _estimates:
             print(f"  {_line}", file=sys.stderr)
 
