@@ -44,11 +44,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/snakemake --lint --quiet all
 
-# every test: the timing-sensitive ones (signals, watchdogs, the scheduler's passes per second) and the SLURM cluster
-# alone, after the rest ran on every core
+# every test: the rest on every core (idle workers take tests queued on busy ones), then the timing-sensitive ones
+# (signals, watchdogs, the scheduler's passes per second: marker 'serial') alone
 test: lint
-	$(BIN)/pytest -n auto -m "not serial and not slurm"
-	$(BIN)/pytest -m "serial or slurm"
+	$(BIN)/pytest -n auto --dist worksteal -m "not serial"
+	$(BIN)/pytest -m serial
 
 # the quick subset while editing: no end-to-end runs, no unit test over ~0.6 s (tests/conftest.py), on every core
 test-fast: $(STAMP)
