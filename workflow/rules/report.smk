@@ -68,9 +68,10 @@ rule html_report:
         "../scripts/html_report.py"
 
 
-# The last console line of a successful run of the default target (rule all, which includes the report): where to
-# read the results. A run of named targets prints nothing more.
+# The last console line of a successful run that made the report (the default target, rule all, or the report
+# itself, as `make report` asks): where to read the results. A run of other named targets prints nothing more.
 onsuccess:
-    if not workflow.dag_settings.targets or "all" in workflow.dag_settings.targets:
+    _targets = {os.path.normpath(t) for t in workflow.dag_settings.targets}
+    if not _targets or "all" in _targets or f"{RESULTS}/report.html" in _targets:
         print(f"Results: {RESULTS}/report.html (every output's figure, table and claims), {RESULTS}/REPRODUCTION.md "
               f"(the claims registry).", file=sys.stderr)
