@@ -44,8 +44,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/snakemake --lint --quiet all
 
-# every test: the rest on every core (idle workers take tests queued on busy ones), then the timing-sensitive ones
-# (signals, watchdogs, the scheduler's passes per second: marker 'serial') alone
+# every test: the rest on every core (idle workers take tests queued on busy ones), then, alone, the timing-sensitive
+# ones (signals, watchdogs, the scheduler's passes per second) and those that edit a file of the package every run
+# imports (marker 'serial')
 test: lint
 	$(BIN)/pytest -n auto --dist worksteal -m "not serial"
 	$(BIN)/pytest -m serial

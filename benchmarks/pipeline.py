@@ -77,12 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--output", type=Path, default=ROOT / "results" / "benchmarks" / "pipeline.csv")
     args = ap.parse_args(argv)
     snakemake = Path(sys.executable).with_name("snakemake")
-    commit = subprocess.run(["git", "rev-parse", "--short", args.commit or "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True, check=True).stdout.strip()
+    revision = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.commit or 'HEAD'}^{{commit}}"],
+                              cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    if not revision:
+        ap.error(f"--commit {args.commit}: not a commit of this repository (a hash, branch or tag that git knows)")
+    commit = revision[:7]
     with tempfile.TemporaryDirectory(prefix="pipeline-bench-") as tmp:
         work = Path(tmp)
         if args.commit:
-            committed_copy(args.commit, work)
+            committed_copy(revision, work)
         else:
             tracked_copy(work)
         cmd = [str(snakemake), "--workflow-profile", "workflow/profiles/default", "--forceall", "--cores",

@@ -11,8 +11,9 @@ from hypothesis import settings
 
 # Property tests draw the same examples on every run and machine (a CI run reproduces a local one); explicit
 # @example cases pin the edge cases found while exploring. Set HYPOTHESIS_PROFILE=explore to draw fresh examples.
-settings.register_profile("deterministic", derandomize=True)
-settings.register_profile("explore", derandomize=False)
+# No per-example deadline: make test runs them beside end-to-end runs, and a slow example is not a wrong one.
+settings.register_profile("deterministic", derandomize=True, deadline=None)
+settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 ROOT = Path(__file__).resolve().parents[1]

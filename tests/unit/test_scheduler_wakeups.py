@@ -8,6 +8,8 @@ import pytest
 
 from adaptive_repro import scheduler_wakeups
 
+pytestmark = pytest.mark.serial  # counts timers of 20 ms in windows of 250 ms: not beside a loaded core
+
 
 class FakeScheduler:
     """Stands in for Snakemake's JobScheduler: its method releases a semaphore after ``delay`` (as Snakemake's does)

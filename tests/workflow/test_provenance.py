@@ -111,6 +111,7 @@ def test_nothing_reruns_without_a_change_and_chunking_never_changes_numbers(base
     assert tables(workdir) == tables(base_run)
 
 
+@pytest.mark.serial  # edits a file of the shared package: no other workflow run may see it
 def test_editing_the_code_of_a_bound_reruns_exactly_its_outputs(base_run, tmp_path):
     workdir = tmp_path / "code"
     shutil.copytree(base_run, workdir, symlinks=True)
@@ -149,6 +150,7 @@ def package_file(relative: str) -> str:
     return str(sources.ROOT / relative)
 
 
+@pytest.mark.serial  # edits a file of the shared package: no other workflow run may see it
 def test_editing_the_catalogue_reruns_no_simulation(base_run, tmp_path):
     jobs = dry_run_after_editing(base_run, tmp_path, package_file("catalogue.py"))
     assert "simulate_chunk" not in jobs and "aggregate_records" not in jobs, jobs
@@ -160,6 +162,7 @@ def test_editing_a_caption_reruns_only_the_html_report(base_run, tmp_path):
     assert set(jobs) <= {"html_report", "all", "total"}, jobs
 
 
+@pytest.mark.serial  # edits a file of the shared package: no other workflow run may see it
 def test_editing_the_sign_engine_reruns_only_the_sign_query_simulations(base_run, tmp_path):
     """Only zhao-fig3 asks sign queries (exact engine); dwork-null and zhao-fig2 run on the fast engine."""
     jobs = dry_run_after_editing(base_run, tmp_path, package_file("simulation/sign_engine.py"))
@@ -167,6 +170,7 @@ def test_editing_the_sign_engine_reruns_only_the_sign_query_simulations(base_run
     assert jobs.get("build_output") == 1 and jobs.get("aggregate_records") == 1, jobs
 
 
+@pytest.mark.serial  # edits a file of the shared package: no other workflow run may see it
 def test_editing_plotting_reruns_figures_but_no_simulation(base_run, tmp_path):
     jobs = dry_run_after_editing(base_run, tmp_path, package_file("plotting.py"))
     assert "simulate_chunk" not in jobs and jobs.get("build_output") == len(BASE["outputs"]), jobs

@@ -1,6 +1,7 @@
 """End-to-end runs of the workflow on a tiny config in a temporary folder."""
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -53,10 +54,21 @@ def test_end_to_end_outputs(reference_run):
     (log,) = (results / "logs" / "simulate" / "dwork-null").glob("*/replicates-0-2.log")
     logs = log.read_text()
     assert "replicates done 3/3" in logs and "runs on the fast engine" in logs
-    # the run of the default target ends by naming where to read it (the report's onsuccess handler)
+    # a run that makes the report names where to read the results at its end (the report's onsuccess handler)
     pointer = [line for line in (reference_run / "console.txt").read_text().splitlines() if line.startswith("Results:")]
     assert pointer == ["Results: results/report.html (every output's figure, table and claims), "
                        "results/REPRODUCTION.md (the claims registry)."]
+
+
+def test_a_run_of_another_named_target_does_not_name_the_report(reference_run, tmp_path):
+    workdir = tmp_path / "named"
+    shutil.copytree(reference_run, workdir, symlinks=True)
+    # the target first: --configfile, --config and --forcerun take several values and would swallow it
+    proc = subprocess.run([SNAKEMAKE, "results/run-config.yaml", "--cores", "1", "--configfile",
+                           "tests/configs/tiny.yaml", "--config", "replicates_per_job=3", "--forcerun", "run_config"],
+                          cwd=workdir, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Finished job" in proc.stderr and "Results:" not in proc.stderr, proc.stderr[-2000:]
 
 
 @pytest.mark.serial

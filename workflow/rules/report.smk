@@ -68,10 +68,14 @@ rule html_report:
         "../scripts/html_report.py"
 
 
-# The last console line of a successful run that made the report (the default target, rule all, or the report
-# itself, as `make report` asks): where to read the results. A run of other named targets prints nothing more.
+# At the end of a successful run whose targets include the report (the default target, rule all, or the report
+# itself, as `make report` asks), one line says where to read the results (Snakemake's "Complete log(s)" and
+# "Elapsed time" follow). Runs of other named targets, and runs cut short by --until or --omit-from, print nothing
+# more; Snakemake calls no handler when there was nothing to do.
 onsuccess:
     _targets = {os.path.normpath(t) for t in workflow.dag_settings.targets}
-    if not _targets or "all" in _targets or f"{RESULTS}/report.html" in _targets:
+    _cut_short = workflow.dag_settings.until or workflow.dag_settings.omit_from
+    if (not _targets or "all" in _targets or f"{RESULTS}/report.html" in _targets) and not _cut_short \
+            and os.path.exists(f"{RESULTS}/report.html"):
         print(f"Results: {RESULTS}/report.html (every output's figure, table and claims), {RESULTS}/REPRODUCTION.md "
               f"(the claims registry).", file=sys.stderr)
