@@ -20,6 +20,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from apt_lock import WAIT_FOR_DPKG, apt_lock
+
 PACKAGES = ["slurm-wlm", "slurmctld", "slurmd", "munge", "slurm-client"]
 DAEMONS = {name: f"/usr/sbin/{name}" for name in ("munged", "slurmctld", "slurmd")}
 PARTITION = "main"
@@ -105,15 +107,16 @@ class SlurmCluster:
         if shutil.which("apt-get") is None:
             raise ClusterUnavailable("SLURM is not installed and there is no apt-get to install it")
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        for cmd in (["apt-get", "update"],
-                    ["apt-get", "install", "-y", "--no-install-recommends", *PACKAGES]):
-            try:
-                res = _run(cmd, timeout=600, env=env)
-            except subprocess.TimeoutExpired:
-                raise ClusterUnavailable(f"{' '.join(cmd)} timed out")
-            self.log.append(f"$ {' '.join(cmd)}\n{res.stdout[-2000:]}{res.stderr[-2000:]}")
-            if res.returncode != 0:
-                raise ClusterUnavailable(f"{' '.join(cmd)} failed: {res.stderr.strip()[-500:]}")
+        with apt_lock():
+            for cmd in (["apt-get", *WAIT_FOR_DPKG, "update"],
+                        ["apt-get", *WAIT_FOR_DPKG, "install", "-y", "--no-install-recommends", *PACKAGES]):
+                try:
+                    res = _run(cmd, timeout=600, env=env)
+                except subprocess.TimeoutExpired:
+                    raise ClusterUnavailable(f"{' '.join(cmd)} timed out")
+                self.log.append(f"$ {' '.join(cmd)}\n{res.stdout[-2000:]}{res.stderr[-2000:]}")
+                if res.returncode != 0:
+                    raise ClusterUnavailable(f"{' '.join(cmd)} failed: {res.stderr.strip()[-500:]}")
 
     # --- daemons -----------------------------------------------------------------------------------------------
     def _spawn(self, name, args, **kwargs):
