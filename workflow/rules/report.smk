@@ -73,9 +73,9 @@ rule html_report:
 # "Elapsed time" follow). Runs of other named targets, and runs cut short by --until or --omit-from, print nothing
 # more; Snakemake calls no handler when there was nothing to do.
 onsuccess:
+    _report, _registry = rules.html_report.output[0], rules.reproduction_report.output.markdown
     _targets = {os.path.normpath(t) for t in workflow.dag_settings.targets}
     _cut_short = workflow.dag_settings.until or workflow.dag_settings.omit_from
-    if (not _targets or "all" in _targets or f"{RESULTS}/report.html" in _targets) and not _cut_short \
-            and os.path.exists(f"{RESULTS}/report.html"):
-        print(f"Results: {RESULTS}/report.html (every output's figure, table and claims), {RESULTS}/REPRODUCTION.md "
-              f"(the claims registry).", file=sys.stderr)
+    if (not _targets or "all" in _targets or _report in _targets) and not _cut_short and os.path.exists(_report):
+        print(f"Results: {_report} (every output's figure, table and claims), {_registry} (the claims registry).",
+              file=sys.stderr)
