@@ -1,11 +1,14 @@
-"""One apt-get at a time among the test processes: the SLURM and browser tests may install Debian packages while
-running in parallel (make test's first pass), and a second apt-get fails at once on apt's own lock."""
+"""Debian packages for the tests, one apt-get at a time among the test processes: the SLURM and browser tests may
+install packages while running in parallel (make test's first pass), and a second apt-get fails at once on apt's own
+lock."""
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import os
+import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 LOCK_FILE = Path(tempfile.gettempdir()) / "adaptive-repro-tests-apt.lock"
@@ -23,3 +26,21 @@ def apt_lock() -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def apt_install(packages: list[str], timeout: float,
+                installed: Callable[[], bool]) -> list[tuple[list[str], subprocess.CompletedProcess]]:
+    """``apt-get update`` then ``apt-get install`` of ``packages`` under :func:`apt_lock`, unless ``installed()`` is
+    true once the lock is held (another test process installed them meanwhile). Returns each command run with its
+    result, stopping at the first that fails; subprocess.TimeoutExpired propagates."""
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    runs: list[tuple[list[str], subprocess.CompletedProcess]] = []
+    with apt_lock():
+        if installed():
+            return runs
+        for cmd in (["apt-get", *WAIT_FOR_DPKG, "update"],
+                    ["apt-get", *WAIT_FOR_DPKG, "install", "-y", "--no-install-recommends", *packages]):
+            runs.append((cmd, subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)))
+            if runs[-1][1].returncode != 0:
+                break
+    return runs

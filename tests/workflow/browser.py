@@ -4,7 +4,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from apt_lock import WAIT_FOR_DPKG, apt_lock
+from apt_lock import apt_install
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
          "--disable-extensions", "--no-first-run", "--hide-scrollbars"]
@@ -21,13 +21,8 @@ def chromium() -> str:
         return found
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         raise BrowserUnavailable("chromium is not installed and installing it needs root and apt-get")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    with apt_lock():
-        if not shutil.which("chromium"):  # another test process may have installed it while this one waited
-            for cmd in (["apt-get", *WAIT_FOR_DPKG, "update"],
-                        ["apt-get", *WAIT_FOR_DPKG, "install", "-y", "--no-install-recommends", "chromium"]):
-                res = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
-                assert res.returncode == 0, f"{' '.join(cmd)} failed:\n{res.stderr[-2000:]}"
+    for cmd, res in apt_install(["chromium"], timeout=900, installed=lambda: bool(shutil.which("chromium"))):
+        assert res.returncode == 0, f"{' '.join(cmd)} failed:\n{res.stderr[-2000:]}"
     return shutil.which("chromium")
 
 

@@ -20,7 +20,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from apt_lock import WAIT_FOR_DPKG, apt_lock
+from apt_lock import apt_install
 
 PACKAGES = ["slurm-wlm", "slurmctld", "slurmd", "munge", "slurm-client"]
 DAEMONS = {name: f"/usr/sbin/{name}" for name in ("munged", "slurmctld", "slurmd")}
@@ -99,24 +99,26 @@ class SlurmCluster:
             return False
 
     # --- install -----------------------------------------------------------------------------------------------
+    @staticmethod
+    def _installed() -> bool:
+        return all(os.path.exists(p) for p in DAEMONS.values()) and bool(shutil.which("sbatch")) \
+            and bool(shutil.which("sinfo"))
+
     def _install(self):
-        if all(os.path.exists(p) for p in DAEMONS.values()) and shutil.which("sbatch") and shutil.which("sinfo"):
+        if self._installed():
             return
         if os.geteuid() != 0:
             raise ClusterUnavailable("SLURM is not installed and installing it needs root")
         if shutil.which("apt-get") is None:
             raise ClusterUnavailable("SLURM is not installed and there is no apt-get to install it")
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        with apt_lock():
-            for cmd in (["apt-get", *WAIT_FOR_DPKG, "update"],
-                        ["apt-get", *WAIT_FOR_DPKG, "install", "-y", "--no-install-recommends", *PACKAGES]):
-                try:
-                    res = _run(cmd, timeout=600, env=env)
-                except subprocess.TimeoutExpired:
-                    raise ClusterUnavailable(f"{' '.join(cmd)} timed out")
-                self.log.append(f"$ {' '.join(cmd)}\n{res.stdout[-2000:]}{res.stderr[-2000:]}")
-                if res.returncode != 0:
-                    raise ClusterUnavailable(f"{' '.join(cmd)} failed: {res.stderr.strip()[-500:]}")
+        try:
+            runs = apt_install(PACKAGES, timeout=600, installed=self._installed)
+        except subprocess.TimeoutExpired as err:
+            raise ClusterUnavailable(f"{' '.join(err.cmd)} timed out")
+        for cmd, res in runs:
+            self.log.append(f"$ {' '.join(cmd)}\n{res.stdout[-2000:]}{res.stderr[-2000:]}")
+            if res.returncode != 0:
+                raise ClusterUnavailable(f"{' '.join(cmd)} failed: {res.stderr.strip()[-500:]}")
 
     # --- daemons -----------------------------------------------------------------------------------------------
     def _spawn(self, name, args, **kwargs):
