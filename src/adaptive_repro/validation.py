@@ -180,15 +180,21 @@ BOUND_WORDS = (("minimum", "at least"), ("maximum", "at most"), ("exclusiveMinim
                ("exclusiveMaximum", "less than"))
 
 
+#: A JSON schema type in words.
+TYPE_WORDS = {"integer": "a whole number", "number": "a number", "null": "null", "string": "a string",
+              "boolean": "true or false"}
+
+
 def _described(schema: dict) -> str:
     """What a (sub-)schema allows, in words: 'auto'; a whole number at least 1; a number greater than 0 and less
-    than 1 (every bound it sets)."""
+    than 1 (every bound it sets); a number greater than 0 or null (a list of types: the bounds are the numbers')."""
     if "const" in schema:
         return repr(schema["const"])
-    kind = {"integer": "a whole number", "number": "a number", None: "a number"}.get(schema.get("type"),
-                                                                                   f"type {schema.get('type')}")
-    bounds = [f"{word} {schema[k]}" for k, word in BOUND_WORDS if k in schema]
-    return f"{kind} {' and '.join(bounds)}".strip()
+    types = schema.get("type", "number")
+    bounds = " and ".join(f"{word} {schema[k]}" for k, word in BOUND_WORDS if k in schema)
+    kinds = [f"{TYPE_WORDS.get(t, f'type {t}')} {bounds}".strip() if t in ("integer", "number")
+             else TYPE_WORDS.get(t, f"type {t}") for t in (types if isinstance(types, list) else [types])]
+    return " or ".join(kinds)
 
 
 def _message(err: jsonschema.ValidationError) -> str:
