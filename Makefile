@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: venv reproduce paper-scale lint test test-fast benchmark report snakemake-report gallery clean
+.PHONY: venv reproduce paper-scale lint test test-fast benchmark report docs gallery clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,8 @@ venv: $(STAMP)
 SHELL := /bin/bash
 PROFILE := --workflow-profile workflow/profiles/default
 CONFIG ?=
-CONFIG_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
+CONFIG_QUOTED := $(if $(CONFIG),"$(CONFIG)")
+CONFIG_ARGS := $(if $(CONFIG),--configfile "$(CONFIG)")
 
 # QUIET: the console shows the cost estimate, one line per finished job ("done <job>: ... (CPU-s)") and any error
 # ("FAILED <job>: ..." plus Snakemake's own); `make reproduce QUIET=` gives Snakemake's full view (every job's rule,
@@ -31,10 +32,13 @@ CONFIG_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 QUIET ?= --quiet rules host reason progress
 CHATTER := ^(Select jobs to execute\.\.\.|Execute [0-9]+ jobs\.\.\.)$$
 
+RESULTS_LINE := Results: results/report.html (every output's figure, table and claims), results/REPRODUCTION.md (the claims registry).
+
 reproduce: $(STAMP)
-	$(BIN)/python -m adaptive_repro.validation $(CONFIG)
+	$(BIN)/python -m adaptive_repro.validation $(CONFIG_QUOTED)
 	set -o pipefail; $(BIN)/snakemake $(PROFILE) --cores $(CORES) $(QUIET) $(SMK_ARGS) $(CONFIG_ARGS) 2>&1 \
 		| grep --line-buffered -v -E '$(CHATTER)'
+	@if [ -z "$(SMK_ARGS)" ] && [ -f results/report.html ]; then echo "$(RESULTS_LINE)"; fi
 
 paper-scale: $(STAMP)
 	$(MAKE) reproduce CONFIG=config/paper-scale.yaml
@@ -71,11 +75,11 @@ report: $(STAMP)
 	@test -f results/run-config.yaml || { echo "No run to report on yet: run 'make reproduce' first."; exit 1; }
 	$(BIN)/snakemake results/report.html $(PROFILE) --cores $(CORES) $(SMK_ARGS) --configfile results/run-config.yaml
 
-# Snakemake's own report of the last run (every file with its caption, rule code, job runtimes).
-snakemake-report: $(STAMP)
-	@test -f results/run-config.yaml || { echo "No run to report on yet: run 'make reproduce' first."; exit 1; }
-	$(BIN)/snakemake $(PROFILE) --cores $(CORES) $(SMK_ARGS) --configfile results/run-config.yaml
-	$(BIN)/snakemake --report results/snakemake-report.html $(PROFILE) --cores $(CORES) $(SMK_ARGS) --configfile results/run-config.yaml
+# The library's API reference from the docstrings (pdoc), in docs/api/ (not tracked).
+docs: $(STAMP)
+	$(BIN)/pdoc adaptive_repro.bounds adaptive_repro.privacy adaptive_repro.groundtruth \
+		adaptive_repro.simulation.data_models adaptive_repro.simulation.engines adaptive_repro.simulation.sign_engine \
+		-o docs/api
 
 # The README's figure gallery (docs/gallery/): compressed copies of key figures of the last run.
 GALLERY := dwork-null dwork-signal zhao-fig2 zhao-fig3 zhao-frontier zhao-correlation zhao-correlation-frontier he-composition-eps he-generalization lecture-monitor
@@ -83,4 +87,4 @@ gallery: $(STAMP)
 	$(BIN)/python -m adaptive_repro.report_html results/figures docs/gallery $(GALLERY)
 
 clean:
-	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md results/run-config.yaml results/report.html results/snakemake-report.html
+	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md results/run-config.yaml results/report.html

@@ -5,20 +5,18 @@ Snakemake's benchmark files), the CPU seconds of the whole run (Snakemake itself
 five jobs with the most CPU, and this machine's speed, the mean of before and after the run (benchmarks/machine.py:
 CPU seconds of a Python loop, of 10^7 normal draws and of importing pandas and matplotlib.pyplot; wall_per_import,
 the wall seconds over the import's, compares runs across machines). The last run's cost per job goes to
-pipeline-jobs.csv beside it. With --stock-scheduler the run keeps Snakemake's own scheduler wake-ups
-(src/adaptive_repro/scheduler_wakeups.py), to measure what coalescing them saves. Nothing is asserted: the numbers
+pipeline-jobs.csv beside it. Nothing is asserted: the numbers
 are from one machine, and shared machines are noisy (compare runs made one after the other). With --commit REV the
 run is of that commit's files instead (e.g. the version before a speed change), run by this environment's Snakemake:
 two runs one after the other give a before/after ratio on the same machine.
 
-    python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--stock-scheduler] [--commit REV]
+    python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--commit REV]
                                   [--output results/benchmarks/pipeline.csv]
 """
 from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import resource
 import shutil
 import subprocess
@@ -29,8 +27,6 @@ from pathlib import Path
 
 import pandas as pd
 from machine import reference_seconds
-
-from adaptive_repro.scheduler_wakeups import STOCK_SCHEDULER_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,8 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--configfile", type=Path, help="a config on top of config.yaml (as CONFIG= of make reproduce)")
-    ap.add_argument("--stock-scheduler", action="store_true",
-                    help="keep Snakemake's own scheduler wake-ups (one more timer chain per finished job)")
     ap.add_argument("--commit", help="run this commit's files instead of the working tree's (a before/after ratio)")
     ap.add_argument("--output", type=Path, default=ROOT / "results" / "benchmarks" / "pipeline.csv")
     args = ap.parse_args(argv)
@@ -92,11 +86,10 @@ def main(argv: list[str] | None = None) -> int:
                str(args.cores), "--quiet", "all"]
         if args.configfile:
             cmd[1:1] = ["--configfile", str(args.configfile.resolve())]
-        env = {**os.environ, STOCK_SCHEDULER_VARIABLE: "1" if args.stock_scheduler else "0"}
         speed_before = reference_seconds()
         cpu_before = _children_cpu()
         start = time.perf_counter()
-        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=env)
+        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
         wall = time.perf_counter() - start
         total_cpu = _children_cpu() - cpu_before
         if run.returncode:
@@ -109,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     row = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "commit": commit, "cores": args.cores,
            "config": str(args.configfile or "config.yaml"), "wall_s": round(wall, 1), "jobs": len(jobs),
            "sum_cpu_s": round(float(jobs.cpu_s.sum()), 1), "total_cpu_s": round(total_cpu, 1),
-           "scheduler": "stock" if args.stock_scheduler else "coalesced", **speed,
+           **speed,
            "wall_per_import": round(wall / speed["reference_import_s"], 1),
            "heaviest": "; ".join(f"{r.job} {r.cpu_s:.1f}" for r in top.itertuples())}
     args.output.parent.mkdir(parents=True, exist_ok=True)

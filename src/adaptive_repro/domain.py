@@ -152,6 +152,8 @@ def checked(func: Callable, domains: dict[str, Domain] | None = None) -> Callabl
         return func(*args, **kwargs)
 
     wrapper.__wrapped_domains__ = {name: domains[name] for name in names}
+    wrapper.__doc__ = ((func.__doc__ or "").rstrip() + "\n\nChecked (ValueError otherwise): "
+                       + ", ".join(f"``{name}`` {domains[name].describe()}" for name in names) + ".")
     return wrapper
 
 

@@ -29,7 +29,6 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from adaptive_repro.domain import check_public_functions, unchecked
-from adaptive_repro.pld_epsilon import epsilon_for_delta
 
 __all__ = [
     "kov_log_delta_g",
@@ -264,13 +263,12 @@ def laplace_pld_eps(eps: float, T: int, delta_prime: float | ArrayLike, interval
     """(pessimistic, optimistic) eps'(delta') of T-fold Laplace(1/eps) composition by the PLD accountant: floats for
     one delta', arrays for an array of them (each PLD is composed once for all of them: composing is the slow part).
     The pessimistic value is an upper bound on the true eps', the optimistic a lower bound (dp_accounting docs).
-    eps'(delta') is read off each PLD by :func:`adaptive_repro.pld_epsilon.epsilon_for_delta` (the library's value,
-    computed faster)."""
+    eps'(delta') is read off each PLD by dp-accounting's public ``get_epsilon_for_delta``."""
     deltas = np.asarray(delta_prime, dtype=float)
     out = []
     for pessimistic in (True, False):
         pld = unchecked(laplace_pld)(eps, T, interval, pessimistic=pessimistic)
-        out.append(np.reshape([epsilon_for_delta(pld, float(d)) for d in deltas.ravel()], deltas.shape))
+        out.append(np.reshape([pld.get_epsilon_for_delta(float(d)) for d in deltas.ravel()], deltas.shape))
     hi, lo = out
     return (float(hi), float(lo)) if deltas.ndim == 0 else (hi, lo)
 

@@ -21,8 +21,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas is imported where a CSV is parsed: a job that writes only text does not load it
     import pandas as pd
 
-    from adaptive_repro.record_table import RecordTable
-
 
 def _umask() -> int:
     mask = os.umask(0)
@@ -65,10 +63,9 @@ def meta_path(path: str | os.PathLike) -> Path:
     return Path(f"{path}{META_SUFFIX}")
 
 
-def write_verified_csv(frame: pd.DataFrame | RecordTable, path: str | os.PathLike, meta: dict) -> None:
-    """Write a table (a DataFrame, or a simulation's plain :class:`~adaptive_repro.record_table.RecordTable`: the same
-    CSV without pandas) atomically, then its sidecar (SHA-256 of the bytes, rows, columns and ``meta``) atomically."""
-    data = (frame.to_csv(index=False) if hasattr(frame, "to_csv") else frame.csv_text()).encode()
+def write_verified_csv(frame: pd.DataFrame, path: str | os.PathLike, meta: dict) -> None:
+    """Write a table atomically, then its sidecar (SHA-256 of the bytes, rows, columns and ``meta``) atomically."""
+    data = frame.to_csv(index=False).encode()
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
     record = {"sha256": hashlib.sha256(data).hexdigest(), "rows": len(frame), "columns": list(frame.columns)} | meta

@@ -35,20 +35,6 @@ def run_jobs_on_checkout(checkout: str | Path) -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))
 
 
-def compile_bytecode(checkout: str | Path) -> None:
-    """Write the bytecode (``__pycache__/*.pyc``) of the checkout's package once, for every job to load: where
-    PYTHONDONTWRITEBYTECODE is set (some CI machines and clusters) Python never writes it, and each job would compile
-    every module it imports again (0.05-0.1 CPU-s per job). Files already up to date are skipped (about 0.05 s in
-    all); a read-only checkout is left as it is. A module edited later is compiled afresh by Python itself, which
-    compares the source's modification time (whole seconds) and size with those the bytecode records, as it does for
-    every .pyc it writes."""
-    import compileall
-
-    package = Path(checkout) / "src" / PACKAGE
-    if package.is_dir():
-        compileall.compile_dir(package, quiet=2)
-
-
 def _module_file(name: str, root: Path = ROOT) -> Path | None:
     """The file of a package module (without importing it), or None if ``name`` is not a module of the package."""
     parts = name.split(".")

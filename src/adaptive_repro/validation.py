@@ -29,7 +29,15 @@ from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_def
 # ---------------------------------------------------------------------------------------------- 1. config files
 
 class _StrictLoader(yaml.SafeLoader):
-    """A YAML loader that refuses a key given twice in one mapping (PyYAML silently keeps the last)."""
+    """A YAML loader that refuses a key given twice in one mapping (PyYAML silently keeps the last) and any alias
+    (``*name``): a config needs none, and aliases allow self-reference and exponential expansion."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise ConfigError(f"config file '{self.name}', line {mark.line + 1}: YAML aliases ('*name') are not "
+                              "allowed; allowed: each value written out")
+        return super().compose_node(parent, index)
 
 
 def _no_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False):
@@ -73,6 +81,9 @@ def load_config_file(path: str | os.PathLike) -> dict:
         mark = err.problem_mark or err.context_mark
         where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise ConfigError(f"config file '{path}'{where}: YAML error: {err.problem or err}") from None
+    if isinstance(data, dict) and "__use_yte__" in data:
+        raise ConfigError(f"config file '{path}' asks for YTE templating ('__use_yte__'); allowed: plain YAML (a "
+                          "template is Python code that Snakemake evaluates when it reads the file)")
     if data is None:  # Snakemake refuses an empty config file with a message that does not name it
         raise ConfigError(f"config file '{path}' is empty; allowed: a YAML mapping of config keys (e.g. 'seed: 2')")
     if not isinstance(data, dict):

@@ -4,7 +4,7 @@ import pytest
 from adaptive_repro import catalogue, sources
 from adaptive_repro.validation import config_schema
 
-LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "seeds", "io", "registry", "stats", "lazy")
+LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "seeds", "io", "registry", "stats")
 
 
 def package_modules():
@@ -42,15 +42,3 @@ def test_unknown_output_is_named():
         catalogue.get("dwork-figure-9")
 
 
-def test_compile_bytecode_writes_the_package_bytecode_once(tmp_path):
-    """The workflow compiles the checkout's package (jobs then load it instead of compiling every module again)."""
-    package = tmp_path / "src" / sources.PACKAGE
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("VALUE = 1\n")
-    sources.compile_bytecode(tmp_path)
-    cached = list((package / "__pycache__").glob("__init__.*.pyc"))
-    assert len(cached) == 1
-    stamp = cached[0].stat().st_mtime_ns
-    sources.compile_bytecode(tmp_path)  # up to date: left as it is
-    assert cached[0].stat().st_mtime_ns == stamp
-    sources.compile_bytecode(tmp_path / "no-checkout-here")  # nothing to compile: no error

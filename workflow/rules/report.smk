@@ -1,9 +1,6 @@
 # 4. report: the claims of every output -> results/tables/claims.csv and results/REPRODUCTION.md; the run's resolved
 # config -> results/run-config.yaml (what `make report` captions the HTML report with).
 
-report: "../report/workflow.rst"
-
-
 rule run_config:
     output:
         f"{RESULTS}/run-config.yaml",
@@ -26,12 +23,8 @@ rule reproduction_report:
         run_config=f"{RESULTS}/run-config.yaml",
         code=code_of("adaptive_repro.registry", "adaptive_repro.config"),  # the report and the run header
     output:
-        markdown=report(f"{RESULTS}/REPRODUCTION.md", caption="../report/claims.rst",
-                        category="Claims", subcategory="registry",
-                        labels={"output": "claims", "file": "REPRODUCTION.md"}),
-        claims=report(f"{RESULTS}/tables/claims.csv", caption="../report/claims.rst",
-                      category="Claims", subcategory="registry",
-                      labels={"output": "claims", "file": "table (CSV)"}),
+        markdown=f"{RESULTS}/REPRODUCTION.md",
+        claims=f"{RESULTS}/tables/claims.csv",
     log:
         log_file("reproduction_report"),
     params:
@@ -66,16 +59,3 @@ rule html_report:
         "../../environment.yml"
     script:
         "../scripts/html_report.py"
-
-
-# At the end of a successful run whose targets include the report (the default target, rule all, or the report
-# itself, as `make report` asks), one line says where to read the results (Snakemake's "Complete log(s)" and
-# "Elapsed time" follow). Runs of other named targets, and runs cut short by --until or --omit-from, print nothing
-# more; Snakemake calls no handler when there was nothing to do.
-onsuccess:
-    _report, _registry = rules.html_report.output[0], rules.reproduction_report.output.markdown
-    _targets = {os.path.normpath(t) for t in workflow.dag_settings.targets}
-    _cut_short = workflow.dag_settings.until or workflow.dag_settings.omit_from
-    if (not _targets or "all" in _targets or _report in _targets) and not _cut_short and os.path.exists(_report):
-        print(f"Results: {_report} (every output's figure, table and claims), {_registry} (the claims registry).",
-              file=sys.stderr)

@@ -16,8 +16,9 @@ for arm, cal in spec.alg1_calibrations().items():
     log.info("arm %s: %s (sigma = %.4g, T = %.4g, B = %d, feasible = %s)", arm, cal.note, cal.sigma, cal.threshold,
              cal.budget, cal.feasible)
 progress = Progress(log)
-records, diagnostics = (table.with_column("spec_digest", snakemake.params.spec_digest)  # plain rows: no pandas here
-                        for table in spec.simulate_tables(snakemake.params.seed, replicates, progress=progress))
+records, diagnostics = spec.run_replicates(snakemake.params.seed, replicates, progress=progress, with_diagnostics=True)
+for frame in (records, diagnostics):
+    frame["spec_digest"] = snakemake.params.spec_digest
 meta = {"experiment": spec.name, "spec_digest": snakemake.params.spec_digest,
         "replicates": [replicates[0], replicates[-1]]}
 write_verified_csv(diagnostics, snakemake.output.diagnostics, meta)

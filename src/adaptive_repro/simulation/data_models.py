@@ -16,13 +16,11 @@ import dataclasses
 from typing import ClassVar
 
 import numpy as np
+from scipy import special
 
-from adaptive_repro.lazy import LazyModule
 from adaptive_repro.plugins import check_keys
 from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
 from adaptive_repro.privacy.lemmas import ConversionResult
-
-special = LazyModule("scipy.special")  # imported when a simulation first needs it, not by a job reading specs
 
 
 @dataclasses.dataclass(frozen=True)

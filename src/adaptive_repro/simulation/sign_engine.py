@@ -43,13 +43,11 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from scipy import special
 
-from adaptive_repro.lazy import LazyModule
 from adaptive_repro.simulation import analyst
 from adaptive_repro.simulation.data_models import BatchChain, DataModel, Population
 from adaptive_repro.simulation.engines import Dataset, Engine
-
-special = LazyModule("scipy.special")  # imported when a simulation first needs it, not by a job reading specs
 
 FRESH_ACCURACY_MODES = ("binomial", "columns")
 #: Rounds of rejection sampling in :func:`_sample_indices` before the direct method (never reached in practice).

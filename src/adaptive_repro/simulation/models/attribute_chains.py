@@ -27,8 +27,8 @@ import dataclasses
 from typing import ClassVar
 
 import numpy as np
+from scipy import special
 
-from adaptive_repro.lazy import LazyModule
 from adaptive_repro.privacy.influence import ProductChainInfluence, symmetric_chain_matrix
 from adaptive_repro.privacy.lemmas import ConversionResult, lemma2_eps_bdp, lemma2_eps_dp, lemma3_eps_bdp, lemma3_eps_dp
 from adaptive_repro.simulation import analyst
@@ -41,8 +41,6 @@ from adaptive_repro.simulation.data_models import (
 )
 from adaptive_repro.simulation.engines import Dataset, Engine
 from adaptive_repro.simulation.sign_engine import condition_on_count, stream_entropy, substream
-
-special = LazyModule("scipy.special")  # imported when a simulation first needs it, not by a job reading specs
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,8 +17,8 @@ import dataclasses
 from typing import ClassVar
 
 import numpy as np
+from scipy import special
 
-from adaptive_repro.lazy import LazyModule
 from adaptive_repro.privacy.lemmas import ConversionResult
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
@@ -31,8 +31,6 @@ from adaptive_repro.simulation.data_models import (
     sign_query_population,
     signal_loadings,
 )
-
-special = LazyModule("scipy.special")  # imported when a simulation first needs it, not by a job reading specs
 
 
 @dataclasses.dataclass(frozen=True)

@@ -19,8 +19,8 @@ import dataclasses
 from typing import ClassVar
 
 import numpy as np
+from scipy import special
 
-from adaptive_repro.lazy import LazyModule
 from adaptive_repro.privacy.lemmas import ConversionResult, convert_chain, lemma2_eps_bdp, lemma3_eps_bdp
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
@@ -32,8 +32,6 @@ from adaptive_repro.simulation.data_models import (
     sign_query_inflation,
     signal_loadings,
 )
-
-special = LazyModule("scipy.special")  # imported when a simulation first needs it, not by a job reading specs
 
 
 @dataclasses.dataclass(frozen=True)
