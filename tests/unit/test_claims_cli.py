@@ -30,6 +30,7 @@ def test_show_prints_quote_status_and_code_location(tmp_path, capsys):
     assert first.status in out and first.source in out and "defined at" in out and ".py:" in out
 
 
+@pytest.mark.slow
 def test_reevaluation_uses_the_given_point(tmp_path, capsys):
     rows = make_run(tmp_path, 7)
     first = rows[0]
@@ -38,6 +39,7 @@ def test_reevaluation_uses_the_given_point(tmp_path, capsys):
     assert "Re-evaluated with points=3" in out and "/3 grid points" in out.split("Re-evaluated")[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["theory.he.kl.points", "he.kl.points", "kl.points"])
 def test_keys_may_name_the_block(tmp_path, capsys, key):
     """Keys are relative to the output's block (theory.he.kl); its path may be written in front, in full or in part."""

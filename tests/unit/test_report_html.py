@@ -112,6 +112,7 @@ def test_titles_statuses_and_colours_for_navigation():
     assert '<span class="badge ok">3 holds</span>, <span class="badge bad">1 does not hold</span></td>' in coloured
 
 
+@pytest.mark.slow
 def test_thumbnail_keeps_every_palette_colour(tmp_path):
     """Each Okabe-Ito colour survives the 256-colour quantization, also that of a small, rare series."""
     import matplotlib

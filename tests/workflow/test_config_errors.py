@@ -182,6 +182,7 @@ def test_automatic_chunks_do_not_depend_on_cores_and_keep_jobs_seconds_to_minute
 
 # -------------------------------------------------------------- through Snakemake itself: stops before any job
 
+@pytest.mark.slow
 def test_unknown_key_stops_snakemake_before_any_job_with_one_line(workflow_copy):
     (workflow_copy / "bad.yaml").write_text(yaml.safe_dump(tiny_config() | {"sead": 3}))
     proc = snakemake(workflow_copy, "--configfile", "bad.yaml")
@@ -203,6 +204,7 @@ def test_missing_or_directory_configfile_is_named_without_traceback(workflow_cop
     assert name in proc.stderr and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
 
 
+@pytest.mark.slow
 def test_validation_cli_works_from_any_directory(tmp_path):
     """``python -m adaptive_repro.validation FILE`` outside the checkout checks FILE on top of the checkout's
     config.yaml (a run folder's own config.yaml wins where there is one)."""

@@ -2,6 +2,7 @@
 the records (an overfitting standard arm, a Thresholdout arm that tracks fresh data)."""
 import numpy as np
 import pandas as pd
+import pytest
 
 from adaptive_repro import catalogue
 from adaptive_repro.validation import experiment_spec
@@ -42,6 +43,7 @@ def test_table_is_the_mean_sd_and_se_of_the_records():
     assert len(fig.axes) >= 2
 
 
+@pytest.mark.slow
 def test_verdicts_follow_the_records():
     _, _, claims = build(records(standard_gap=0.1, thresholdout_gap=0.0))
     status = {c.claim_id: c.status for c in claims}
@@ -71,6 +73,7 @@ def test_figure_shows_the_gap_the_claims_test_with_its_95_percent_band():
     assert not any("threshold T" in line.get_label() for line in row[0].lines)  # the standard holdout has none
 
 
+@pytest.mark.slow
 def test_verdict_title_follows_the_claims():
     _, fig, _ = build(records(standard_gap=0.1, thresholdout_gap=0.0))
     assert fig._suptitle.get_text().startswith("The reused holdout overfits; Thresholdout tracks fresh data\n")

@@ -193,6 +193,7 @@ def test_gap_residual_is_second_order(built):
     mpmath.mp.dps = 15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("oid", ["he-composition-eps", "he-composition-delta"])
 def test_composition_figure_counts_and_rings_each_failure(oid):
     """One panel per ε at δ > 0 (he-composition-eps: one row per ε, ε′ and δ′ side by side); the title's verdict
@@ -338,6 +339,7 @@ def _built_figure(oid):
     return table, fig, {c.claim_id: c for c in claims}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("oid", ["he-sgld", "he-federated"])
 def test_application_figure_rings_the_failing_composition_points(oid):
     import matplotlib.pyplot as plt
@@ -367,6 +369,7 @@ def test_application_figure_rings_the_failing_composition_points(oid):
     plt.close(fig)
 
 
+@pytest.mark.slow
 def test_kl_figure_verdict_follows_the_data():
     import matplotlib.pyplot as plt
 

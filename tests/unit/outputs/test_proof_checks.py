@@ -71,6 +71,7 @@ def test_enumeration_matches_the_referees_numbers_on_the_witness_and_a_chain():
     assert en.max_information_bits(chain, rr, 0.3) == pytest.approx(-0.5146, abs=1e-4)
 
 
+@pytest.mark.slow
 def test_max_information_against_brute_force_over_all_sets():
     joint = en.markov_joint(2, 0.2, 0.4)
     kernel = en.randomized_response_kernel(2, 0.7)

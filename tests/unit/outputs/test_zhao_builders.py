@@ -258,6 +258,7 @@ def test_fig3_labels_name_this_runs_setting(output_id):
     assert "paper's scale" not in text and "n = 12,345" in fig._suptitle.get_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dp_gap, separated", [(0.0, False), (0.08, True)])
 def test_fig3_large_n_says_whether_the_experiment_separates_the_calibrations(dp_gap, separated):
     """Both calibrations passing means the experiment cannot tell them apart (the row says so); T = 0.03 here."""

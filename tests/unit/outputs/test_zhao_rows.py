@@ -74,6 +74,7 @@ def rows(oid, block=None):
     return {c.claim_id: c for c in claims}
 
 
+@pytest.mark.slow
 def test_theorem1_guarantee_fails_on_a_strongly_correlated_chain():
     n = math.ceil(9 * math.log(4 / 0.05) / 0.1**2)
     assert n == 3944
@@ -85,6 +86,7 @@ def test_theorem1_guarantee_fails_on_a_strongly_correlated_chain():
     assert r.counterexample.startswith("p=0.98, tau=0.1, n=3944")
 
 
+@pytest.mark.slow
 def test_theorem1_n_star_hypothesis_and_other_rows():
     # a_i of an interior node of the binary chain: blanket ratio (p/(1-p))^2
     p = 0.75
@@ -152,6 +154,7 @@ def test_lemma1_rows_exact():
     assert c2[0].claim_id == "lemma1-iid"
 
 
+@pytest.mark.slow
 def test_checks_that_cannot_fail_are_labelled_and_slips_are_their_own_kind():
     conv = rows("zhao-bdp-conversion")
     assert conv["lemma2-vs-lemma3"].strength == "by construction"

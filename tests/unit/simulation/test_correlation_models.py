@@ -82,6 +82,7 @@ def test_population_accuracy_of_a_fixed_classifier_against_simulation(name):
     assert exact[0] == 0.5 and np.all(gap < Z * se[1:] + 1e-9), (acc.mean(0), exact)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["batch_chain", "regimes", "households", "attribute_chains"])
 def test_exact_engine_matches_the_direct_engine_in_distribution(name):
     model = MODELS[name]
@@ -101,6 +102,7 @@ def test_exact_engine_matches_the_direct_engine_in_distribution(name):
         assert stats.ks_2samp(a[:, col], b[:, col]).pvalue > 1e-6, (name, col)
 
 
+@pytest.mark.slow
 def test_regime_occupation_counts_follow_the_chain():
     """The O(runs) occupation sampler against path sampling (K = 3, n = 7): same law of the first regime's count."""
     rng = np.random.default_rng(3)

@@ -31,6 +31,7 @@ def model_edges():
                 yield pytest.param(model, key, value, id=f"{model.name}.{key}={value:g}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model, key, value", list(model_edges()))
 def test_every_model_key_at_its_bounds_runs(model, key, value):
     block = {"name": model.name, key: value}

@@ -27,6 +27,7 @@ def test_budget_law_closed_form_matches_quadrature(t):
     assert zhao_frontier.queries_per_budget(0.0) == pytest.approx(4 * np.log(2))
 
 
+@pytest.mark.slow
 def test_algorithm1_queries_per_budget_unit_follow_the_laws_geometric_mixture():
     """The law's model: with B = 1 the number of queries until line 8 fires (inclusive) is geometric with success
     probability p(T_hat - gap), T_hat = T + Lap(sigma), so P(count <= k) = E_delta[1 - (1 - p)^k]. Checked against
