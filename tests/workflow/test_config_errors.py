@@ -287,3 +287,59 @@ def test_a_run_above_max_cpu_hours_is_refused_with_its_estimate():
                                           r"13\.9 h of CPU \(most in dwork-null"):
         resources.check_and_estimate(specs, chunks, cost, lambda name: name, None, {}, 4)
     assert resources.check_and_estimate(specs, chunks, cost, lambda name: name, None, {}, 20)
+
+
+def test_a_templated_config_is_refused_before_anything_evaluates_it(tmp_path):
+    """`make reproduce CONFIG=` checks the file first (validation CLI): YTE templating is refused in one line and
+    its expression never runs (it would create a marker file)."""
+    marker = tmp_path / "ran"
+    (tmp_path / "yte.yaml").write_text(f'__use_yte__: true\nseed: ?__import__("os").system("touch {marker}") + 1\n')
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", "yte.yaml"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "asks for YTE templating ('__use_yte__')" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not marker.exists()
+
+
+@pytest.mark.parametrize("text", ["seed: &a [*a]\n", "a: &a [1, 2]\nb: [*a, *a]\n"])
+def test_yaml_aliases_are_refused_in_one_line_at_once(tmp_path, text):
+    """A recursive alias or an alias bomb would hang or recurse in the checker: every alias is refused."""
+    (tmp_path / "alias.yaml").write_text(text)
+    with pytest.raises(ConfigError, match=r"alias.yaml', line \d+: YAML aliases"):
+        validation.load_config_file(tmp_path / "alias.yaml")
+
+
+@pytest.mark.slow
+def test_the_workflow_runs_from_another_directory_with_its_own_default_config(workflow_copy, tmp_path):
+    """`snakemake -s <checkout>/Snakefile -d <elsewhere>` finds config.yaml next to the Snakefile; results go to -d."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = snakemake(elsewhere, "results/run-config.yaml", "-s", str(workflow_copy / "Snakefile"), "-d",
+                     str(elsewhere), "--configfile", str(workflow_copy / "tests" / "configs" / "tiny.yaml"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (elsewhere / "results" / "run-config.yaml").is_file()
+    assert not (workflow_copy / "results" / "run-config.yaml").exists()
+
+
+@pytest.mark.slow
+def test_a_checkout_path_with_a_space_is_refused_in_one_line(tmp_path):
+    from conftest import copy_workflow
+
+    workdir = copy_workflow(tmp_path / "my repo")
+    proc = snakemake(workdir, "--dry-run", "--configfile", "tests/configs/tiny.yaml")
+    assert proc.returncode != 0 and "contains a space" in proc.stderr, proc.stderr[-2000:]
+
+
+def test_no_private_attribute_or_monkeypatch_of_a_dependency():
+    """Public APIs only: no `._name` access on Snakemake or dp-accounting objects and no assignment into their
+    classes or modules, anywhere in the repository's code."""
+    import re
+
+    private = re.compile(r"\b(workflow|snakemake|dp_accounting|pld|pmf|JobScheduler|scheduler)\._[a-zA-Z]")
+    patched = re.compile(r"^\s*(snakemake|dp_accounting|JobScheduler)(\.\w+)+\s*=(?!=)|setattr\((snakemake|"
+                         r"dp_accounting|JobScheduler)")
+    files = [*ROOT.glob("src/**/*.py"), *ROOT.glob("workflow/**/*.py"), *ROOT.glob("workflow/**/*.smk"),
+             ROOT / "Snakefile", *ROOT.glob("benchmarks/*.py"), *ROOT.glob("tools/*.py")]
+    found = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}" for path in files
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if private.search(line) or patched.search(line)]
+    assert not found, found
