@@ -89,13 +89,14 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     def rows(arm, answered, v=(1.0, 3.0, 8.0)):
         return pd.DataFrame({"structure": "households", "mechanism": arm, "V": list(v), "k": 50, "feasible": True,
                              "answered": answered, "gap_mean": 0.01, "gap_se": 0.01, "threshold": 0.1,
-                             "certified_bdp": 3.0, "eps_session": 3.0, "replicates": 40})
+                             "certified_bdp": 3.0, "eps_session": 3.0, "replicates": 40, "answered_n": 100})
     table = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 1.0, 0.0]),
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
     assert zc.structure_verdict(table) == "DP < 90% answered from V = 3\nBDP < 90% answered from V = 8\nn/V valid"
     assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in all 1 structures; a "
-                                  "threshold for n/V keeps all 1 valid")
+                                  "threshold for n/V keeps all 1 valid (untested: the standard holdout passes that "
+                                  "test too)")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
     assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
         "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3
@@ -115,3 +116,54 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     verdicts = {zc.structure_verdict(table[table["structure"] == s]) for s in table["structure"].unique()}
     titled = [ax.get_title() for ax in fig.axes if ax.get_ylim()[1] == pytest.approx(1.1) and ax.get_title()]
     assert bool(titled) == (len(verdicts) > 1)
+
+
+def _power_table(std_gap: float, arm_answered: float = 1.0, answered_n: int = 100):
+    import pandas as pd
+
+    v = [1.0, 8.0]
+    common = {"structure": "households", "V": v, "point": ["p1", "p8"], "k": 50, "feasible": True,
+              "gap_se": 0.005, "threshold": 0.05, "certified_bdp": np.nan, "eps_session": np.nan, "replicates": 100,
+              "answered_n": answered_n, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0, "sigma": 0.0,
+              "budget_used": 0.0}
+    std = pd.DataFrame(common | {"mechanism": "standard", "gap_mean": std_gap, "answered": 1.0})
+    arm = pd.DataFrame(common | {"mechanism": "thresholdout_effective_n", "gap_mean": 0.01, "answered": arm_answered})
+    return pd.concat([std, arm], ignore_index=True)
+
+
+@pytest.mark.parametrize("std_gap, answered, answered_n, status", [
+    (0.2, 1.0, 100, "holds"),           # the standard holdout fails the same test: passing it is evidence
+    (0.02, 1.0, 100, "not checked"),    # the standard holdout passes too: no power, never "holds"
+    (0.2, 0.95, 40, "not checked"),     # 95% of 40 answered: the interval straddles 90%
+    (0.2, 0.5, 100, "does not hold"),   # clearly below 90% answered
+])
+def test_a_protection_verdict_needs_the_unprotected_arm_to_fail_the_same_test(std_gap, answered, answered_n,
+                                                                               status):
+    from adaptive_repro.outputs import zhao_correlation as zc
+
+    arm = types.SimpleNamespace(name="thresholdout_effective_n", claim_name="Thresholdout for n/V")
+    spec = types.SimpleNamespace(points=[types.SimpleNamespace(arms=(arm,))])
+    table = _power_table(std_gap, answered, answered_n)
+    (row,) = [c for c in zc.claims(table, spec) if c.claim_id.endswith("-restores")]
+    assert row.status == status, row.measured
+    assert ("no power at this setting" in row.measured) == (std_gap < 0.05)
+
+
+@pytest.mark.parametrize("slope_se_scale, exponent, status", [(0.001, 0.5, "holds"), (0.001, 0.3, "does not hold"),
+                                                              (0.2, 0.5, "not checked")])
+def test_sqrt_v_scaling_holds_only_inside_its_equivalence_margin(slope_se_scale, exponent, status):
+    """"Grows like √V" holds only if the slope's whole 3-SE interval lies in ½ ± SLOPE_MARGIN; a slope whose interval
+    merely contains ½ is "not checked" with the replicates that would decide it."""
+    import pandas as pd
+
+    from adaptive_repro.outputs import zhao_correlation as zc
+
+    v = np.array([1.0, 3.0, 8.0, 20.0])
+    gaps = 0.02 * v ** exponent
+    table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
+                          "gap_se": gaps * slope_se_scale, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0,
+                          "replicates": 40, "point": ["a", "b", "c", "d"]})
+    no_arms = types.SimpleNamespace(points=[types.SimpleNamespace(arms=())])
+    (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("scales-like-sqrt-v")]
+    assert row.status == status, row.measured
+    assert ("replicates would decide" in row.measured) == (status == "not checked")
