@@ -130,7 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     if match.empty:
         known = sorted(claims.loc[claims["output_id"] == output_id, "claim_id"])
         if known:
-            raise SystemExit(f"no claim {args.claim!r} in this run; {output_id} has {known}")
+            raise SystemExit(f"unknown claim {args.claim!r}; {output_id} has {known}")
+        from adaptive_repro import catalogue
+
+        if output_id not in catalogue.OUTPUT_IDS:
+            raise SystemExit(f"unknown output {output_id!r} in {args.claim!r}; allowed: OUTPUT/CLAIM with OUTPUT one "
+                             f"of {list(catalogue.OUTPUT_IDS)} (`claims list` names every claim of the run)")
         raise SystemExit(f"the last run (results/tables/claims.csv) did not build {output_id!r}; it built "
                          f"{sorted(set(claims['output_id']))}. Point --results at another run's folder, or rerun")
     print("As measured by the run:")

@@ -68,3 +68,11 @@ def test_code_location_of_a_checked_function_is_its_own_file_and_line():
     path, line = code_location("adaptive_repro.bounds.he.he_corollary2_delta").rsplit(":", 1)
     assert Path(path).name == "he.py"
     assert Path(path).read_text().splitlines()[int(line) - 1].startswith("def he_corollary2_delta")
+
+
+@pytest.mark.parametrize("name, message", [("he-kl/no-such-claim", "unknown claim 'he-kl/no-such-claim'"),
+                                           ("he-klx/dr-factor", "unknown output 'he-klx'")])
+def test_a_misspelled_claim_or_output_is_named_as_unknown(tmp_path, name, message):
+    make_run(tmp_path, 3)
+    with pytest.raises(SystemExit, match=message):
+        claims.main(["show", name, "--results", str(tmp_path)])
