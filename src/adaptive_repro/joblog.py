@@ -41,9 +41,17 @@ def fail(log: logging.Logger, message: str) -> None:
 
 def finished(log: logging.Logger, text: str) -> None:
     """Log the job's last line and print it once to the console with the job's CPU time, imports included (the quiet
-    default view: one line per finished job)."""
+    default view: one line per finished job). The log is flushed first: a job whose log cannot be written (a full
+    disk) prints a FAILED line and exits 1 instead of "done"."""
     cpu = time.process_time()
     log.info("done: %s (%.1f CPU-s)", text, cpu)
+    try:
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+        sys.stderr.flush()
+    except OSError as err:
+        _console(f"FAILED {_CONSOLE['label']}: the job's log cannot be written ({err.strerror})")
+        raise SystemExit(1) from None
     _console(f"done {_CONSOLE['label']}: {text} ({cpu:.1f} CPU-s)")
 
 
