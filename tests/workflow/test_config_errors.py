@@ -343,3 +343,8 @@ def test_no_private_attribute_or_monkeypatch_of_a_dependency():
              for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if private.search(line) or patched.search(line)]
     assert not found, found
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "config").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_config_is_valid_on_top_of_config_yaml(path):
+    assert validation.main([str(path)]) == 0
