@@ -104,3 +104,11 @@ def clopper_pearson(k, n, confidence: float):
         low = np.where(k > 0, special.betaincinv(k, n - k + 1, a / 2), 0.0)
         high = np.where(k < n, special.betaincinv(k + 1, n - k, 1 - a / 2), 1.0)
     return low, high
+
+
+def weighted_slope(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """Weighted least-squares slope of y on x and its standard error (weights = inverse variances of y)."""
+    xm = np.sum(w * x) / np.sum(w)
+    sxx = np.sum(w * (x - xm) ** 2)
+    slope = float(np.sum(w * (x - xm) * y) / sxx)
+    return slope, float(np.sqrt(1.0 / sxx))

@@ -34,9 +34,8 @@ class _StrictLoader(yaml.SafeLoader):
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
-            raise ConfigError(f"config file '{self.name}', line {mark.line + 1}: YAML aliases ('*name') are not "
-                              "allowed; allowed: each value written out")
+            raise ConfigError(f"config file '{self.name}', line {self.peek_event().start_mark.line + 1}: YAML "
+                              "aliases ('*name') are not allowed; allowed: each value written out")
         return super().compose_node(parent, index)
 
 
@@ -93,7 +92,7 @@ def load_config_file(path: str | os.PathLike) -> dict:
 
 
 def check_config_files(paths: Iterable[str | os.PathLike]) -> None:
-    """:func:`load_config_file` for every config file of the run (``workflow.configfiles``)."""
+    """:func:`load_config_file` for every config file of the run."""
     for path in paths:
         load_config_file(path)
 
@@ -167,8 +166,14 @@ _Validator = jsonschema.validators.extend(
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
 
 
-@functools.lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    """The schema's validator for the plug-ins registered now (a plug-in registered later gets a new one)."""
+    from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS, ENGINES, QUERIES
+    return _validator_for(tuple(tuple(r.names()) for r in (ARMS, CALIBRATIONS, DATA_MODELS, ENGINES, QUERIES)))
+
+
+@functools.lru_cache(maxsize=4)
+def _validator_for(registered: tuple) -> jsonschema.protocols.Validator:
     return _Validator(config_schema(), registry=_registry())
 
 
@@ -320,9 +325,14 @@ def _config_schema() -> dict:
         defs[kind]["properties"]["calibrations"]["items"]["enum"] = list(CALIBRATIONS.names())
     model = defs["model"]
     model["properties"]["name"]["enum"] = list(DATA_MODELS.names())
-    for data_model in DATA_MODELS:  # every model's keys, typed (defaults: per model, by fill_model_defaults)
-        for key, prop in data_model.PARAMETERS.items():
-            model["properties"].setdefault(key, {k: v for k, v in prop.items() if k != "default"})
+    default_name = model["properties"]["name"]["default"]  # each block against its own model's keys, typed:
+    model["allOf"] = [
+        {"if": {"properties": {"name": {"const": data_model.name}}, "required": ["name"]}
+         if data_model.name != default_name else
+         {"anyOf": [{"not": {"required": ["name"]}}, {"properties": {"name": {"const": data_model.name}}}]},
+         "then": {"properties": {key: {k: v for k, v in prop.items() if k != "default"}
+                                 for key, prop in data_model.PARAMETERS.items()}}}
+        for data_model in DATA_MODELS]
     return schema
 
 

@@ -20,7 +20,7 @@ from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, theory_table
 from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
 from adaptive_repro.registry import Claim, code_name
-from adaptive_repro.stats import Z95, clopper_pearson, paired_gap
+from adaptive_repro.stats import Z95, clopper_pearson, paired_gap, weighted_slope
 
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
 REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n")
@@ -64,18 +64,12 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: Each structure's name and its data model in words (figure titles; docs/METHODS.md §4b).
-STRUCTURE_WORDS = {
-    "batch_chain": "batch chain:\nrecords share a batch chain",
-    "regimes": "regimes:\nrecords share a regime chain",
-    "households": "households:\nhousemates share a state",
-    "attribute_chains": "attribute chains:\none chain per attribute",
-}
-
-
 def structure_words(structure: str) -> str:
-    """The structure's name and data model in words (its code name with spaces if it has no entry)."""
-    return STRUCTURE_WORDS.get(structure, structure.replace("_", " "))
+    """The structure's name and data model in words, from the registered data model (``PANEL_WORDS``; its name with
+    spaces where it has none)."""
+    from adaptive_repro.simulation.registries import DATA_MODELS
+
+    return DATA_MODELS.get(structure).PANEL_WORDS or structure.replace("_", " ")
 
 
 #: How an arm fails at a point (the start of :func:`_valid`'s reason) -> words for a panel title.
@@ -325,7 +319,7 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
         std = sub[sub["mechanism"] == "standard"].sort_values("V")
         fit = std[std["gap_se"] > 0]
         if len(fit) >= 2:
-            slope, slope_se = _weighted_slope(np.log(fit["V"].to_numpy()), fit["gap_mean"].to_numpy(),
+            slope, slope_se = weighted_slope(np.log(fit["V"].to_numpy()), fit["gap_mean"].to_numpy(),
                                               (1.0 / fit["gap_se"] ** 2).to_numpy())
             ok = bool(slope > Z * slope_se)
             status, undecided = three_way(ok, refuted=bool(slope <= 0),
@@ -341,12 +335,12 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                                       + (f". {undecided}" if undecided else ""),
                              status=status,
                              counterexample=f"slope {slope:+.4f} ± {slope_se:.4f}" if status == "does not hold" else "",
-                             code=code_name(_weighted_slope)))
+                             code=code_name(weighted_slope)))
             usable = std[(std["gap_mean"] > 0) & (std["gap_se"] > 0)]
             if len(usable) >= 3:
                 x, y = np.log(usable["V"]), np.log(usable["gap_mean"])
                 w = (usable["gap_mean"] / usable["gap_se"]) ** 2  # var(log gap) ~ (se/gap)^2
-                slope, slope_se = _weighted_slope(x.to_numpy(), y.to_numpy(), w.to_numpy())
+                slope, slope_se = weighted_slope(x.to_numpy(), y.to_numpy(), w.to_numpy())
                 off = abs(slope - 0.5)
                 if off + Z * slope_se <= SLOPE_MARGIN:
                     status, note = "holds", ""
@@ -371,7 +365,7 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                                  status=status,
                                  counterexample=f"slope {slope:.2f} ± {slope_se:.2f}"
                                  if status == "does not hold" else "",
-                                 code=code_name(_weighted_slope)))
+                                 code=code_name(weighted_slope)))
         for arm_name, what in ((DP_ARM, "stays valid"), (BDP_ARM, "stays valid"),
                                *((a, "restores validity") for a in REMEDY_ARMS)):
             rows = sub[sub["mechanism"] == arm_name].sort_values("V")
@@ -439,14 +433,6 @@ def _bottom_mechanism(rows: pd.DataFrame) -> str:
     if noise > 0.5:
         text += f"; and the Laplace noise scale σ is {noise:.2g} × T, so the noise alone crosses T too"
     return text + "."
-
-
-def _weighted_slope(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
-    """Weighted least-squares slope of y on x and its standard error (weights = inverse variances of y)."""
-    xm = np.sum(w * x) / np.sum(w)
-    sxx = np.sum(w * (x - xm) ** 2)
-    slope = float(np.sum(w * (x - xm) * y) / sxx)
-    return slope, float(np.sqrt(1.0 / sxx))
 
 
 def build(output_id: str, params: dict, inputs: dict):

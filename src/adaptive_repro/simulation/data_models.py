@@ -212,38 +212,60 @@ def statistic_from_sign_query(q: np.ndarray) -> np.ndarray:
     return 2.0 * (np.asarray(q, dtype=float) - 0.5)
 
 
-#: The config key ``b`` every model with random loadings shares (one schema for the key in the config's union).
+#: The config key ``b`` every model with random loadings shares.
 LOADING_SD = {"type": "number", "minimum": 0, "default": 0.0,
               "description": "SD of the model's random loadings: beta_j ~ N(0, b^2) (batch_chain, households), "
                              "L_cj ~ N(0, b^2) (regimes)"}
 
 
+#: A data model's optional capabilities (as dp_accounting's accountants declare what they ``supports()``): name ->
+#: (the methods that provide it, words for a refusal); a model has one when it overrides all its methods.
+CAPABILITIES: dict[str, tuple[tuple[str, ...], str]] = {
+    "exact_population": (("population_accuracies", "sign_query_population", "clipped_query_population"),
+                         "exact population values"),
+    "known_inflation": (("expected_inflation",), "a known variance inflation V"),
+    "bdp_conversion": (("dp_level_for_bdp", "bdp_level_for_dp"), "a Bayesian-DP conversion (Zhao 2017 Lemmas 2-4)"),
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class DataModel(abc.ABC):
-    """How the records of one replicate's train, holdout and fresh sets are drawn, and their exact population values.
+    """How the records of one replicate's train, holdout and fresh sets are drawn.
 
     Contract for implementers (a frozen dataclass whose fields are the model's config keys under ``model``, plus
-    ``name``, the config name; registered once in :data:`adaptive_repro.simulation.registries.DATA_MODELS`):
+    ``name``, the config name; registered once in :data:`adaptive_repro.simulation.registries.DATA_MODELS`). The
+    core, required of every model:
 
     * ``PARAMETERS``: the JSON schema of each config key (type, range, ``default``, description); the config's
-      validation checks and fills ``model`` blocks from it, so a new model needs no edit of the config schema;
-
+      validation checks a ``model`` block against its own model's keys and fills its defaults, so a new model needs
+      no edit of the config schema;
     * :meth:`population` draws what the three data sets of one replicate share;
     * :meth:`sample` materializes one data set (x, y and the latent state) for the direct engine, the reference;
     * :meth:`engines` names the engines exact for this model with a given query and arm, best first (the engines
-      registry holds them; "direct" is exact for every model that implements :meth:`sample`);
-    * :meth:`population_accuracies`, :meth:`sign_query_population`, :meth:`clipped_query_population` are exact
-      population values (so that "population" rows are exact, not estimated);
-    * :meth:`dp_level_for_bdp` and :meth:`bdp_level_for_dp` convert between DP and Bayesian DP on the model's
-      dependence (Zhao 2017 Lemmas 2-4), for the Bayesian-DP calibration and the certified levels;
-    * :meth:`describe` names the model and its parameters in words (figures name the data model);
-    * ``SHARED_STATE``: True if one latent state per record drives every attribute (so a data set's sampling error
-      is one shared shift of all attributes), False if each attribute has its own (claims word their mechanism by it).
+      registry holds them; "direct" is exact for every model);
+    * :meth:`describe` names the model and its parameters in words (figures and claims name the data model by it),
+      ``PANEL_WORDS`` its kind in a few words on two lines (figure panels), ``SHARED_STATE`` whether one latent
+      state per record drives every attribute (claims word their mechanism by it).
+
+    Optional capabilities (:data:`CAPABILITIES`, :meth:`supports`), each needed by the arms and outputs that declare
+    it (the config check refuses a model without it before any job): ``exact_population`` (without it the
+    "population" rows are NaN), ``known_inflation`` (the arms "for n/V", zhao-correlation), ``bdp_conversion`` (the
+    Algorithm 1 arms' calibration and theory).
     """
 
     name: str
     PARAMETERS: ClassVar[dict[str, dict]] = {}
     SHARED_STATE: ClassVar[bool] = True
+    PANEL_WORDS: ClassVar[str] = ""  # e.g. "batch chain:\nrecords share a batch chain"; empty: the name in words
+
+    @classmethod
+    def supports(cls, capability: str) -> bool:
+        """Whether this model provides ``capability`` (a key of :data:`CAPABILITIES`): it overrides every method."""
+        methods, _ = CAPABILITIES[capability]
+        return all(getattr(cls, m) is not getattr(DataModel, m) for m in methods)
+
+    def _missing(self, capability: str) -> NotImplementedError:
+        return NotImplementedError(f"data model {self.name!r} has no {CAPABILITIES[capability][1]}")
 
     @classmethod
     def from_block(cls, block: dict, key: str = "model") -> "DataModel":
@@ -265,27 +287,27 @@ class DataModel(abc.ABC):
         """Engines exact for this model when the analyst asks ``query`` queries of an arm (``unit_queries``: the
         arm answers [0, 1] statistical queries), best first."""
 
-    @abc.abstractmethod
     def population_accuracies(self, ranked: np.ndarray, weights: np.ndarray, sizes: np.ndarray,
                               pop: Population) -> np.ndarray:
         """Exact population accuracy of each nested top-``size`` classifier."""
+        raise self._missing('exact_population')
 
-    @abc.abstractmethod
     def sign_query_population(self, pop: Population) -> np.ndarray:
         """Exact population value of every attribute's sign query."""
+        raise self._missing('exact_population')
 
-    @abc.abstractmethod
     def clipped_query_population(self, pop: Population, clip: float) -> np.ndarray:
         """Exact population value of every attribute's clipped query."""
+        raise self._missing('exact_population')
 
-    @abc.abstractmethod
     def dp_level_for_bdp(self, eps_bdp: float, n: int, d: int, method: str) -> ConversionResult:
         """The DP level eps' that implies eps_bdp-Bayesian DP for n records of d attributes of this model (Zhao 2017
         Lemmas 2-4 on the model's dependency graph; ``method``: lemma2, lemma3, lemma4)."""
+        raise self._missing('bdp_conversion')
 
-    @abc.abstractmethod
     def bdp_level_for_dp(self, eps_dp: float, n: int, d: int, method: str) -> float | None:
         """The Bayesian-DP level an eps_dp-DP mechanism has on n records of d attributes of this model."""
+        raise self._missing('bdp_conversion')
 
     @abc.abstractmethod
     def describe(self) -> str:
@@ -317,16 +339,15 @@ class DataModel(abc.ABC):
         """The function that converts between DP and Bayesian DP for this model (a claim's ``code`` column)."""
         return f"{type(self).__module__}.{type(self).__qualname__}.bdp_level_for_dp"
 
-    @abc.abstractmethod
     def expected_inflation(self, n: int) -> float:
         """The sign query's V at a null attribute (mu_j = 0) for n records, in expectation over the population's
         random loadings: what a mechanism that knows the data model can take as known (the effective sample size is
         n / V)."""
+        raise self._missing('known_inflation')
 
-    @abc.abstractmethod
     def variance_inflation(self, pop: Population) -> np.ndarray:
-        """V_j = n Var(q_j) / (p_j (1 - p_j)) of every attribute's sign query on one data set of ``pop`` (closed
-        form): how much record correlation inflates the sampling variance over independent records (V = 1)."""
+        """V_j = n Var(q_j) / (p_j (1 - p_j)) of every attribute's sign query on one data set (closed form)."""
+        raise self._missing('known_inflation')
 
 
 class GroupedSignModel:
@@ -343,6 +364,8 @@ class BatchChain(DataModel):
     """The batch-chain model (docs/METHODS.md §4, this project's design): batch states and labels are two independent
     stationary symmetric Markov chains (stay probabilities p_s, p_y), x_ij = beta_j s_i + mu_j y_i + z_ij with
     beta_j ~ N(0, b^2) drawn once per population. p_s = p_y = 0.5 and b = 0 is Dwork et al.'s i.i.d. model."""
+
+    PANEL_WORDS: ClassVar[str] = "batch chain:\nrecords share a batch chain"
 
     name: str = "batch_chain"
     PARAMETERS: ClassVar[dict[str, dict]] = {

@@ -183,7 +183,9 @@ def measure_classifiers(spec: ExperimentSpec, seed: int, replicate: int, pop: Po
             for i, acc in zip(users, dataset.accuracies_many(classifiers, rngs)):
                 measured[i][name] = acc
     for acc, (_, _, selection) in zip(measured, arms):
-        acc["population"] = spec.model.population_accuracies(*selection.classifiers, pop)
+        acc["population"] = (spec.model.population_accuracies(*selection.classifiers, pop)
+                             if spec.model.supports("exact_population")  # else no population rows' values
+                             else np.full(len(selection.classifiers[2]), np.nan))
     return measured
 
 

@@ -28,6 +28,8 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
     model = DATA_MODELS.get(block["model"]["name"], f"{where}.model.name").from_block(dict(block["model"]),
                                                                                        f"{where}.model")
     query = QUERIES.get(block["query"], f"{where}.query")
+    check_capabilities(model, block["mechanisms"], [ARMS.get(m, f"{where}.mechanisms") for m in block["mechanisms"]],
+                       f"{where}.mechanisms")
     arms = tuple(ARMS.get(m, f"{where}.mechanisms") for m in block["mechanisms"])
     plain = {f.name for f in dataclasses.fields(ExperimentSpec)} - {"name", "arms", "arm_engine_objects", "model",
                                                                       "query", "alg1", "engine"}
@@ -37,6 +39,19 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
     return ExperimentSpec(name=name, arms=arms, arm_engine_objects=arm_engines(arms, model, query, engine, where),
                           model=model, query=query, alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"),
                           engine=engine, **values)
+
+
+def check_capabilities(model, names, plugins, key: str, output_needs: frozenset[str] = frozenset()) -> None:
+    """Refuse, in one line naming the config key, a data model without a capability that a plug-in (an arm or a
+    calibration) or the output itself needs (:data:`~adaptive_repro.simulation.data_models.CAPABILITIES`)."""
+    from adaptive_repro.simulation.data_models import CAPABILITIES
+
+    for name, plugin in [*zip(names, plugins), ("this output", None)]:
+        needed = plugin.needs() if plugin is not None else output_needs
+        missing = sorted(c for c in needed if not model.supports(c))
+        if missing:
+            words = " and ".join(CAPABILITIES[c][1] for c in missing)
+            raise ValueError(f"config key '{key}': {name} needs {words}; data model {model.name!r} has none")
 
 
 def arm_engines(arms, model, query, requested: str, where: str) -> tuple:
@@ -81,6 +96,8 @@ def correlation_spec(name: str, block: dict, engine: str) -> CorrelationSpec:
     base = {k: v for k, v in block.items() if k != "structures"}
     points = tuple(experiment_spec(correlation_point_name(name, model), base | {"model": model}, engine)
                    for model in block["structures"])
+    for i, point in enumerate(points):  # its points are indexed by the data model's V
+        check_capabilities(point.model, [], [], f"experiments.{name}.structures[{i}]", frozenset({"known_inflation"}))
     names = [p.name for p in points]
     if len(set(names)) != len(names):
         raise ValueError(f"config key 'experiments.{name}.structures': the same model block twice ({names})")
@@ -96,6 +113,9 @@ def correlation_frontier_spec(name: str, block: dict) -> CorrelationFrontierSpec
     for i, block_model in enumerate(block["structures"]):
         model = DATA_MODELS.get(block_model["name"], f"{where}.structures[{i}].name").from_block(
             dict(block_model), f"{where}.structures[{i}]")
+        calibrations = [CALIBRATIONS.get(c, f"{where}.calibrations") for c in block["calibrations"]]
+        check_capabilities(model, block["calibrations"], calibrations, f"{where}.structures[{i}]",
+                           frozenset({"known_inflation", "exact_population", "bdp_conversion"}))
         engine = ENGINES.get(model.engines("sign", True)[0], "engine")
         points.append((correlation_point_name(name, block_model), model, engine))
     names = [p[0] for p in points]

@@ -90,6 +90,10 @@ class Calibration(abc.ABC):
     claim_name: str = ""  # how claim text names the arm, if not its display name
     marker: str = "o"
 
+    def needs(self) -> frozenset[str]:
+        """The data-model capabilities this calibration uses (data_models.CAPABILITIES); default none."""
+        return frozenset()
+
     @abc.abstractmethod
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         """sigma, T and budget for holdout size n, d attributes and the k grid, on ``model``'s records."""
@@ -191,6 +195,9 @@ class EffectiveNCalibration(DPCalibration):
     color: str = "#8B5A2B"  # brown: no other arm's hue; black is kept for population and reference lines
     marker: str = "p"  # a pentagon: chains of ◀ read as arrows, and an X with a white edge reads thin
 
+    def needs(self) -> frozenset[str]:
+        return frozenset({"known_inflation"})
+
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         """The DP calibration, its threshold multiplied by sqrt(V)."""
         return for_effective_n(super().calibrate(settings, n, d, k_grid, model), model, n)
@@ -208,6 +215,9 @@ class BayesianDPEffectiveNCalibration(BayesianDPCalibration):
     color: str = "#332288"  # Paul Tol indigo (a darker partner of the Bayesian-DP blue)
     marker: str = ">"
     paper_claim: bool = False
+
+    def needs(self) -> frozenset[str]:
+        return frozenset({"known_inflation"})
 
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         """The Bayesian-DP calibration, its threshold multiplied by sqrt(V)."""

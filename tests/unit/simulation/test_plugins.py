@@ -127,9 +127,9 @@ def test_every_schema_key_reaches_a_spec_field():
     for key in _schema_keys("experiment"):
         assert resolved.get(key, key) in spec_fields, key
     assert _schema_keys("alg1") == {f.name for f in dataclasses.fields(Alg1Settings)}
-    for model in DATA_MODELS:
+    for model, variant in zip(DATA_MODELS, validation.config_schema()["$defs"]["model"]["allOf"]):
         assert {"name", *model.PARAMETERS} == {f.name for f in dataclasses.fields(model)}, model.name
-        assert {"name", *model.PARAMETERS} <= _schema_keys("model")
+        assert set(model.PARAMETERS) == set(variant["then"]["properties"]), model.name  # its own schema
     assert _schema_keys("frontier") == {f.name for f in dataclasses.fields(FrontierSpec)} - {"name"}
     sweep_only = set(specs.SWEEP_GRIDS)
     assert _schema_keys("sweep") - sweep_only <= _schema_keys("experiment")
@@ -226,3 +226,92 @@ def test_plugin_contracts_are_abstract():
     with pytest.raises(TypeError):
         DataModel(name="x")
     assert isinstance(ARMS.get("standard").setting(None), ArmSetting)
+
+
+# ----------------------------------------------------------------------------------- a core-only data model
+@dataclasses.dataclass(frozen=True)
+class GaussianAR1(DataModel):
+    """A Gaussian AR(1) factor model with only the core contract: x_ij = mu_j y_i + beta_j f_i + z_ij, the factor f
+    a stationary Gaussian AR(1) along the record order (coefficient rho, which may be negative), y fair signs,
+    beta_j ~ N(0, b^2). No exact population values, no known V, no Bayesian-DP conversion."""
+
+    name: str = "gaussian_ar1"
+    rho: float = 0.5
+    b: float = 0.3
+    PARAMETERS = {"rho": {"type": "number", "exclusiveMinimum": -1, "exclusiveMaximum": 1, "default": 0.5},
+                  "b": {"type": "number", "minimum": 0, "default": 0.3}}
+
+    def population(self, rng, n, d, signal_attributes, signal_scale):
+        from adaptive_repro.simulation.data_models import Population, signal_loadings
+
+        return Population(n=n, d=d, mu=signal_loadings(n, d, signal_attributes, signal_scale),
+                          beta=self.b * rng.standard_normal(d))
+
+    def sample(self, rng, pop):
+        y = rng.choice([-1.0, 1.0], size=pop.n)
+        shocks = rng.standard_normal(pop.n)
+        f = np.empty(pop.n)
+        f[0] = shocks[0]
+        for i in range(1, pop.n):
+            f[i] = self.rho * f[i - 1] + np.sqrt(1 - self.rho ** 2) * shocks[i]
+        x = rng.standard_normal((pop.n, pop.d)) + np.outer(y, pop.mu) + np.outer(f, pop.beta)
+        return x, y, f
+
+    def engines(self, query, unit_queries):
+        return ("direct",)
+
+    def describe(self):
+        return f"Gaussian AR(1) factor: rho = {self.rho:g}, loading SD {self.b:g}"
+
+
+@pytest.fixture
+def ar1():
+    DATA_MODELS.register(GaussianAR1)  # the one registration line
+    yield GaussianAR1
+    DATA_MODELS._members.pop(GaussianAR1.name)
+
+
+def test_a_core_only_data_model_runs_zhao_fig2_with_its_own_schema(ar1):
+    """Only the core (population, sample, engines, describe, PARAMETERS): zhao-fig2 runs, its figure and claims name
+    the model in its own words, and its block is checked against its own keys (rho = -0.5 is allowed here although
+    attribute_chains' rho must be >= 0)."""
+    assert not any(ar1.supports(c) for c in ("exact_population", "known_inflation", "bdp_conversion"))
+    config = validation.validated({**validation.load_config_file(validation.default_config_path()),
+                                   "outputs": ["zhao-fig2"]} | {"experiments": {"zhao-fig2": dict(
+                                       n=300, d=60, replicates=3, k_grid=[0, 5, 10], mechanisms=["standard",
+                                                                                                   "dwork_code"],
+                                       signal_attributes=0, model={"name": "gaussian_ar1", "rho": -0.5})}})
+    spec = specs.expand_experiments(config)["zhao-fig2"]
+    assert spec.model == GaussianAR1(rho=-0.5)
+    records, diagnostics = spec.run_replicates(1, range(3), with_diagnostics=True)
+    assert records.loc[records["dataset"] == "population", "accuracy"].isna().all()  # no exact population values
+    table, fig, claims = catalogue.build("zhao-fig2", {"seed": 1}, {"records": records, "diagnostics": diagnostics,
+                                                                   "specs": {"zhao-fig2": spec}})
+    assert claims and len(table)
+    texts = " ".join(t.get_text() for t in fig.texts) + (fig._suptitle.get_text() if fig._suptitle else "")
+    assert "Gaussian AR(1) factor" in texts + " ".join(c.claim + c.measured for c in claims)
+
+
+@pytest.mark.parametrize("mechanism, words", [("zhao_alg1_bdp", "a Bayesian-DP conversion"),
+                                              ("thresholdout_effective_n", "a known variance inflation V")])
+def test_an_arm_the_model_cannot_serve_is_refused_before_any_job_in_one_line(ar1, mechanism, words):
+    block = dict(n=300, d=60, replicates=3, k_grid=[0, 5], mechanisms=["standard", mechanism], query="sign",
+                 signal_attributes=0, model={"name": "gaussian_ar1"})
+    with pytest.raises(ValueError, match=rf"config key 'experiments.zhao-fig3.mechanisms': {mechanism} needs "
+                                         rf"{words}.*; data model 'gaussian_ar1' has none"):
+        validation.experiment_spec("zhao-fig3", block)
+
+
+@pytest.mark.parametrize("model", list(DATA_MODELS), ids=lambda m: m.name)
+def test_every_registered_model_declares_what_it_supports(model):
+    """Every registered model has the core; an optional capability is all of its methods or none, and a model that
+    supports one really computes it (no NotImplementedError)."""
+    from adaptive_repro.simulation.data_models import CAPABILITIES, DataModel
+
+    instance = model()
+    assert instance.describe() and model.PARAMETERS is not None
+    for capability, (methods, _) in CAPABILITIES.items():
+        overridden = [getattr(model, m) is not getattr(DataModel, m) for m in methods]
+        assert all(overridden) or not any(overridden), (model.name, capability)
+        if capability == "known_inflation" and model.supports(capability):
+            assert instance.expected_inflation(100) >= 1.0 - 1e-9

@@ -80,6 +80,11 @@ class Algorithm1Arm(Arm):
     budgeted: bool = True
     calibration: Calibration | None = None  # set by for_calibration
 
+    def needs(self) -> frozenset[str]:
+        """Theorem 2's diagnostics read exact population values and the theory beside every Algorithm 1 arm converts
+        between DP and Bayesian DP; the calibration may need more (a known V)."""
+        return frozenset({"exact_population", "bdp_conversion"}) | self.calibration.needs()
+
     def __post_init__(self):
         if self.calibration is None:
             raise ValueError(f"Algorithm 1 arm {self.name!r} needs a calibration (Algorithm1Arm.for_calibration)")

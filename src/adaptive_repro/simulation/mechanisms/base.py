@@ -68,7 +68,8 @@ class Arm(abc.ABC):
     * ``budgeted``: True if it can answer bottom (then figures show the answered fraction and the budget used);
     * ``calibration``: how Algorithm 1's sigma and T are chosen (:mod:`adaptive_repro.simulation.zhao_calibration`),
       None for mechanisms without one;
-    * :meth:`setting` (default: nothing to set up), :meth:`create`, :meth:`tolerance`.
+    * :meth:`setting` (default: nothing to set up), :meth:`create`, :meth:`tolerance`;
+    * :meth:`needs`: the data-model capabilities it uses (default: none; checked before any job).
     """
 
     name: str
@@ -93,6 +94,12 @@ class Arm(abc.ABC):
         """The gap between reported and fresh accuracy this arm is designed to allow (its threshold T), drawn on
         the gap panels and used by the claims; None if the arm promises nothing (the standard holdout)."""
         return None
+
+    def needs(self) -> frozenset[str]:
+        """The data-model capabilities this arm needs (keys of
+        :data:`adaptive_repro.simulation.data_models.CAPABILITIES`): the config check refuses a data model without
+        one before any job."""
+        return frozenset()
 
     def title(self, spec) -> str:
         """A panel title: the display name and, on a second line, the detail."""

@@ -27,6 +27,9 @@ class ThresholdoutEffectiveNArm(Arm):
     marker: str = "D"
     analyst: Analyst = DWORK_ANALYST
 
+    def needs(self) -> frozenset[str]:
+        return frozenset({"known_inflation"})
+
     def scale(self, spec) -> float:
         """sqrt(V / n) with V = the data model's expected V at n records."""
         return float(np.sqrt(spec.model.expected_inflation(spec.n) / spec.n))

@@ -70,6 +70,8 @@ def uniform_composition(rng: np.random.Generator, total: int, parts: int) -> np.
 class AttributeChains(DataModel):
     """Per-attribute regime chains (module docstring)."""
 
+    PANEL_WORDS: ClassVar[str] = "attribute chains:\none chain per attribute"
+
     name: str = "attribute_chains"
     SHARED_STATE: ClassVar[bool] = False  # one latent chain per attribute
     PARAMETERS: ClassVar[dict[str, dict]] = {

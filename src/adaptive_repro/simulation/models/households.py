@@ -50,6 +50,8 @@ def household_sizes(n: int, size: int) -> np.ndarray:
 class Households(GroupedSignModel, DataModel):
     """Households sharing a latent state (module docstring)."""
 
+    PANEL_WORDS: ClassVar[str] = "households:\nhousemates share a state"
+
     name: str = "households"
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "size": {"type": "integer", "minimum": 1, "default": 1, "description": "household size m (households)"},

@@ -80,6 +80,8 @@ def sample_occupation(rng: np.random.Generator, n: int, states: int, stay: float
 class Regimes(GroupedSignModel, DataModel):
     """Shared latent regimes (module docstring)."""
 
+    PANEL_WORDS: ClassVar[str] = "regimes:\nrecords share a regime chain"
+
     name: str = "regimes"
     PARAMETERS: ClassVar[dict[str, dict]] = {
         "states": {"type": "integer", "minimum": 2, "maximum": 200, "multipleOf": 2, "default": 2,
