@@ -14,7 +14,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-from adaptive_repro import catalogue, config, resources, validation  # noqa: E402
+from adaptive_repro import catalogue, resources, validation  # noqa: E402
 from adaptive_repro.io import write_csv  # noqa: E402
 from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
 
@@ -63,7 +63,7 @@ def estimated(config_files: list[str]) -> pd.DataFrame:
                      + resources.JOB_STARTUP_SECONDS * jobs, "estimate_peak_mb": cost.mem_mb})
     for oid in cfg["outputs"]:
         if catalogue.get(oid).kind == "theory":
-            cost = resources.theory_cost(oid, config.output_params(cfg, oid), config.default_params(oid))
+            cost = resources.theory_cost(oid, catalogue.output_params(cfg, oid), catalogue.default_params(oid))
             rows.append({"output": oid, "estimate_cpu_s": cost.seconds, "estimate_peak_mb": cost.mem_mb})
     frame = pd.DataFrame(rows)
     return frame.groupby("output", sort=False).agg(estimate_cpu_s=("estimate_cpu_s", "sum"),

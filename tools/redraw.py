@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from adaptive_repro import catalogue, figure_checks, plotting
-from adaptive_repro.config import output_params
+from adaptive_repro.catalogue import output_params
 from adaptive_repro.io import FIGURE_DPI, read_verified_csv
 from adaptive_repro.report_html import figure_css_width
 

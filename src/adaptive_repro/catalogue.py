@@ -9,7 +9,7 @@ The output contract: every builder module has
 
     build(output_id: str, params: dict, inputs: dict) -> (table: DataFrame, figure: Figure, claims: list[Claim])
 
-``params`` is the output's own config block of the resolved config (``config.output_params``: the Snakefile has
+``params`` is the output's own config block of the resolved config (:func:`output_params`: the Snakefile has
 filled every schema default in, once) plus the run's ``seed``, and nothing else: a theory output's block is its own
 sub-block (e.g. ``theory.zhao.maxinfo``), so changing a key reruns only the output that reads it. Builders read
 their parameters only from ``params`` and fill in no defaults; :func:`build` refuses incomplete params of a theory
@@ -20,8 +20,11 @@ records of every chunk; experiment builders take their settings from ``specs``).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
+
+from adaptive_repro.config import block_at, dereferenced, fill_schema_defaults, load_schema
 
 #: Paper key -> its section (category) of the HTML report.
 PAPERS = {"dwork": "Dwork2015", "zhao": "Zhao", "he": "He", "lecture": "Lecture"}
@@ -94,11 +97,89 @@ def get(output_id: str) -> Output:
 
 def build(output_id: str, params: dict, inputs: dict | None = None):
     """(table, figure, claims) of one output, by its builder module. A theory output's ``params`` must be its complete
-    config block plus ``seed`` (:func:`adaptive_repro.config.check_params` raises ``ParamsError`` naming the output and
+    config block plus ``seed`` (:func:`check_params` raises ``ParamsError`` naming the output and
     the missing or unknown keys)."""
     entry = get(output_id)
     if entry.kind == "theory":
-        from adaptive_repro.config import check_params
-
         check_params(output_id, params)
     return entry.builder.build(output_id, params, inputs or {})
+
+
+# ------------------------------------------------------------------ each output's parameters (its config block)
+
+def output_schema(output_id: str) -> tuple[dict, dict]:
+    """(the JSON schema of an output's config block, the root its ``$ref``s resolve in), e.g. the ``maxinfo``
+    properties of ``theory_zhao.schema.yaml`` for zhao-maxinfo."""
+    root = load_schema("config")
+    node = root
+    for key in get(output_id).config_block:
+        node, root = dereferenced(node, root)
+        node, root = dereferenced(node["properties"][key], root)
+    return node, root
+
+
+def output_params(config: dict, output_id: str) -> dict:
+    """The parameters of one output: its config block (of the resolved config) plus the run's ``seed`` (the output
+    contract); the digest of this dict names the output's result."""
+    return block_at(config, get(output_id).config_block) | {"seed": config["seed"]}
+
+
+def default_params(output_id: str, block: dict | None = None, seed: int = 0) -> dict:
+    """``block`` (the keys you set) with the schema defaults of the output's config block filled in, plus ``seed``.
+    For tests and command-line tools that build one output by hand; builders never fill defaults themselves."""
+    schema, root = output_schema(output_id)
+    return fill_schema_defaults(copy.deepcopy(block or {}), schema, root) | {"seed": seed}
+
+
+def changed_from_defaults(config: dict, output_id: str) -> list[str]:
+    """The settings of one output's config block in ``config`` (resolved) that differ from the schema's defaults, as
+    ``block.key = value`` (dotted at any depth), for a report to say which parameters a run changed."""
+    path = get(output_id).config_block
+    ran, default = block_at(config, path), default_params(output_id)
+    default.pop("seed")
+
+    def walk(a, b, prefix: str) -> list[str]:
+        if isinstance(a, dict) and isinstance(b, dict):
+            return [line for key in sorted(set(a) | set(b)) for line in walk(a.get(key), b.get(key), f"{prefix}.{key}")]
+        return [] if a == b else [f"{prefix} = {a!r}"]
+
+    return walk(ran, default, ".".join(path))
+
+
+class ParamsError(ValueError):
+    """The parameters given to a builder are not its complete config block plus ``seed``."""
+
+
+def _params_problems(block: dict, schema: dict, root: dict, prefix: str = "") -> tuple[list[str], list[str]]:
+    """(missing keys: those with a schema default, at any depth; unknown keys) of ``block``, dotted."""
+    schema, root = dereferenced(schema, root)
+    props = schema.get("properties", {})
+    missing: list[str] = []
+    unknown = [prefix + k for k in block if k not in props] if schema.get("additionalProperties") is False else []
+    for key, prop in props.items():
+        sub, sub_root = dereferenced(prop, root)
+        if key not in block:
+            if "default" in sub:
+                missing.append(prefix + key)
+        elif isinstance(block[key], dict) and sub.get("type") == "object":
+            m, u = _params_problems(block[key], sub, sub_root, f"{prefix}{key}.")
+            missing += m
+            unknown += u
+    return missing, unknown
+
+
+def check_params(output_id: str, params: dict) -> None:
+    """Raise :class:`ParamsError`, naming the output and the keys, unless ``params`` holds every key of the output's
+    config block that has a schema default, no key the block does not have, and ``seed``."""
+    schema, root = output_schema(output_id)
+    missing, unknown = _params_problems({k: v for k, v in params.items() if k != "seed"}, schema, root)
+    if "seed" not in params:
+        missing.append("seed")
+    if missing or unknown:
+        problems = [f"{what} {', '.join(repr(k) for k in keys)}" for what, keys in (("missing", missing),
+                                                                                  ("unknown", unknown)) if keys]
+        raise ParamsError(
+            f"{output_id}: the parameters are not its config block {'.'.join(get(output_id).config_block)} plus "
+            f"'seed': {'; '.join(problems)} (the block has {sorted(schema.get('properties', {}))}). Builders fill in "
+            f"no defaults: pass catalogue.output_params(<validated config>, {output_id!r}), or "
+            f"catalogue.default_params({output_id!r}, {{...}}) in a test")

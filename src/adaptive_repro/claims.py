@@ -26,7 +26,8 @@ import pandas as pd
 import yaml
 
 from adaptive_repro import catalogue, validation
-from adaptive_repro.config import ConfigError, output_params
+from adaptive_repro.catalogue import output_params
+from adaptive_repro.config import ConfigError
 from adaptive_repro.plotting import pyplot
 
 FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "strength", "counterexample", "code")

@@ -173,7 +173,7 @@ def _counts(values: pd.Series, order: Sequence[str] = STATUSES) -> str:
 def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = (), changed: Sequence[str] = ()) -> str:
     """The lines of REPRODUCTION.md that describe the run: seed, engine, each experiment's size, from the run's own
     recorded config, and the theory settings the run changed from their defaults (``changed``,
-    :func:`adaptive_repro.config.changed_from_defaults`); then ``notes`` (the caller's remarks on the run, e.g. on a
+    :func:`adaptive_repro.catalogue.changed_from_defaults`); then ``notes`` (the caller's remarks on the run, e.g. on a
     data model), one paragraph each."""
     experiments = cfg.get("experiments") or {}
     sizes = []

@@ -73,7 +73,7 @@ class OutputFiles:
     claims: Path
     png: Path
     links: dict[str, str]  # label -> path relative to the report's folder
-    params: dict = dataclasses.field(default_factory=dict)  # the output's resolved config block (config.output_params)
+    params: dict = dataclasses.field(default_factory=dict)  # the output's resolved config block (output_params)
 
     @functools.cached_property
     def caption(self) -> str:

@@ -89,6 +89,13 @@ def _parsed_imports(path: Path, name: str, root: Path, mtime_ns: int) -> frozens
     return frozenset(found)
 
 
+def imported_modules(name: str, root: Path = ROOT) -> frozenset[str]:
+    """The package modules that module ``name``'s own file imports (top level and inside functions, not under
+    ``if TYPE_CHECKING:``); empty for a name that is not a module of the package."""
+    path = _module_file(name, root)
+    return frozenset() if path is None else _imports(path, name, root)
+
+
 @functools.lru_cache(maxsize=None)
 def module_sources(name: str, root: Path = ROOT) -> tuple[str, ...]:
     """Sorted paths of ``name`` and of every package module it imports, transitively (parents' __init__ too), in the

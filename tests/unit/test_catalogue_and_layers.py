@@ -42,3 +42,14 @@ def test_unknown_output_is_named():
         catalogue.get("dwork-figure-9")
 
 
+
+
+def test_no_import_circle_function_level_imports_included():
+    """No module imports, directly or through others, a module that imports it back (function-level imports count;
+    package __init__ files, which only gather their modules' names, are left out)."""
+    import networkx as nx
+
+    modules = [name for name, path in package_modules() if path.name != "__init__.py"]
+    graph = nx.DiGraph([(m, n) for m in modules for n in sources.imported_modules(m) if n in modules and n != m])
+    circles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    assert not circles, circles

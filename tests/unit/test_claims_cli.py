@@ -4,7 +4,7 @@ import yaml
 from conftest import ROOT
 
 from adaptive_repro import catalogue, claims, validation
-from adaptive_repro.config import output_params
+from adaptive_repro.catalogue import output_params
 from adaptive_repro.plotting import pyplot
 from adaptive_repro.registry import claims_frame
 

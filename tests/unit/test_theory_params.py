@@ -8,8 +8,9 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from adaptive_repro import catalogue, config, validation
-from adaptive_repro.config import ParamsError, _dereferenced, default_params, digest, output_params, output_schema
+from adaptive_repro import catalogue, validation
+from adaptive_repro.catalogue import ParamsError, default_params, output_params, output_schema
+from adaptive_repro.config import dereferenced, digest
 
 THEORY = catalogue.THEORY_OUTPUTS
 
@@ -21,7 +22,7 @@ def default_config() -> dict:
 
 def changed(value, schema: dict, root: dict):
     """A value other than ``value`` that ``schema`` allows (bounds, minItems)."""
-    schema, root = _dereferenced(schema, root)
+    schema, root = dereferenced(schema, root)
     kind = schema.get("type")
     if kind == "boolean":
         return not value
@@ -148,7 +149,7 @@ def test_builder_reads_every_key_of_its_block(oid):
 
 def test_config_module_fills_no_defaults_outside_validation():
     """block_at / output_params read the (validated) config as it is."""
-    assert config.output_params({"seed": 1, "theory": {"he": {"kl": {"points": 3}}}}, "he-kl") == {"points": 3,
+    assert catalogue.output_params({"seed": 1, "theory": {"he": {"kl": {"points": 3}}}}, "he-kl") == {"points": 3,
                                                                                                    "seed": 1}
 
 
@@ -157,11 +158,11 @@ def test_the_run_header_names_the_theory_settings_a_run_changed(resolved_default
     and says none when there is none."""
     from adaptive_repro.registry import run_header
 
-    assert all(config.changed_from_defaults(resolved_default, oid) == [] for oid in THEORY)
+    assert all(catalogue.changed_from_defaults(resolved_default, oid) == [] for oid in THEORY)
     assert "Theory settings changed from their defaults: none." in run_header(resolved_default, ["he-kl"])
     cfg = copy.deepcopy(resolved_default)
     cfg["theory"]["he"]["kl"]["points"] = 41
-    changed = config.changed_from_defaults(cfg, "he-kl")
+    changed = catalogue.changed_from_defaults(cfg, "he-kl")
     assert changed == ["theory.he.kl.points = 41"]
     assert "changed from their defaults: `theory.he.kl.points = 41`." in run_header(cfg, ["he-kl"], changed=changed)
-    assert all(config.changed_from_defaults(cfg, oid) == [] for oid in THEORY if oid != "he-kl")
+    assert all(catalogue.changed_from_defaults(cfg, oid) == [] for oid in THEORY if oid != "he-kl")

@@ -15,8 +15,9 @@ import yaml
 from conftest import ROOT, snakemake, tiny_config
 
 from adaptive_repro import resources, validation
-from adaptive_repro.config import ConfigError, default_params
-from adaptive_repro.config import output_params as config_params
+from adaptive_repro.catalogue import default_params
+from adaptive_repro.catalogue import output_params as config_params
+from adaptive_repro.config import ConfigError
 
 DEFAULT = yaml.safe_load((ROOT / "config.yaml").read_text())
 

@@ -59,7 +59,7 @@ def test_package_works_installed_outside_the_repository(tmp_path):
     code = ("import adaptive_repro, sys; from adaptive_repro import catalogue, config, validation; "
             "assert adaptive_repro.__file__.startswith(sys.argv[1]), adaptive_repro.__file__; "
             "r = validation.validated({'seed': 1, 'outputs': ['he-kl'], 'experiments': {}}); "
-            "t, f, c = catalogue.build('he-kl', config.output_params(r, 'he-kl'), {}); print(len(t), len(c))")
+            "t, f, c = catalogue.build('he-kl', catalogue.output_params(r, 'he-kl'), {}); print(len(t), len(c))")
     proc = subprocess.run([sys.executable, "-c", code, str(target)], cwd=tmp_path, capture_output=True, text=True,
                           env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
     assert proc.returncode == 0, proc.stderr

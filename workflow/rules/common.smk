@@ -4,7 +4,8 @@ import functools
 
 from adaptive_repro import catalogue, resources
 from adaptive_repro.simulation.specs import expand_experiments, output_of, records_digest
-from adaptive_repro.config import default_params, digest, output_params
+from adaptive_repro.config import digest
+from adaptive_repro.catalogue import default_params, output_params
 from adaptive_repro.io import META_SUFFIX
 from adaptive_repro.sources import module_sources, package_root
 

@@ -21,7 +21,7 @@ rule reproduction_report:
         claims=[output_files(oid)["claims"] for oid in OUTPUTS],
         tables=[output_files(oid)["table"] for oid in OUTPUTS],
         run_config=f"{RESULTS}/run-config.yaml",
-        code=code_of("adaptive_repro.registry", "adaptive_repro.config"),  # the report and the run header
+        code=code_of("adaptive_repro.registry", "adaptive_repro.catalogue"),  # the report and the run header
     output:
         markdown=f"{RESULTS}/REPRODUCTION.md",
         claims=f"{RESULTS}/tables/claims.csv",

@@ -2,7 +2,8 @@
 import pandas as pd
 
 from adaptive_repro import catalogue, figure_checks, plotting  # plotting: the one set-up (Agg backend, style)
-from adaptive_repro.config import digest, output_params
+from adaptive_repro.catalogue import output_params
+from adaptive_repro.config import digest
 from adaptive_repro.io import IntegrityError, read_verified_csv, save_figure, write_csv
 from adaptive_repro.joblog import fail, finished, job_logger
 from adaptive_repro.registry import write_claims

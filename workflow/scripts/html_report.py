@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from adaptive_repro.config import output_params
+from adaptive_repro.catalogue import output_params
 from adaptive_repro.io import write_text
 from adaptive_repro.joblog import finished, job_logger
 from adaptive_repro.report_html import OutputFiles, render_report

@@ -5,7 +5,7 @@ import os
 import yaml
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import changed_from_defaults
+from adaptive_repro.catalogue import changed_from_defaults
 from adaptive_repro.io import write_csv, write_text
 from adaptive_repro.joblog import finished, job_logger
 from adaptive_repro.registry import read_claims, render_reproduction, run_header

@@ -20,9 +20,10 @@ import numpy as np
 from adaptive_repro import seeds
 from adaptive_repro.record_table import RecordTable
 from adaptive_repro.simulation.analysts import ArmContext, Selection
+from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import DataModel, Population
 from adaptive_repro.simulation.engines import Dataset, Engine
-from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting
+from adaptive_repro.simulation.mechanisms.base import ArmSetting
 from adaptive_repro.simulation.queries import Query
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Alg1Settings
 

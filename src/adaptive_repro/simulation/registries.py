@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from adaptive_repro.plugins import Registry
 from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, DWORK_ANALYST, Analyst
+from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import BatchChain, DataModel
 from adaptive_repro.simulation.engines import DirectEngine, Engine, FastEngine
 from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
-from adaptive_repro.simulation.mechanisms.base import Arm
 from adaptive_repro.simulation.mechanisms.effective_n import ThresholdoutEffectiveNArm
 from adaptive_repro.simulation.mechanisms.standard import StandardArm
 from adaptive_repro.simulation.mechanisms.thresholdout import ThresholdoutArm

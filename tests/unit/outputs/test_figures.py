@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from adaptive_repro import catalogue, figure_checks, plotting
-from adaptive_repro.config import output_params
+from adaptive_repro.catalogue import output_params
 from adaptive_repro.simulation.specs import expand_experiments, output_of
 from adaptive_repro.validation import validated
 

@@ -11,7 +11,8 @@ import pytest
 import yaml
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
+from adaptive_repro.catalogue import default_params
+from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
 from adaptive_repro.registry import KINDS, STATUSES
 
 HE_IDS = [o.id for o in catalogue.CATALOGUE if o.paper == "he"]

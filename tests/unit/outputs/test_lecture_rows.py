@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import default_params
+from adaptive_repro.catalogue import default_params
 from adaptive_repro.outputs import lecture as lo
 from adaptive_repro.registry import claims_frame
 

@@ -8,7 +8,7 @@ import pytest
 
 from adaptive_repro import catalogue
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.config import default_params
+from adaptive_repro.catalogue import default_params
 from adaptive_repro.outputs import zhao_lemma1 as zl
 from adaptive_repro.outputs import zhao_quilts
 from adaptive_repro.outputs import zhao_sample_complexity as zsc

@@ -7,7 +7,8 @@ import yaml
 
 from adaptive_repro import figure_checks
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
+from adaptive_repro.catalogue import default_params
+from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
 from adaptive_repro.outputs import zhao_fig1, zhao_maxinfo, zhao_sample_complexity
 from adaptive_repro.outputs import zhao_quilts as z
 from adaptive_repro.registry import claims_frame
@@ -17,7 +18,7 @@ from adaptive_repro.simulation.data_models import BatchChain
 SCHEMA = SCHEMA_DIR / "theory_zhao.schema.yaml"
 
 
-SMALL = {  # per output: the keys set here, the schema's defaults for the rest (config.default_params)
+SMALL = {  # per output: the keys set here, the schema's defaults for the rest (catalogue.default_params)
     "fig1": ("zhao-fig1", {"n_nodes": 9}),
     "conversion": ("zhao-bdp-conversion", {
         "n": 2000, "tau": [0.05, 0.1], "binary_p": [0.6, 0.75], "data_model_chains": [{"p_s": 0.75, "p_y": 0.6}],

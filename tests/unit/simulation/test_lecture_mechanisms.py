@@ -11,7 +11,8 @@ import yaml
 from scipy import stats
 
 from adaptive_repro import registry
-from adaptive_repro.config import SCHEMA_DIR, default_params, fill_schema_defaults
+from adaptive_repro.catalogue import default_params
+from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
 from adaptive_repro.outputs import lecture as lo
 from adaptive_repro.seeds import rng
 from adaptive_repro.simulation import lecture_mechanisms as sim

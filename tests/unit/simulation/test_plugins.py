@@ -12,10 +12,11 @@ from adaptive_repro import catalogue, validation
 from adaptive_repro.plugins import Registry
 from adaptive_repro.simulation import experiments, specs
 from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
+from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import BatchChain, DataModel
 from adaptive_repro.simulation.frontier import FrontierSpec
 from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
-from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting, HoldoutMechanism
+from adaptive_repro.simulation.mechanisms.base import ArmSetting, HoldoutMechanism
 from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Alg1Settings, Calibration, noise_unit_threshold
 

@@ -11,7 +11,8 @@ import dataclasses
 import numpy as np
 
 from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, Analyst
-from adaptive_repro.simulation.mechanisms.base import BOTTOM, Arm, HoldoutMechanism
+from adaptive_repro.simulation.arm import Arm
+from adaptive_repro.simulation.mechanisms.base import BOTTOM, HoldoutMechanism
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Calibration
 
 

@@ -11,7 +11,8 @@ import dataclasses
 import numpy as np
 
 from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
-from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting
+from adaptive_repro.simulation.arm import Arm
+from adaptive_repro.simulation.mechanisms.base import ArmSetting
 from adaptive_repro.simulation.mechanisms.thresholdout import DworkCodeThresholdout
 
 

@@ -7,7 +7,8 @@ import dataclasses
 import numpy as np
 
 from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
-from adaptive_repro.simulation.mechanisms.base import Arm, ArmSetting, HoldoutMechanism
+from adaptive_repro.simulation.arm import Arm
+from adaptive_repro.simulation.mechanisms.base import ArmSetting, HoldoutMechanism
 
 
 @dataclasses.dataclass

@@ -1,0 +1,77 @@
+"""The contract of an arm (docs/ARCHITECTURE.md, "Plug-ins").
+
+An **arm** is what an experiment's ``mechanisms`` list names: a frozen dataclass implementing :class:`Arm`, registered
+once in :data:`adaptive_repro.simulation.registries.ARMS`. It says how it is shown (display name, colour, what it
+is in words), which analyst faces it, which queries it answers, how it is set up for an experiment
+(:meth:`Arm.setting`) and creates the :class:`~adaptive_repro.simulation.mechanisms.base.HoldoutMechanism` that
+answers one replicate's queries. Figures and claims take every word about an arm from the arm itself.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+
+import numpy as np
+
+from adaptive_repro.simulation.analysts import Analyst
+from adaptive_repro.simulation.mechanisms.base import ArmSetting, HoldoutMechanism
+from adaptive_repro.simulation.zhao_calibration import Calibration
+
+
+@dataclasses.dataclass(frozen=True)
+class Arm(abc.ABC):
+    """One holdout mechanism as the config names it.
+
+    Contract for implementers (frozen dataclass, every field part of the experiment's digest):
+
+    * ``name``: the config name (also the key of the arm's random streams: never rename a registered arm);
+    * ``display_name``, ``detail``, ``color``, ``marker``: how figures and claims name and draw it (``detail`` says
+      in words what distinguishes it, e.g. "as if records were independent");
+    * ``analyst``: the analyst that faces this mechanism (:mod:`adaptive_repro.simulation.analysts`);
+    * ``unit_queries``: True if it answers statistical queries with values in [0, 1] (Algorithm 1), False if it
+      answers the analyst's statistics as they are (the engines use it to pick an exact engine);
+    * ``budgeted``: True if it can answer bottom (then figures show the answered fraction and the budget used);
+    * ``calibration``: how Algorithm 1's sigma and T are chosen (:mod:`adaptive_repro.simulation.zhao_calibration`),
+      None for mechanisms without one;
+    * :meth:`setting` (default: nothing to set up), :meth:`create`, :meth:`tolerance`;
+    * :meth:`needs`: the data-model capabilities it uses (default: none; checked before any job).
+    """
+
+    name: str
+    display_name: str
+    detail: str
+    color: str
+    analyst: Analyst
+    unit_queries: bool = False
+    budgeted: bool = False
+    calibration: Calibration | None = None  # Algorithm 1's calibration, None for other mechanisms
+    marker: str = "o"  # matplotlib marker of the arm in every figure (plotting.style), with its colour
+
+    def setting(self, spec) -> ArmSetting:
+        """The arm's set-up for the experiment ``spec`` (e.g. a calibrated noise scale)."""
+        return ArmSetting()
+
+    @abc.abstractmethod
+    def create(self, rng: np.random.Generator, spec, setting: ArmSetting) -> HoldoutMechanism:
+        """The mechanism answering one replicate's queries, drawing its noise from ``rng``."""
+
+    def tolerance(self, spec, setting: ArmSetting) -> float | None:
+        """The gap between reported and fresh accuracy this arm is designed to allow (its threshold T), drawn on
+        the gap panels and used by the claims; None if the arm promises nothing (the standard holdout)."""
+        return None
+
+    def needs(self) -> frozenset[str]:
+        """The data-model capabilities this arm needs (keys of
+        :data:`adaptive_repro.simulation.data_models.CAPABILITIES`): the config check refuses a data model without
+        one before any job."""
+        return frozenset()
+
+    def title(self, spec) -> str:
+        """A panel title: the display name and, on a second line, the detail."""
+        return self.display_name + (f"\n{self.detail}" if self.detail else "")
+
+    @property
+    def claim_name(self) -> str:
+        """How claim text names the arm."""
+        return self.display_name
