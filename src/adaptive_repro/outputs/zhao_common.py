@@ -45,8 +45,8 @@ def theory_table(spec) -> pd.DataFrame:
     for cal in spec.alg1_calibrations().values():
         row = zhao_calibration.theory_alongside(cal, spec.alg1, spec.n, spec.d, spec.k_grid, spec.model)
         row["eps_session"] = spec.alg1.session_epsilon
-        row["certified_bdp"] = (spec.model.bdp_level_for_dp(float(row["eps_star"]), spec.n, spec.d, "lemma2")
-                                if cal.feasible else np.nan)
+        row["certified_bdp"] = (np.nan if not cal.feasible else np.inf if not np.isfinite(row["eps_star"]) else
+                                spec.model.bdp_level_for_dp(float(row["eps_star"]), spec.n, spec.d, "lemma2"))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -231,3 +231,8 @@ def shortfalls(hold: pd.DataFrame, gaps: list, tolerance: float) -> tuple[pd.Dat
     without an SE). The claims judge these; the figure rings them."""
     bad_gap = [g for g in gaps if not np.isfinite(g[2]) or g[1] - Z * g[2] > tolerance]
     return hold[hold["answered"] < ANSWERED_MIN], bad_gap
+
+
+def structure_words(model) -> str:
+    """A data model's kind in words for a figure panel: its ``PANEL_WORDS``, else its name with spaces."""
+    return model.PANEL_WORDS or model.name.replace("_", " ")

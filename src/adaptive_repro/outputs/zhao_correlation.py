@@ -11,23 +11,23 @@ answer? does the threshold for n / V alone restore validity?
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.outputs.experiment_claims import Z, three_way
-from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, theory_table
+from adaptive_repro.outputs.experiment_claims import Z
+from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, structure_words, theory_table
+from adaptive_repro.outputs.zhao_correlation_claims import (  # noqa: F401 (claims' helpers the figure and tests use)
+    ANSWERED_MIN,
+    REMEDY_ARMS,
+    _assess,
+    _standard_fails,
+    _valid,
+    claims,
+)
 from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
-from adaptive_repro.registry import Claim, code_name
-from adaptive_repro.stats import Z95, clopper_pearson, paired_gap, weighted_slope
+from adaptive_repro.stats import Z95, paired_gap
 
-ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
-REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n")
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
-#: Equivalence margin of the "grows like √V" row: the slope of log gap on log V must lie within ½ ± this margin with
-#: its whole Z-SE interval for "holds" (a failure to reject ½ is not evidence of ½).
-SLOPE_MARGIN = 0.1
 
 
 def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
@@ -62,14 +62,6 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
                         "budget": th["budget"]}
             rows.append(row)
     return pd.DataFrame(rows)
-
-
-def structure_words(structure: str) -> str:
-    """The structure's name and data model in words, from the registered data model (``PANEL_WORDS``; its name with
-    spaces where it has none)."""
-    from adaptive_repro.simulation.registries import DATA_MODELS
-
-    return DATA_MODELS.get(structure).PANEL_WORDS or structure.replace("_", " ")
 
 
 #: How an arm fails at a point (the start of :func:`_valid`'s reason) -> words for a panel title.
@@ -151,11 +143,12 @@ def headline(table: pd.DataFrame) -> str:
     if len(remedy):
         valid = sum(all(first_break(g) is None for _, g in remedy[remedy["structure"] == s].groupby("mechanism"))
                     for s in dict.fromkeys(table["structure"]))
-        text += f"; a threshold for n/V keeps {'all ' + str(n) if valid == n else f'{valid} of {n}'} valid"
         std = {r.point: r for r in table[table["mechanism"] == "standard"].itertuples()} if "point" in table else {}
         powered = [_standard_fails(std.get(getattr(r, "point", None)), r.threshold) for r in remedy.itertuples()]
-        if not any(powered):
-            text += " (untested: the standard holdout passes that test too)"
+        if any(powered):
+            text += f"; a threshold for n/V keeps {'all ' + str(n) if valid == n else f'{valid} of {n}'} valid"
+        else:  # the standard holdout passes the same test everywhere: passing it says nothing
+            text += "; the n/V threshold is untested (no power)"
     return text
 
 
@@ -199,6 +192,7 @@ def figure(table: pd.DataFrame, spec):
     the same test) is ringed where it fails: on the answered fraction if it answers too little, on the scaled gap if
     gap − 3 SE > T. The standard holdout has no threshold: it is left to the table and its claims (√V scaling). The
     Algorithm 1 arms' legend entries say what Bayesian-DP level they certify."""
+    models = {point.model.name: point.model for point in spec.points}
     from matplotlib.lines import Line2D
 
     from adaptive_repro.plotting import ring, style, verdict_title
@@ -240,7 +234,7 @@ def figure(table: pd.DataFrame, spec):
         top.axhline(1.0, **limit)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **limit)
-        top.set_title(structure_words(structure))
+        top.set_title(structure_words(models[structure]))
         if per_panel:
             bottom.set_title(verdicts[structure], fontsize=SIZES["tick"])
         v_ticks(bottom, table)
@@ -264,175 +258,6 @@ def figure(table: pd.DataFrame, spec):
     handles.insert(at, bar), labels.insert(at, f"validity limit: gap = T (top), {ANSWERED_MIN:.0%} answered (bottom)")
     legend_below(fig, handles=handles, labels=labels, ncol=2)
     return fig
-
-
-def _gap_text(r) -> str:
-    return (f"V = {r.V:.3g}: {r.gap_mean:+.4f} ± {r.gap_se:.4f} ({r.gap_iid_se_units:.1f} i.i.d. SE, "
-            f"{r.gap_true_se_units:.1f} true SE)")
-
-
-def _answered_interval(r) -> tuple[float, float]:
-    """Clopper–Pearson interval of the answered fraction at the claims' Z (two-sided), over the replicates."""
-    answered = int(round(r.answered * r.answered_n))
-    low, high = clopper_pearson(answered, r.answered_n, math.erf(Z / math.sqrt(2)))  # two-sided, ± Z SE
-    return float(low), float(high)
-
-
-def _assess(r) -> tuple[str, str]:
-    """"valid", "invalid" or "undecided" for an arm at a point, and why. Valid: it answers at least 90% of the accuracy
-    queries at the largest k (the whole Z-level Clopper–Pearson interval at or above 90%) and holdout − fresh is not
-    significantly above its threshold T (gap − Z SE ≤ T, as zhao-fig3's reading). Invalid: the interval lies below
-    90%, or the gap is significantly above T. Undecided: the interval straddles 90%."""
-    if not r.feasible:
-        return "invalid", "infeasible calibration (not run)"
-    if not (r.answered_n > 0):
-        return "invalid", "no replicate"
-    low, high = _answered_interval(r)
-    share = f"{r.answered:.0%} answered (interval {low:.2f}–{high:.2f})"
-    if high < ANSWERED_MIN:
-        return "invalid", f"budget spent: {share} at k = {r.k} (⊥ for the rest)"
-    if np.isnan(r.gap_mean) or (np.isfinite(r.gap_se) and r.gap_mean - Z * r.gap_se > r.threshold):
-        return "invalid", f"overfitting: gap {r.gap_mean:+.4f} ± {r.gap_se:.4f} above T = {r.threshold:.4f}"
-    if low < ANSWERED_MIN:
-        return "undecided", f"{share}: undecided against {ANSWERED_MIN:.0%}"
-    return "valid", f"{share}, gap {r.gap_mean:+.4f} ± {r.gap_se:.4f} within T = {r.threshold:.4f}"
-
-
-def _valid(r) -> tuple[bool, str]:
-    """Whether an arm is not shown invalid at a point (:func:`_assess`), and why: the figure rings the invalid ones."""
-    status, why = _assess(r)
-    return status != "invalid", why
-
-
-def _standard_fails(std: pd.Series | None, threshold: float) -> bool:
-    """The power control: the unprotected standard holdout at the same point fails the same gap test (gap − Z SE > T
-    with the protected arm's T). Where it passes, a protected arm passing that test shows nothing."""
-    return std is not None and bool(np.isfinite(std.gap_se) and std.gap_mean - Z * std.gap_se > threshold)
-
-
-def claims(table: pd.DataFrame, spec) -> list[Claim]:
-    out = []
-    arms = {arm.name: arm for arm in spec.points[0].arms}
-    base = dict(output_id="zhao-correlation", kind="project", source="this project (Zhao 2017 §1, §4 motivate it)")
-    for structure in dict.fromkeys(table["structure"]):
-        sub = table[table["structure"] == structure]
-        std = sub[sub["mechanism"] == "standard"].sort_values("V")
-        fit = std[std["gap_se"] > 0]
-        if len(fit) >= 2:
-            slope, slope_se = weighted_slope(np.log(fit["V"].to_numpy()), fit["gap_mean"].to_numpy(),
-                                              (1.0 / fit["gap_se"] ** 2).to_numpy())
-            ok = bool(slope > Z * slope_se)
-            status, undecided = three_way(ok, refuted=bool(slope <= 0),
-                                          between=f"the slope is positive at {slope / slope_se:.1f} SE, below the "
-                                                  f"{Z:g}-SE bar")
-            out.append(Claim(**base, claim_id=f"{structure}-correlation-worsens-naive-reuse",
-                             claim=f"Under {structure.replace('_', ' ')} correlation, the standard holdout overfits "
-                                   "more as correlation grows (holdout − fresh at the largest k, null labels, "
-                                   "against log V).",
-                             expected=f"weighted slope of the gap against ln V above 0 by > {Z:g} SE",
-                             measured=f"slope {slope:+.4f} ± {slope_se:.4f} per unit of ln V; "
-                                      + "; ".join(_gap_text(r) for r in std.itertuples())
-                                      + (f". {undecided}" if undecided else ""),
-                             status=status,
-                             counterexample=f"slope {slope:+.4f} ± {slope_se:.4f}" if status == "does not hold" else "",
-                             code=code_name(weighted_slope)))
-            usable = std[(std["gap_mean"] > 0) & (std["gap_se"] > 0)]
-            if len(usable) >= 3:
-                x, y = np.log(usable["V"]), np.log(usable["gap_mean"])
-                w = (usable["gap_mean"] / usable["gap_se"]) ** 2  # var(log gap) ~ (se/gap)^2
-                slope, slope_se = weighted_slope(x.to_numpy(), y.to_numpy(), w.to_numpy())
-                off = abs(slope - 0.5)
-                if off + Z * slope_se <= SLOPE_MARGIN:
-                    status, note = "holds", ""
-                elif off > Z * slope_se:
-                    status, note = "does not hold", ""
-                else:
-                    reps = int(std["replicates"].max())
-                    need = (f"about {math.ceil(reps * (Z * slope_se / (SLOPE_MARGIN - off)) ** 2):,} replicates "
-                            "would decide it" if off < SLOPE_MARGIN else "no replicate count makes it hold")
-                    status, note = "not checked", (f"Undecided: ½ is within {Z:g} SE but the {Z:g}-SE interval is "
-                                                   f"not inside ½ ± {SLOPE_MARGIN:g}; {need}.")
-                out.append(Claim(**base, claim_id=f"{structure}-naive-gap-scales-like-sqrt-v",
-                                 claim="The standard holdout's overfitting grows like √V (constant in units of the "
-                                       "true SE √V·½/√n): the slope of log gap against log V is ½.",
-                                 expected=f"slope − {Z:g} SE and slope + {Z:g} SE both within ½ ± {SLOPE_MARGIN:g} "
-                                          f"(holds); |slope − ½| > {Z:g} SE (does not hold)",
-                                 measured=f"slope {slope:.2f} ± {slope_se:.2f} over {len(usable)} points "
-                                          f"({off / slope_se:.1f} SE from ½); gap in true "
-                                          "SE units: " + ", ".join(f"{r.gap_true_se_units:.1f} at V = {r.V:.3g}"
-                                                                   for r in usable.itertuples())
-                                          + (f". {note}" if note else ""),
-                                 status=status,
-                                 counterexample=f"slope {slope:.2f} ± {slope_se:.2f}"
-                                 if status == "does not hold" else "",
-                                 code=code_name(weighted_slope)))
-        for arm_name, what in ((DP_ARM, "stays valid"), (BDP_ARM, "stays valid"),
-                               *((a, "restores validity") for a in REMEDY_ARMS)):
-            rows = sub[sub["mechanism"] == arm_name].sort_values("V")
-            if rows.empty:
-                continue
-            std_at = {r.point: r for r in std.itertuples()}
-            verdicts = [(r, *_assess(r), _standard_fails(std_at.get(r.point), r.threshold))
-                        for r in rows.itertuples()]
-            worst = rows.iloc[-1]
-            failing = [f"V = {r.V:.3g}: {why}" for r, state, why, _ in verdicts if state == "invalid"]
-            unpowered = [r for r, state, _, powered in verdicts if state == "valid" and not powered]
-            undecided = [r for r, state, _, _ in verdicts if state == "undecided"]
-            if failing:
-                status = "does not hold"
-            elif unpowered or undecided:
-                status = "not checked"
-            else:
-                status = "holds"
-            power = ("; power control (the standard holdout on the same test with this arm's T): "
-                     + ", ".join(f"{'fails' if powered else 'passes'} at V = {r.V:.3g}"
-                                 for r, _, _, powered in verdicts))
-            if unpowered:
-                power += (". Not checked (no power at this setting) at V = "
-                          + ", ".join(f"{r.V:.3g}" for r in unpowered)
-                          + ": the unprotected standard holdout passes the same gap test there, so passing it shows "
-                            "nothing; a setting where naive reuse overfits beyond T (larger d and k) would decide it")
-            power += "."
-            certified = ("; certified Bayesian-DP level " + ", ".join(
-                f"{r.certified_bdp:.3g} at V = {r.V:.3g}" for r in rows.itertuples() if np.isfinite(r.certified_bdp))
-                + f" (session ε = {worst.eps_session:g})") if np.isfinite(worst.eps_session) else ""
-            suffix = "valid" if arm_name in (DP_ARM, BDP_ARM) else "restores"
-            mechanism = _bottom_mechanism(rows) if arm_name in (DP_ARM, BDP_ARM) else ""
-            if arm_name in REMEDY_ARMS:
-                naive = std.iloc[-1] if len(std) else None
-                compare = (f" At V = {worst.V:.3g} its gap is {worst.gap_iid_se_units:.1f} i.i.d. SE against the "
-                           f"standard holdout's {naive.gap_iid_se_units:.1f}: validity here means within a threshold "
-                           f"√V times wider (T = {worst.threshold:.3f}), not less overfitting."
-                           if naive is not None and np.isfinite(worst.gap_mean) else "")
-                mechanism = (" The threshold is multiplied by √V, V the data model's expected inflation, known to the "
-                             "mechanism (an oracle, not estimated from the training set)." + compare)
-            out.append(Claim(**base, claim_id=f"{structure}-{arm_name}-{suffix}",
-                             claim=f"Under {structure.replace('_', ' ')} correlation, {arms[arm_name].claim_name} "
-                                   f"{what} at every strength: ≥ {ANSWERED_MIN:.0%} of accuracy queries answered "
-                                   "and holdout − fresh within its threshold T at the largest k.",
-                             expected=f"valid at every V (answered ≥ {ANSWERED_MIN:.0%} with its {Z:g}-SE interval, "
-                                      f"gap − {Z:g} SE ≤ T) where the standard holdout fails that gap test; "
-                                      "does not hold at any clearly invalid point",
-                             measured="; ".join(f"V = {r.V:.3g}: {why}" for r, _, why, _ in verdicts) + power
-                             + certified + mechanism,
-                             status=status, counterexample="; ".join(failing[:2]),
-                             code=code_name(_assess)))
-    return out
-
-
-def _bottom_mechanism(rows: pd.DataFrame) -> str:
-    """Why an Algorithm 1 arm answers ⊥ at the strongest correlation, from its measured budget use and its sigma."""
-    worst = rows.iloc[-1]
-    if worst.V < 1.5 or not (worst.answered < ANSWERED_MIN):
-        return ""
-    noise = worst.sigma / worst.threshold
-    text = (f" Mechanism of the ⊥ (V = {worst.V:.3g}): over-threshold events spend the budget ({worst.budget_used:.1f} "
-            f"of B = {worst.budget:g} used on average). The training and holdout answers each stray √V times the "
-            "i.i.d. SE ½/√n from the population value while T stays in i.i.d. units, so |train − holdout| exceeds T "
-            "for many of the analyst's attribute queries")
-    if noise > 0.5:
-        text += f"; and the Laplace noise scale σ is {noise:.2g} × T, so the noise alone crosses T too"
-    return text + "."
 
 
 def build(output_id: str, params: dict, inputs: dict):

@@ -112,9 +112,10 @@ def figure(table: pd.DataFrame, spec):
     Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n (more than Z SE below, as its claim
     tests) the point is ringed. Panel titles:
     the structure (top row) and the Bayesian-DP calibration's verdict."""
+    models = {model.name: model for _, model, _ in spec.points}
     from matplotlib.lines import Line2D
 
-    from adaptive_repro.outputs.zhao_correlation import structure_words
+    from adaptive_repro.outputs.zhao_common import structure_words
     from adaptive_repro.plotting import MAX_WIDTH, SIZES, ring, style, verdict_title
 
     plt = pyplot()
@@ -163,7 +164,7 @@ def figure(table: pd.DataFrame, spec):
             ax.axhline(TARGET, color=COLORS["reference"], lw=1.0, ls=":", label=f"{TARGET:.0%} answered")
             bdp = next((c.name for c in calibrations if c.name.startswith("bdp")), None)
             verdict_line = bdp_verdict(sub, bdp) if bdp else ""
-            name = structure_words(structure).split(":")[0] if i == 0 else ""
+            name = structure_words(models[structure]).split(":")[0] if i == 0 else ""
             ax.set_title("\n".join(t for t in (name, verdict_line) if t), fontsize=SIZES["tick"])
             log_axis(ax, "x")
             ax.set_xlim(table["n"].min() / 1.8, n_max * 1.8)  # the open markers at the ends fully in view

@@ -27,6 +27,7 @@ from adaptive_repro.simulation.zhao_calibration import (
                                                         Calibration,
                                                         DPCalibration,
                                                         EffectiveNCalibration,
+                                                        NoiselessCalibration,
                                                         Theorem2Calibration,
 )
 
@@ -37,6 +38,7 @@ CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, [
     Theorem2Calibration(),
     EffectiveNCalibration(),
     BayesianDPEffectiveNCalibration(),
+    NoiselessCalibration(),
 ])
 
 #: Holdout mechanism arms, by the name an experiment's ``mechanisms`` list uses.

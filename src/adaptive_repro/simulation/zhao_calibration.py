@@ -122,6 +122,24 @@ class DPCalibration(Calibration):
 
 
 @dataclasses.dataclass(frozen=True)
+class NoiselessCalibration(DPCalibration):
+    """The DP calibration's threshold T with no noise at all (sigma = 0): a counterfactual arm, not a private
+    mechanism. Where the DP arm spends its budget and this one does not, the Laplace noise spent it; where both do,
+    the data (|train − holdout| > T from correlation) did. This project's question (issue of noise versus data)."""
+
+    name: str = "dp_noiseless"
+    display_name: str = "DP calibration's T, no noise"
+    purpose: str = "sigma = 0: a counterfactual, no privacy"
+    color: str = "#999933"  # Paul Tol olive: no other arm's hue
+    marker: str = "h"
+
+    def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
+        cal = super().calibrate(settings, n, d, k_grid, model)
+        return dataclasses.replace(cal, sigma=0.0, eps_target=np.inf, eps_dp_used=np.inf,
+                                   note="sigma = 0 with the DP calibration's T: no noise, no privacy (counterfactual)")
+
+
+@dataclasses.dataclass(frozen=True)
 class BayesianDPCalibration(Calibration):
     """sigma = 9 B / (4 n eps'), eps' the DP level that implies the session's eps as Bayesian DP on the data model
     (Zhao 2017 Lemmas 2-4, by ``alg1.bdp_method``; the data model does the conversion)."""
@@ -253,10 +271,15 @@ def theory_alongside(cal: Alg1Calibration, settings: Alg1Settings, n: int, d: in
     m = number_of_queries(d, k_grid)
     base = {"arm": cal.arm, "feasible": cal.feasible, "threshold": cal.threshold, "budget": budget, "c": c,
             "eps_target": cal.eps_target, "calibration_note": cal.note}
-    theory = run_theory(n, model, d, tau, beta, budget, m, c, sigma=cal.sigma if cal.feasible else None)
+    noiseless = cal.feasible and cal.sigma == 0  # no noise: no privacy, and Theorem 1 says nothing
+    theory = run_theory(n, model, d, tau, beta, budget, m, c,
+                        sigma=cal.sigma if cal.feasible and not noiseless else None)
     base |= {key: (np.nan if value is None else value) for key, value in theory.items() if key not in base}
     if not cal.feasible:
         base.update(sigma=np.nan, eps_star=np.nan, bdp_achieved_lemma2=np.nan, n_star=np.nan, n_sharp=np.nan)
+    if noiseless:
+        base.update(sigma=0.0, eps_star=np.inf, bdp_achieved_lemma2=np.inf, n_star=np.nan, n_sharp=np.nan,
+                    theorem2_smallest_tau=np.nan)
     chain = model.privacy_chain(d)
     # Theorem 2's columns always convert by Lemma 2 (exact quilts), whatever alg1.bdp_method calibrates with
     base["theorem2_n_required"] = (zb.theorem2_required_n(tau, n, chain, budget, m, beta, c, method="lemma2")

@@ -94,9 +94,8 @@ def test_verdicts_are_computed_from_the_validity_test(built):
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
     assert zc.structure_verdict(table) == "DP < 90% answered from V = 3\nBDP < 90% answered from V = 8\nn/V valid"
-    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in all 1 structures; a "
-                                  "threshold for n/V keeps all 1 valid (untested: the standard holdout passes that "
-                                  "test too)")
+    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in all 1 structures; the "
+                                  "n/V threshold is untested (no power)")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
     assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
         "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3
@@ -167,3 +166,41 @@ def test_sqrt_v_scaling_holds_only_inside_its_equivalence_margin(slope_se_scale,
     (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("scales-like-sqrt-v")]
     assert row.status == status, row.measured
     assert ("replicates would decide" in row.measured) == (status == "not checked")
+
+
+def test_the_noiseless_arm_answers_exactly_as_algorithm_1_without_noise():
+    """sigma = 0: over the threshold iff |holdout − train| > T; then the holdout value exactly and one budget unit;
+    the training value otherwise; bottom once the budget is spent (Zhao 2017 Algorithm 1, lines 3-11, no noise)."""
+    from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1
+
+    train = np.array([0.50, 0.50, 0.50, 0.50, 0.50])
+    holdout = np.array([0.55, 0.70, 0.52, 0.20, 0.90])
+    mech = ZhaoAlgorithm1(np.random.default_rng(0), sigma=0.0, threshold=0.1, budget=2)
+    out = mech.answer_queries(train, holdout)
+    expected = [0.50, 0.70, 0.50, 0.20, np.nan]  # |gap| 0.05, 0.20 (over), 0.02, 0.30 (over, budget 0), bottom
+    np.testing.assert_array_equal(out, expected)
+    assert mech.over_events == 2 and mech.bottoms == 1
+
+
+def _noise_table(dp_answered, quiet_answered, answered_n=100):
+    import pandas as pd
+
+    v = [1.0, 8.0]
+    common = {"structure": "households", "V": v, "point": ["p1", "p8"], "k": 50, "feasible": True, "gap_mean": 0.0,
+              "gap_se": 0.001, "threshold": 0.1, "replicates": 100, "answered_n": answered_n, "budget": 20.0,
+              "gap_iid_se_units": 0.0, "gap_true_se_units": 0.0, "certified_bdp": np.nan, "eps_session": np.nan}
+    return pd.concat([pd.DataFrame(common | {"mechanism": "zhao_alg1_dp", "answered": dp_answered, "sigma": 0.02,
+                                             "budget_used": [5.0, 20.0]}),
+                      pd.DataFrame(common | {"mechanism": "zhao_alg1_dp_noiseless", "answered": quiet_answered,
+                                             "sigma": 0.0, "budget_used": [0.0, 20.0]})], ignore_index=True)
+
+
+@pytest.mark.parametrize("dp, quiet, status", [([1.0, 0.2], [1.0, 0.1], "holds"),           # both fail at V = 8
+                                               ([1.0, 0.2], [1.0, 1.0], "does not hold"),   # the noise did it
+                                               ([1.0, 1.0], [1.0, 1.0], "not checked")])    # nothing to attribute
+def test_noise_or_data_row_attributes_each_failure_to_its_cause(dp, quiet, status):
+    from adaptive_repro.outputs import zhao_correlation_claims as zcc
+
+    row = zcc._noise_or_data("households", _noise_table(dp, quiet))
+    assert row["status"] == status, row["measured"]
+    assert (row["counterexample"] == "V = 8") == (status == "does not hold")
