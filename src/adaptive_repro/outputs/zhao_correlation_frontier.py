@@ -272,8 +272,13 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
             smallest = int(table["n"].min())
             price = "" if not (ok and np.isfinite(d)) else (
                 f"; {b / d:,.0f} times the records" if d > smallest
-                else f"; at least {b / d:,.0f} times the records (the DP calibration answers from the grid's "
-                     "smallest n)")
+                else f"; at least {b / d:,.0f} times the records (a lower bound: the DP calibration already answers "
+                     "at the grid's smallest n, so its own frontier is censored there)")
+            status = verdict(ok, "statement")
+            if ok and b >= n_max:  # reached only at the grid's last point: one more point could undo it
+                status = "not checked"
+                price += (f". Not established: the frontier is the grid's last point (n = {n_max:,}); a larger n in "
+                          "n_grid would show whether the answered fraction stays ≥ 90%")
             out.append(Claim(**base, claim_id=f"{tag}-bdp-effective-n-frontier",
                              claim=f"{where}, with the threshold for the effective sample size n/V (V known), "
                                    f"Algorithm 1 with the Bayesian-DP calibration answers ≥ {TARGET:.0%} of the "
@@ -284,11 +289,12 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                              measured=f"Bayesian-DP (ε' = {eps_dp['bdp_effective_n']:.3g}), T for n/V: "
                                       f"{_first_text(b)}; DP (ε = {eps_dp['dp_effective_n']:.3g}), T for n/V: "
                                       f"{_first_text(d)}{price} (grid points; σ ∝ 1/(n ε') while T ∝ 1/√n, so the "
-                                      f"n needed grows like 1/ε'²). At n = {n_max:,}, Bayesian-DP with T for n/V "
+                                      f"n needed grows like 1/ε'²; ε' is Lemma 2's at d = {int(sub['d'].iloc[0]):,} "
+                                      f"attributes and can depend on d). At n = {n_max:,}, Bayesian-DP with T for n/V "
                                       f"{per_data_set('bdp_effective_n')}; DP with T for n/V "
                                       f"{per_data_set('dp_effective_n')} (V is the mean over attributes: the most "
                                       "extreme attributes, asked first, can have a larger inflation).",
-                             status=verdict(ok, "statement"),
+                             status=status,
                              counterexample="" if ok else f"{fraction('bdp_effective_n')} answered at n = {n_max:,}",
                              code=code_name(frontier_table)))
     return out

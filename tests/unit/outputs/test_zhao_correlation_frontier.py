@@ -142,3 +142,24 @@ def test_powers_and_structure_verdicts():
     never = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [0.3] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.headline(never) == "Bayesian-DP Algorithm 1 never answers 90% at n ≤ 10⁴ with either threshold"
+
+
+@pytest.mark.parametrize("bdp_first, status", [(1e4, "holds"), (1e5, "not checked")])
+def test_a_frontier_on_the_grids_last_point_is_not_established(bdp_first, status):
+    """The Bayesian-DP calibration with T for n/V first answering 90% at the grid's last n is "not checked": one
+    more grid point could undo it; the price is named a lower bound where the DP frontier is the grid's first n."""
+    import pandas as pd
+
+    from adaptive_repro.outputs import zhao_correlation_frontier as zcf
+
+    rows = []
+    for cal, first in (("dp_effective_n", 1e3), ("bdp_effective_n", bdp_first)):
+        for n in (1e3, 1e4, 1e5):
+            rows.append({"experiment": "p", "structure": "households", "V": 8.0, "calibration": cal, "n": n,
+                         "first_n_answering_90": first, "answered_fraction": 1.0, "answered_fraction_se": 0.0,
+                         "eps_dp": 0.1, "d": 500, "data_sets_answering_90": 1.0, "data_sets_answering_under_20": 0.0,
+                         "answered_median": 1.0, "threshold": 0.03, "sigma": 0.01})
+    (row,) = [c for c in zcf.claims(pd.DataFrame(rows), None) if c.claim_id.endswith("bdp-effective-n-frontier")]
+    assert row.status == status, row.measured
+    assert "a lower bound" in row.measured and "d = 500" in row.measured
+    assert ("Not established" in row.measured) == (status == "not checked")
