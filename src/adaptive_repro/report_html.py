@@ -386,12 +386,37 @@ def write_thumbnail(png: Path, dest: Path, width: int = 1000) -> None:
     dest.write_bytes(data)
 
 
+def default_run_differences(run_config: Path) -> list[str]:
+    """What the run recorded in ``run_config`` (results/run-config.yaml) changed from the default config (config.yaml
+    resolved), as dotted keys; ["no recorded run"] if there is none. The README's gallery shows the default run."""
+    import yaml
+
+    from adaptive_repro import validation
+
+    if not run_config.is_file():
+        return ["no recorded run"]
+    ran = yaml.safe_load(run_config.read_text(encoding="utf-8"))
+    default = validation.validated(validation.load_config_file(validation.default_config_path()))
+
+    def walk(a, b, prefix: str) -> list[str]:
+        if isinstance(a, dict) and isinstance(b, dict):
+            return [k for key in sorted(set(a) | set(b)) for k in walk(a.get(key), b.get(key), f"{prefix}{key}.")]
+        return [] if a == b else [prefix.rstrip(".")]
+
+    return walk(ran, default, "")
+
+
 if __name__ == "__main__":  # python -m adaptive_repro.report_html FIGURES_DIR DEST_DIR ID [ID ...]
     import sys
 
     figures, dest, *ids = sys.argv[1:]
     if not ids:
         sys.exit("usage: python -m adaptive_repro.report_html FIGURES_DIR DEST_DIR ID [ID ...]")
+    changed = default_run_differences(Path(figures).parent / "run-config.yaml")
+    if changed:
+        sys.exit(f"the gallery shows the default run, but {Path(figures).parent} holds a run that differs from "
+                 f"config.yaml ({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}): run "
+                 "'make reproduce' (no CONFIG) first")
     for oid in ids:
         catalogue.get(oid)  # an unknown ID is an error, not a silently missing image
         write_thumbnail(Path(figures) / f"{oid}.png", Path(dest) / f"{oid}.png")

@@ -170,3 +170,19 @@ def test_claim_text_and_latex_quotes_are_shown_as_written(tmp_path):
             assert html.escape(text) in page, text
     assert "<em>" not in page and '<tr data-group="ok">' in page and "<strong>holds</strong>" in page
     assert 'id="claim-zhao-bdp-conversion-c"' in page
+
+
+def test_the_gallery_refuses_a_run_that_is_not_the_default(tmp_path):
+    """make gallery copies figures into the tracked README gallery: only from a run of the default config."""
+    import yaml
+
+    from adaptive_repro import validation
+    from adaptive_repro.report_html import default_run_differences
+
+    default = validation.validated(validation.load_config_file(validation.default_config_path()))
+    run = tmp_path / "run-config.yaml"
+    assert default_run_differences(run) == ["no recorded run"]
+    run.write_text(yaml.safe_dump(default), encoding="utf-8")
+    assert default_run_differences(run) == []
+    run.write_text(yaml.safe_dump(default | {"seed": default["seed"] + 1}), encoding="utf-8")
+    assert default_run_differences(run) == ["seed"]
