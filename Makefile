@@ -49,7 +49,7 @@ lint: $(STAMP)
 	$(BIN)/snakemake --lint --quiet all
 
 # every test: the rest on every core (idle workers take tests queued on busy ones), then, alone, the timing-sensitive
-# ones (signals, watchdogs, the scheduler's passes per second) and those that edit a file of the package every run
+# ones (signals sent mid-job) and those that edit a file of the package every run
 # imports (marker 'serial')
 test: lint
 	$(BIN)/pytest -n auto --dist worksteal -m "not serial"
