@@ -152,8 +152,10 @@ def checked(func: Callable, domains: dict[str, Domain] | None = None) -> Callabl
         return func(*args, **kwargs)
 
     wrapper.__wrapped_domains__ = {name: domains[name] for name in names}
-    wrapper.__doc__ = ((func.__doc__ or "").rstrip() + "\n\nChecked (ValueError otherwise): "
-                       + ", ".join(f"``{name}`` {domains[name].describe()}" for name in names) + ".")
+    if "Checked (ValueError otherwise)" not in (func.__doc__ or ""):  # the domains in the docs (pdoc shows func's)
+        func.__doc__ = ((func.__doc__ or "").rstrip() + "\n\nChecked (ValueError otherwise): "
+                        + ", ".join(f"``{name}`` {domains[name].describe()}" for name in names) + ".")
+    wrapper.__doc__ = func.__doc__
     return wrapper
 
 
