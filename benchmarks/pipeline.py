@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def tracked_copy(dest: Path) -> None:
     """The files git tracks (plus uncommitted edits to them), without results/ or the virtual environment."""
-    files = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True, encoding="utf-8").stdout.split()
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True,
+                           encoding="utf-8").stdout.split()
     for name in files:
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)

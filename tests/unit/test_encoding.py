@@ -40,7 +40,8 @@ def text_io_without_encoding(source: str) -> list[int]:
 
 def test_the_check_finds_text_io_in_the_locale_encoding():
     source = ("open(p)\nopen(p, 'w')\nPath(p).read_text()\np.write_text(t)\nopen(p, 'rb')\n"
-              "subprocess.run(c, text=True)\nopen(p, encoding='utf-8')\nImage.open(p)\nio.write_text(t, p)\nwrite_text(t, p)\n")
+              "subprocess.run(c, text=True)\nopen(p, encoding='utf-8')\nImage.open(p)\nio.write_text(t, p)\n"
+              "write_text(t, p)\n")
     assert text_io_without_encoding(source) == [1, 2, 3, 4, 6]
 
 
