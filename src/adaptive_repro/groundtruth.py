@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from adaptive_repro.domain import check_public_functions, unchecked
+from adaptive_repro.domain import Domain, check_public_functions, unchecked
 
 __all__ = [
     "kov_log_delta_g",
@@ -310,4 +310,6 @@ def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, steps_per_e
     return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
 
 
-check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)
+# argument domains (adaptive_repro.domain); T: a number of mechanisms, at most 10^7 (each KOV point costs O(T)
+# time and memory; dp_accounting's self-composition grows with T)
+check_public_functions(globals(), __name__, T=Domain(1.0, 1e7, integer=True))
