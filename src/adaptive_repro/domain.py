@@ -47,9 +47,9 @@ class Domain(NamedTuple):
         return f"{kind} in {left}{self.low:g}, {self.high:g}{right}"
 
     def holds(self, values: np.ndarray) -> np.ndarray:
-        ok = np.isfinite(values)
+        ok = np.isfinite(values) | (np.isinf(values) & (values > 0) & np.isinf(self.high) & (not self.high_open))
         if self.low >= 0:
-            ok &= ~((values == 0) & np.signbit(values))  # -0.0 | (np.isinf(values) & (values > 0) & np.isinf(self.high) & (not self.high_open))
+            ok &= ~((values == 0) & np.signbit(values))  # -0.0
         ok &= (values > self.low) if self.low_open else (values >= self.low)
         if np.isfinite(self.high):
             ok &= (values < self.high) if self.high_open else (values <= self.high)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from adaptive_repro.domain import DOMAINS, Domain, check, checked, unchecked
@@ -131,6 +131,9 @@ EXTRA_DOMAINS = [Domain(0.0, math.inf), Domain(-1.0, 2.0, low_open=True, integer
 
 @given(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6)),
        st.sampled_from(NUMERIC + list(range(len(EXTRA_DOMAINS)))))
+@example(math.inf, 0)
+@example(-0.0, 0)
+@example(-0.0, "eps")
 @settings(max_examples=300, deadline=None)
 def test_the_scalar_check_decides_as_the_array_check(value, which):
     domain = DOMAINS[which] if isinstance(which, str) else EXTRA_DOMAINS[which]
