@@ -91,8 +91,6 @@ def _kov_log_delta_g(eps: float, T: int, eps_prime: float) -> float:
     eps_prime = float(eps_prime)
     if T < 1:
         raise ValueError("T must be >= 1")
-    if eps <= 0:
-        raise ValueError("eps must be > 0")
     if eps_prime < 0:
         eps_prime = 0.0  # the region is symmetric; delta_g(eps') for eps' < 0 is not used
     loss, log_weight = _kov_terms(eps, T)
@@ -118,7 +116,8 @@ def _kov_delta_scalar(eps: float, delta: float, T: int, eps_prime: float) -> flo
     dg = math.exp(_kov_log_delta_g(eps, T, eps_prime))
     # 1 - (1-delta)^T (1 - dg) = floor + (1 - floor) dg
     fl = float(unchecked(delta_floor)(delta, T))
-    return fl + (1.0 - fl) * dg
+    # a probability: at most 1 (logsumexp over 10^7 terms can round delta_g a few ulps above 1)
+    return min(1.0, fl + (1.0 - fl) * dg)
 
 
 def kov_delta(eps, delta, T, eps_prime):

@@ -189,3 +189,42 @@ def test_a_memoized_lemma_takes_its_own_argument_names():
         lemmas.lemma2_eps_bdp(eps=0.5, n=5, P=P)
     with pytest.raises(ValueError, match="lemma2_eps_bdp: argument eps_dp = -1.0"):
         lemmas.lemma2_eps_bdp(eps_dp=-1.0, n=5, P=P)
+
+
+def _issue37_calls():
+    from adaptive_repro import groundtruth as gt
+    from adaptive_repro.bounds import he, zhao
+    from adaptive_repro.bounds import he_applications as ha
+    from adaptive_repro.bounds import he_generalization as hg
+    from adaptive_repro.privacy import lemmas
+
+    return [(lambda: ha.sgld_eps_tilde(L=-1, sigma=1, tau=10, delta=1e-5), "argument L = -1.0"),
+            (lambda: ha.sgld_eps_tilde(L=float("nan"), sigma=1, tau=10, delta=1e-5), "argument L = nan"),
+            (lambda: he.drv_eps(1e300, 100, 1e-6), r"drv_eps\(1e\+300, 100, 1e-06\): the result is not representable"),
+            (lambda: hg.theorem1_b(0, 1e-6), "argument eps = 0.0 is not allowed; allowed: a number > 0"),
+            (lambda: zhao.chain_fraction_tail(n=0.5, p_stay=0.9, tau=0.1), "argument n = 0.5"),
+            (lambda: zhao.chain_fraction_tail(10**5, 0.9, 0.1), "n = 100000 is not allowed; allowed: at most 20000"),
+            (lambda: he.naive_eps(None, 100), "argument eps = None is None"),
+            (lambda: he.kairouz_eps("1", 100, 1e-6), "argument eps = '1' is a string"),
+            (lambda: he.he_corollary2_delta(0.1, "1", 10, 1, 1e-6), "argument delta = '1' is a string"),
+            (lambda: he.naive_eps(True, 100), "argument eps = True is a bool"),
+            (lambda: he.naive_eps(-0.0, 100), "argument eps = -0.0 is not allowed"),
+            (lambda: lemmas.dp_level_for_bdp(0.0, 10, 0.9, 0.9), "argument eps_bdp = 0.0 is not allowed"),
+            (lambda: gt.kov_log_delta_g(np.array([0.1, 0.2]), 10, 0.5), "argument eps = .* is an array"),
+            (lambda: gt.kov_delta(0.1, 0.0, 2.5, 0.5), "argument T = 2.5")]
+
+
+@pytest.mark.parametrize("case", range(14))
+def test_the_calls_of_issue_37_are_refused_by_name(case):
+    call, message = _issue37_calls()[case]
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.slow  # kov_delta at T = 10^7: about 1.5 s
+def test_ground_truth_probabilities_stay_in_0_1_and_eps_0_is_allowed():
+    from adaptive_repro import groundtruth as gt
+
+    assert gt.kov_delta(0.01, 0.0, 10**7, 5.0) <= 1.0
+    assert gt.kov_delta(0.0, 1e-6, 10, 0.5) == gt.delta_floor(1e-6, 10)  # 0-DP steps compose to the floor
+    assert gt.kov_eps(0.0, 1e-6, 10, 1e-3) == 0.0
