@@ -43,7 +43,7 @@ print(json.dumps({{"cpu_s_per_replicate": cpu,
 def measure_engine(n: int, engine: str, replicates: int) -> dict:
     code = CHILD.format(k_grid=K_GRID)
     out = subprocess.run([sys.executable, "-c", code, str(n), engine, str(replicates)], check=True,
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, encoding="utf-8")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = [ROOT / "config.yaml", *([args.configfile] if args.configfile else [])]
     merged: dict = {}
     for path in paths:
-        merged = validation.merged(merged, yaml.safe_load(path.read_text()) or {})
+        merged = validation.merged(merged, yaml.safe_load(path.read_text(encoding="utf-8")) or {})
     config = validation.validated(validation.with_model_blocks_replaced(merged, paths))
     jobs = planned_jobs(config)
     cpu = sum(j.seconds for j in jobs)

@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def tracked_copy(dest: Path) -> None:
     """The files git tracks (plus uncommitted edits to them), without results/ or the virtual environment."""
-    files = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True,
+                           encoding="utf-8").stdout.split()
     for name in files:
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     snakemake = Path(sys.executable).with_name("snakemake")
     revision = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.commit or 'HEAD'}^{{commit}}"],
-                              cwd=ROOT, capture_output=True, text=True).stdout.strip()
+                              cwd=ROOT, capture_output=True, text=True, encoding="utf-8").stdout.strip()
     if not revision:
         ap.error(f"--commit {args.commit}: not a commit of this repository (a hash, branch or tag that git knows)")
     commit = revision[:7]
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         speed_before = reference_seconds()
         cpu_before = _children_cpu()
         start = time.perf_counter()
-        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True, encoding="utf-8")
         wall = time.perf_counter() - start
         total_cpu = _children_cpu() - cpu_before
         if run.returncode:

@@ -61,7 +61,7 @@ print(json.dumps(out))
 
 def measure(engine: str, n: int, d: int, k_max: int, replicates: int) -> dict:
     out = subprocess.run([sys.executable, "-c", CHILD, engine, str(n), str(d), str(k_max), str(replicates)],
-                         check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True, encoding="utf-8")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

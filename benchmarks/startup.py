@@ -59,7 +59,7 @@ print(json.dumps({{"cpu": usage.ru_utime + usage.ru_stime,
 
 def script_imports(script: str) -> str:
     """The top-level import statements of workflow/scripts/<script>.py, as source."""
-    tree = ast.parse((SCRIPTS / f"{script}.py").read_text())
+    tree = ast.parse((SCRIPTS / f"{script}.py").read_text(encoding="utf-8"))
     return "\n".join(ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
@@ -107,7 +107,8 @@ def measure(source: str, repeats: int, src: Path = ROOT / "src") -> dict:
     cpus, walls, notable = [], [], []
     for attempt in range(repeats + 1):  # the first run (bytecode compiled, files cached) is not counted
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, env=env, cwd=ROOT)
+        done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, encoding="utf-8",
+                              env=env, cwd=ROOT)
         walls.append(time.perf_counter() - start)
         if done.returncode:
             raise RuntimeError(f"the job's imports failed:\n{done.stderr}")

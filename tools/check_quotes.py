@@ -194,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     claims = pd.read_csv(args.claims, dtype=str, keep_default_na=False)
     if not {"output_id", "claim_id", "quote"} <= set(claims.columns):
         ap.error(f"{args.claims}: needs the columns output_id, claim_id and quote")
-    papers = [Paper(f.name, raw, *normalise(raw)) for f in args.papers for raw in [f.read_text(errors="replace")]]
+    papers = [Paper(f.name, raw, *normalise(raw)) for f in args.papers
+              for raw in [f.read_text(encoding="utf-8", errors="replace")]]
     cache: dict[str, list[Fragment]] = {}
     rows = []
     for row in claims.itertuples(index=False):
@@ -218,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
                                 for f in bad)
             print(f"{r['status']:9}  {r['output_id']}/{r['claim_id']}: {detail}")
     if args.json:
-        args.json.write_text(json.dumps({"summary": summary, "quotes": rows}, indent=1, ensure_ascii=False) + "\n")
+        args.json.write_text(json.dumps({"summary": summary, "quotes": rows}, indent=1, ensure_ascii=False) + "\n",
+                             encoding="utf-8")
     return 1 if counts["NOT FOUND"] else 0
 
 

@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     parser.add_argument("--results", type=Path, default=Path("results"), help="a finished run's results directory")
     parser.add_argument("--out", type=Path, default=Path("/tmp/redraw"), help="where the PNGs go")
     args = parser.parse_args(argv)
-    config = yaml.safe_load((args.results / "run-config.yaml").read_text())
+    config = yaml.safe_load((args.results / "run-config.yaml").read_text(encoding="utf-8"))
     args.out.mkdir(parents=True, exist_ok=True)
     failed = 0
     for output_id in args.outputs or list(config["outputs"]):

@@ -86,8 +86,8 @@ def reevaluate(results: Path, output_id: str, claim_id: str, overrides: list[str
         raise SystemExit(f"{output_id} is an experiment: its claims need its records; rerun the pipeline with a "
                          "config of your own (make reproduce CONFIG=my.yaml)")
     run_config = results / "run-config.yaml"
-    config = yaml.safe_load(run_config.read_text()) if run_config.exists() else yaml.safe_load(
-        Path("config.yaml").read_text())
+    config = yaml.safe_load(run_config.read_text(encoding="utf-8")) if run_config.exists() else yaml.safe_load(
+        Path("config.yaml").read_text(encoding="utf-8"))
     config = copy.deepcopy(config)
     block = config
     for key in entry.config_block:

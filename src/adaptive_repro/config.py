@@ -33,7 +33,7 @@ FAST_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def read_yaml(path: str | Path) -> Any:
     """A YAML file of the package (schemas), parsed with :data:`FAST_YAML_LOADER`."""
-    return yaml.load(Path(path).read_text(), Loader=FAST_YAML_LOADER)
+    return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=FAST_YAML_LOADER)
 
 
 @functools.lru_cache(maxsize=None)

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from adaptive_repro.domain import check_public_functions, unchecked
+from adaptive_repro.domain import Domain, check_public_functions, unchecked
 
 __all__ = [
     "kov_log_delta_g",
@@ -91,8 +91,6 @@ def _kov_log_delta_g(eps: float, T: int, eps_prime: float) -> float:
     eps_prime = float(eps_prime)
     if T < 1:
         raise ValueError("T must be >= 1")
-    if eps <= 0:
-        raise ValueError("eps must be > 0")
     if eps_prime < 0:
         eps_prime = 0.0  # the region is symmetric; delta_g(eps') for eps' < 0 is not used
     loss, log_weight = _kov_terms(eps, T)
@@ -118,7 +116,8 @@ def _kov_delta_scalar(eps: float, delta: float, T: int, eps_prime: float) -> flo
     dg = math.exp(_kov_log_delta_g(eps, T, eps_prime))
     # 1 - (1-delta)^T (1 - dg) = floor + (1 - floor) dg
     fl = float(unchecked(delta_floor)(delta, T))
-    return fl + (1.0 - fl) * dg
+    # a probability: at most 1 (logsumexp over 10^7 terms can round delta_g a few ulps above 1)
+    return min(1.0, fl + (1.0 - fl) * dg)
 
 
 def kov_delta(eps, delta, T, eps_prime):
@@ -310,4 +309,6 @@ def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, steps_per_e
     return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
 
 
-check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)
+# argument domains (adaptive_repro.domain); T: a number of mechanisms, at most 10^7 (each KOV point costs O(T)
+# time and memory; dp_accounting's self-composition grows with T)
+check_public_functions(globals(), __name__, T=Domain(1.0, 1e7, integer=True))

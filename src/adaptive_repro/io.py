@@ -81,7 +81,7 @@ def read_verified_csv(path: str | os.PathLike, expect: dict | None = None, rerun
     path = Path(path)
     where = f"{path}: "
     try:
-        meta = json.loads(meta_path(path).read_text())
+        meta = json.loads(meta_path(path).read_text(encoding="utf-8"))
         if not isinstance(meta, dict) or not {"sha256", "rows"} <= set(meta):
             raise ValueError("keys missing")
     except (OSError, ValueError) as err:
@@ -114,7 +114,7 @@ def read_verified_csv(path: str | os.PathLike, expect: dict | None = None, rerun
 def write_text(text: str, path: str | os.PathLike) -> None:
     """Write a text file atomically."""
     with atomic_path(path) as tmp:
-        tmp.write_text(text)
+        tmp.write_text(text, encoding="utf-8")
 
 
 #: Resolution of every saved PNG (the report shows a figure at 96 CSS px per inch: report_html.figure_css_width).

@@ -16,7 +16,7 @@ def job_logger(log_path: str, name: str, label: str = "") -> logging.Logger:
     _CONSOLE.update(stream=sys.stderr, label=label or name)
     logging.basicConfig(filename=log_path, level=logging.INFO, format="%(asctime)s %(message)s", force=True)
     logging.captureWarnings(True)
-    sys.stderr = open(log_path, "a")
+    sys.stderr = open(log_path, "a", encoding="utf-8")
     logger = logging.getLogger(name)
 
     def on_error(kind, value, tb):  # the traceback to the log, one line to the console

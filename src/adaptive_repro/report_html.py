@@ -78,7 +78,7 @@ class OutputFiles:
     @functools.cached_property
     def caption(self) -> str:
         """The caption template's text (read once: the section and the table of contents both use it)."""
-        return self.caption_template.read_text()
+        return self.caption_template.read_text(encoding="utf-8")
 
     @functools.cached_property
     def claims_table(self) -> pd.DataFrame:

@@ -206,7 +206,7 @@ def job_priority(estimated_seconds: float, downstream_seconds: float = 0.0) -> i
 def available_memory_mb() -> int:
     """Memory this machine can give a job now (MemAvailable of /proc/meminfo; total physical memory elsewhere)."""
     try:
-        with open("/proc/meminfo") as f:
+        with open("/proc/meminfo", encoding="utf-8") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) // 1024

@@ -72,7 +72,7 @@ def _imports(path: Path, name: str, root: Path = ROOT) -> frozenset[str]:
 def _parsed_imports(path: Path, name: str, root: Path, mtime_ns: int) -> frozenset[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in _runtime_statements(ast.parse(path.read_text())):
+    for node in _runtime_statements(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == PACKAGE)
         elif isinstance(node, ast.ImportFrom):

@@ -17,7 +17,7 @@ for caption, (oid, files) in zip(snakemake.input.captions, snakemake.params.outp
     sections.append(OutputFiles(oid, caption_template=Path(caption), table=files["table"], claims=files["claims"],
                                 png=files["png"], links=links,
                                 params=output_params(snakemake.config, oid)))
-with open(snakemake.input.markdown) as f:
+with open(snakemake.input.markdown, encoding="utf-8") as f:
     page = render_report(f.read(), sections, snakemake.config, threads=snakemake.threads)
 write_text(page, snakemake.output[0])
 finished(log, f"{len(sections)} outputs, {len(page.encode()) / 1e6:.1f} MB -> {snakemake.output[0]}")

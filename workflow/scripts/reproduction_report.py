@@ -18,7 +18,7 @@ log = job_logger(snakemake.log[0], "reproduction_report")
 results_dir = os.path.dirname(snakemake.output.markdown)
 claims = read_claims(snakemake.input.claims)
 write_csv(claims, snakemake.output.claims)
-with open(snakemake.input.run_config) as f:
+with open(snakemake.input.run_config, encoding="utf-8") as f:
     cfg = yaml.safe_load(f)
 outputs = {oid: [os.path.relpath(f, results_dir) for f in files.values() if os.path.exists(f)]
            for oid, files in snakemake.params.outputs.items()}

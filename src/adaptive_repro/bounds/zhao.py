@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from adaptive_repro.domain import check_public_functions
+from adaptive_repro.domain import NONNEGATIVE, check_public_functions
 from adaptive_repro.privacy import convert_chain
 
 
@@ -168,10 +168,18 @@ def alg1_sigma_for_dp(budget, n, eps):
 
 # The exact left-hand side of Lemma 1 / Theorem 1's eq. (9) for one query on a two-state chain
 
+#: The largest chain length of the exact O(n^2) recursion of :func:`chain_count_pmf` (0.8 s at 20000).
+CHAIN_COUNT_MAX_N = 20_000
+
+
 def chain_count_pmf(n: int, p_stay: float) -> np.ndarray:
     """Exact law of K = number of +1 labels among y_1..y_n of a stationary symmetric two-state Markov chain with stay
     probability p_stay (y_1 a fair sign; p_stay = 1/2 is i.i.d., K ~ Binomial(n, 1/2)). Forward recursion over
-    (count so far, current label): O(n^2). Returns pmf[k], k = 0..n."""
+    (count so far, current label): O(n^2), so n is at most :data:`CHAIN_COUNT_MAX_N` (about a second).
+    Returns pmf[k], k = 0..n."""
+    if n > CHAIN_COUNT_MAX_N:
+        raise ValueError(f"chain_count_pmf: argument n = {n!r} is not allowed; allowed: at most {CHAIN_COUNT_MAX_N} "
+                         f"(the exact recursion costs O(n^2): n = 10^5 takes over 15 s)")
     n = int(n)
     p = float(p_stay)
     plus = np.zeros(n + 1)
@@ -188,7 +196,8 @@ def chain_count_pmf(n: int, p_stay: float) -> np.ndarray:
 def chain_fraction_tail(n: int, p_stay: float, tau: float) -> float:
     """P[|K/n - 1/2| >= tau] exactly (K of :func:`chain_count_pmf`; 1/2 = E[K/n] by stationarity), i.e. the left-hand
     side of Zhao 2017 Lemma 1 and of Theorem 1's eq. (9) for the data-independent statistical query
-    "fraction of +1 labels". A tolerance of 1e-12 guards the boundary |k/n - 1/2| = tau against rounding."""
+    "fraction of +1 labels". A tolerance of 1e-12 guards the boundary |k/n - 1/2| = tau against rounding.
+    n is at most :data:`CHAIN_COUNT_MAX_N`."""
     pmf = chain_count_pmf(n, p_stay)
     k = np.arange(int(n) + 1)
     return float(min(1.0, pmf[np.abs(k / n - 0.5) >= tau - 1e-12].sum()))
@@ -206,4 +215,5 @@ def theorem2_o_expression(B, tau, m, beta, eps_prime):
                         np.inf)
 
 
-check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)
+# argument domains (adaptive_repro.domain); eps_prime may be None (Lemma 2 infeasible: n_# is +inf)
+check_public_functions(globals(), __name__, eps_prime=NONNEGATIVE._replace(optional=True))

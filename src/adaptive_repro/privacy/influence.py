@@ -167,10 +167,10 @@ def max_influence_bruteforce(joint: np.ndarray, S_set, i: int, K_set=()) -> floa
     m = _marginal(joint, [i] + K_set + S_set)  # axes: x_i, x_K..., x_S...
     cond = _marginal(joint, [i] + K_set)
     sdim = len(S_set)
-    c = m / cond.reshape(cond.shape + (1,) * sdim)  # P[x_S | x_i, x_K]
     states = m.shape[0]
     best = -np.inf
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 where (x_i, x_K) is impossible: nan, skipped below
+        c = m / cond.reshape(cond.shape + (1,) * sdim)  # P[x_S | x_i, x_K]
         logc = np.log(c)
         for x, xp in itertools.permutations(range(states), 2):
             d = logc[x] - logc[xp]
