@@ -198,7 +198,10 @@ def composition_eps_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
         claim(oid, "kairouz-le-drv", "paper", f"{HE}, Section 4.2.2", "Kairouz et al.'s eps' (the tightest existing "
               "one, as He says) is at most the classic Dwork-Rothblum-Vadhan eps'", "Kairouz <= DRV",
               w.kairouz <= w.drv * (1 + 1e-12), w, key + ["kairouz", "drv"], code=code_name(he.kairouz_eps),
-              quote=QUOTES["tightest"]),
+              quote=QUOTES["tightest"], strength="identity",
+              note="identity: Kairouz's eps'_3 = T eps tanh(eps/2) + eps sqrt(2T log(1/delta~)) and DRV's = T eps "
+                   "(e^eps - 1) + eps sqrt(2T log(1/delta~)) differ only in tanh(eps/2) <= eps/2 <= e^eps - 1, so "
+                   "Kairouz <= DRV for every parameter"),
     ]
     t = _method(table, "he", table.delta > 0)
     cl.append(claim(oid, "he-sound", "paper", f"{HE}, Theorem 4 with Corollary 2 (ground truth KOV 2015 Thm 3.3)",
@@ -324,8 +327,9 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "the printed delta'' equals eq. (36) evaluated at eq. (37)'s minimizer (its own derivation)",
                     "log printed = log derived", np.isclose(gap, 0.0, atol=1e-9 * np.maximum(1, cd.eps_prime)), cd,
                     ["eps", "T", "eps_prime"], code=code_name(he.he_corollary3_log_delta_pp_derived),
-                    quote=QUOTES["b4"],
-                    note="log(derived) - log(printed) = eps' + T eps at every point (largest deviation "
+                    quote=QUOTES["b4"], strength="identity",
+                    note="identity: log(derived) - log(printed) = eps' + T eps > 0 for every parameter; at every point "
+                         "(largest deviation "
                          f"{np.nanmax(np.abs(gap - cd.eps_prime - cd.eps * cd['T'])):.2g}): (37) gives "
                          "e^{-eps' t - T t eps} = e^{+(eps'+T eps)/2}(...), the printed exponent has the "
                          "opposite sign"))

@@ -70,17 +70,20 @@ def slip_rows(oid: str, params: dict) -> list[Claim]:
         Claim(output_id=oid, claim_id="lemma-0.6-proof-tail", kind="slip", source=f"{SOURCE}, proof of Lemma 0.6",
               claim="the proof writes E[f(X)] = integral_0^1 Pr[f(X) <= z] dz (and states the 'fact' it uses the "
               "same way); for f in [0, 1] that integral is "
-              "1 - E[f(X)], and the identity needs Pr[f(X) >= z]. With >= the proof goes through (apply the "
+              "1 - E[f(X)] (identity: integral_0^1 Pr[f <= z] dz = 1 - E f for every f in [0, 1], so the printed "
+              "form fails for every f with E f != 1/2), and the identity needs Pr[f(X) >= z]. With >= the proof "
+              "goes through (apply the "
               "indistinguishability to the sets {f >= z}), so Lemma 0.6 stands",
               expected="integral of Pr[f <= z] = E f (as printed)",
               measured=f"f(X) uniform on {{{values}}}: E f = {mean:.4g}; integral of Pr[f <= z] = {le:.4g}; "
               f"integral of Pr[f >= z] = {ge:.4g}",
               status=verdict(math.isclose(le, mean, abs_tol=1e-4), "statement"),
               counterexample=f"f(X) uniform on {{{values}}}: {le:.4g} != {mean:.4g}", quote=Q_LEMMA06,
-              code=code_name(tail_integrals)),
+              code=code_name(tail_integrals), strength="identity"),
         Claim(output_id=oid, claim_id="definition-0.5-set", kind="slip", source=f"{SOURCE}, Definition 0.5",
               claim="Definition 0.5 as printed quantifies over T but bounds Pr[X in O] by e^eps Pr[Y in O] + delta "
-              "for the whole domain O, which every pair satisfies (1 <= e^eps + delta); meant is Pr[X in T] <= "
+              "for the whole domain O, which every pair satisfies (identity: the printed condition reduces to 1 <= "
+              "e^eps + delta, true for every eps >= 0, delta >= 0); meant is Pr[X in T] <= "
               "e^eps Pr[Y in T] + delta for every T, the form Lemmas 0.4 and 0.6 use",
               expected="the printed condition excludes the pairs the meant one excludes",
               measured=f"X always o1, Y always o2, eps = delta = 0: the printed condition "
@@ -89,5 +92,5 @@ def slip_rows(oid: str, params: dict) -> list[Claim]:
               "E[1{Y = o1}] = 0",
               status=verdict(as_printed == as_meant, "statement"),
               counterexample="" if as_printed == as_meant else "X = o1, Y = o2 (point masses), eps = delta = 0",
-              quote=Q_DEF05, code=code_name(indistinguishable)),
+              quote=Q_DEF05, code=code_name(indistinguishable), strength="identity"),
     ]
