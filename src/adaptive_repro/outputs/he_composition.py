@@ -242,6 +242,34 @@ def composition_eps_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     return cl
 
 
+#: This project's threshold for a "significant" advantage: the claimed gain is at least this share of Kairouz's delta'.
+SIGNIFICANT = 0.01
+
+
+def significant_row(oid: str, g: pd.DataFrame) -> Claim:
+    """Section 4.2.2's 'T is usually overwhelmingly large, which guarantees our advantage is significant', at the
+    points ``g`` where the claimed gain delta tanh(eps/2)(T - m) is positive (He's rows with m < T)."""
+    g = g.assign(rel_gain=g.he_gap_claim / g.kairouz_delta)
+    sig = g[g.rel_gain >= SIGNIFICANT].reset_index(drop=True)
+    top = g.loc[g.groupby("eps").rel_gain.idxmax()]
+    per_eps = "; ".join(f"eps = {r.eps:g}: at most {r.rel_gain:.3g} (tanh(eps/2) = {np.tanh(r.eps / 2):.3g}; "
+                        f"largest at T = {r.T:g}, He's delta' {'valid' if r.sound else 'invalid'})"
+                        for r in top.itertuples())
+    return claim(oid, "advantage-significant-large-T", "paper", f"{HE}, Section 4.2.2",
+                 "reading: for large T the claimed gain delta tanh(eps/2)(T - m) over Kairouz et al.'s delta' is "
+                 f"significant (this project takes >= {SIGNIFICANT:.0%} of Kairouz's delta') and real, i.e. He's "
+                 "delta' is valid (>= the exact delta(eps')) wherever the gain is that large. The gain relative to "
+                 "Kairouz's delta' 1-(1-delta)^T(1-delta~) is at most tanh(eps/2) T delta/(1-(1-delta)^T) <= "
+                 "tanh(eps/2)/(1-delta)^(T-1), about tanh(eps/2) whatever T is; and a valid delta' undercuts "
+                 "Kairouz's by at most delta~ (1-delta)^T (row he-delta-lt-kairouz)",
+                 "He's delta' valid where the gain is significant", sig.sound, sig,
+                 ["eps", "delta", "T", "delta_tilde", "rel_gain", "delta_prime", "exact_delta_at_eps_prime"],
+                 code=code_name(he.he_kairouz_delta_gap), quote=QUOTES["overwhelming"],
+                 note=f"{len(sig)} of {len(g)} points with m < T have a gain >= {SIGNIFICANT:.0%}, of which "
+                      f"{int(sig.sound.sum())} have a valid delta' and {int((~sig.valid).sum())} are below the floor "
+                      f"1-(1-delta)^T; largest relative gain per eps over T <= {g['T'].max():g}: {per_eps}")
+
+
 def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     oid = "he-composition-delta"
     cl = []
@@ -301,6 +329,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "relative error <= 0.1", rel <= 0.1, lt,
                     hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     note=f"largest relative error {np.nanmax(rel):.3g}"))
+    cl.append(significant_row(oid, positive_gap.reset_index(drop=True)))
     err = (h.he_approx - h.delta_prime).abs()
     cl.append(claim(oid, "cor2-first-order", "paper", f"{HE}, Corollary 2 (second line)",
                     "Corollary 2's first-order form (T-m) 2 delta/(1+e^eps) + m delta + delta~ differs from its exact "

@@ -14,7 +14,7 @@ from matplotlib.ticker import FuncFormatter
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
-from adaptive_repro.outputs.he_proof_checks import eq18_rows
+from adaptive_repro.outputs.he_proof_checks import eq18_rows, theorem3_markov_row
 from adaptive_repro.plotting import (
     COLORS,
     SHADE,
@@ -401,7 +401,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "Theorem 2's", "Thm 2 <= Cor 1", aw.he_thm2 <= aw.he_cor1 * (1 + 1e-12), aw, ["eps", "delta", "k"],
               code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"], strength="identity"),
     ]
-    return cl + eq18_rows(oid, params)
+    return cl + eq18_rows(oid, params) + [theorem3_markov_row(oid, params)]
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

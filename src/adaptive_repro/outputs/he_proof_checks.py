@@ -24,6 +24,11 @@ Q_FED_STEP = (r"\tilde{\varepsilon}=\frac{4\sigma\frac{1}{\tau}\sqrt{\log\frac{1
               r"{2\sigma^{2}}")
 Q_EQ18 = (r"\mathbb{P}\left(\forall i,|l(h_{i},T)-\mathcal{R}(h_{i})|\leq\frac{\varepsilon}{2}\right)\geq(1-e^{-"
           r"\epsilon^{2}/2N})^{k}\geq 1-\frac{\varepsilon}{8}.")
+Q_THM3_MARKOV = (r"\mathbb{P}\left(\hat{\mathcal{R}}_{S_{i_{\mathcal{A}(\vec{S})}}}(h_{\mathcal{A}(\vec{S})})\leq"
+                 r"\mathcal{R}\left(h_{\mathcal{A}(\vec{S})}\right)+\alpha\right)\leq\frac{\alpha-(e^{-\varepsilon}"
+                 r"k\delta+\varepsilon)}{1+\alpha}\leq\varepsilon.")
+#: The instance of the issue's referee for the last display of the proof of Theorem 3: eps and k e^-eps delta.
+THM3_INSTANCE = (0.1, 0.1)
 Q_B5 = (r"It ensures that this estimate further tightens $\delta^{\prime}$ than Section B.2 (which is also the "
         r"$\tilde{\delta}$ in Theorem 4) if the $\varepsilon^{\prime}$ is the same.")
 
@@ -144,6 +149,54 @@ def eq18_rows(oid: str, params: dict) -> list[Claim]:
                       if hoeffding.n_fail else ""),
                   status=hoeffding.status, counterexample=hoeffding.counterexample, quote=Q_EQ18,
                   code=code_name(heg.lemma4_k))]
+
+
+def theorem3_markov_bound(eps, ke_delta):
+    """He App. A, proof of Theorem 3: alpha = k e^-eps delta + 3 eps and the Markov step's (alpha - (k e^-eps delta
+    + eps))/(1 + alpha) = 2 eps/(1 + alpha), which the proof's chain E[R_hat] - E[R] >= alpha (1 - P) - P (loss in
+    [0, 1]) and Corollary 1's E[R_hat] - E[R] <= k e^-eps delta + eps make a lower bound on
+    P = P(R_hat <= R + alpha)."""
+    alpha = np.asarray(ke_delta, dtype=float) + 3 * np.asarray(eps, dtype=float)
+    return alpha, (alpha - (np.asarray(ke_delta, dtype=float) + eps)) / (1 + alpha)
+
+
+def theorem3_markov_row(oid: str, params: dict) -> Claim:
+    """The last display of the proof of He's Theorem 3 (App. A) at the he-generalization grid (eps, delta) with
+    Lemma 4's k, and at :data:`THM3_INSTANCE`."""
+    rows = []
+    for eps in params["eps"]:
+        for delta in params["delta"]:
+            ke = float(heg.lemma4_k(eps, delta)) * np.exp(-eps) * delta
+            alpha, bound = theorem3_markov_bound(eps, ke)
+            rows.append(dict(eps=eps, delta=delta, alpha=float(alpha), bound=float(bound),
+                             printed=bool(bound <= eps * (1 + 1e-12))))
+    t = pd.DataFrame(rows)
+    i_eps, i_ke = THM3_INSTANCE
+    i_alpha, i_bound = theorem3_markov_bound(i_eps, i_ke)
+    chk = check_grid(t.printed, describe=lambda i: (
+        f"eps={t.eps[i]:g}, delta={t.delta[i]:g}: alpha = {t.alpha[i]:.4g}, 2 eps/(1 + alpha) = {t.bound[i]:.4g} "
+        f"> eps"))
+    small = t[t.alpha <= 1]
+    return Claim(
+        output_id=oid, claim_id="thm3-proof-markov-direction", kind="slip", source=f"{HE}, App. A, proof of Theorem "
+        "3 (last display; Theorem 1 rests on Theorem 3)", quote=Q_THM3_MARKOV, code=code_name(theorem3_markov_bound),
+        strength="identity",
+        claim="the last display as printed: P(R_hat <= R + alpha) <= (alpha - (e^-eps k delta + eps))/(1 + alpha) <= "
+        "eps, alpha = e^-eps k delta + 3 eps. The lines before give e^-eps k delta + eps >= alpha (1 - P) - P, i.e. "
+        "P >= (alpha - (e^-eps k delta + eps))/(1 + alpha) = 2 eps/(1 + alpha): both inequalities are reversed "
+        "(Theorem 3's (2) states P >= eps), and the meant 2 eps/(1 + alpha) >= eps holds only if alpha <= 1, a "
+        "condition Theorem 3 does not state (identity: 2 eps/(1 + alpha) > eps iff alpha < 1, so the printed "
+        "'<= eps' fails wherever alpha < 1). Checked at the grid (eps, delta) with Lemma 4's k = ceil(eps e^eps/delta)",
+        expected="2 eps/(1 + alpha) <= eps (as printed)",
+        measured=f"{chk.measured} (printed '<= eps'); at eps = {i_eps:g}, k e^-eps delta = {i_ke:g}: alpha = "
+        f"{float(i_alpha):.3g}, 2 eps/(1 + alpha) = {float(i_bound):.4g} > eps. The meant direction P >= 2 eps/(1 + "
+        f"alpha) >= eps holds at the {len(small)} of {len(t)} grid points with alpha <= 1; at the other "
+        f"{len(t) - len(small)} (alpha up to {t.alpha.max():.3g}) it gives only 2 eps/(1 + alpha) < eps, but there "
+        "(2) holds anyway if the loss is in [0, 1] (the chain's last step already uses R <= 1): R_hat <= 1 <= R + "
+        "alpha makes P = 1. So for eps <= 1 Theorem 3 stands with the reversed display and that case added; at the "
+        f"{int((t.eps > 1).sum())} grid points with eps > 1, (2) asks P >= eps > 1, which no probability meets. The "
+        "printed display contradicts (2) itself",
+        status=chk.status, counterexample=chk.counterexample)
 
 
 def b5_row(oid: str, cor3: pd.DataFrame) -> Claim:
