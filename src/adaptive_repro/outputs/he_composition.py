@@ -17,7 +17,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.domain import DOMAINS, check, unchecked
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.outputs.he_proof_checks import b5_row
+from adaptive_repro.outputs.he_proof_checks import b4_b5_rows, b5_row
 from adaptive_repro.registry import Claim, code_name
 
 TOL = 1e-9  # relative tolerance of delta' >= exact delta (the exact value is a root-found / log-summed float)
@@ -380,7 +380,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "Corollary 3's (eps', delta') is valid", "delta' >= exact delta(eps')", c3.sound, c3, KEYS,
                     code=code_name(he.he_corollary3_delta), quote=QUOTES["cor3"],
                     note=_below_floor_note(c3[~c3.sound]) + "; the part before delta'' is Corollary 2's"))
-    return cl + [b5_row(oid, cd)]
+    return cl + [b5_row(oid, cd)] + b4_b5_rows(oid, cd)
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

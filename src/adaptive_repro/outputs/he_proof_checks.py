@@ -16,7 +16,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, claim
-from adaptive_repro.registry import Claim, check_grid, code_name
+from adaptive_repro.registry import Claim, check_grid, code_name, format_point, verdict
 
 Q_SGLD_STEP = (r"\tilde{\varepsilon}=\frac{2\sqrt{2}L\sigma\frac{1}{\tau}\sqrt{\log\frac{1}{\delta}}+\frac{4}{\tau^{2}}"
                r"L^{2}}{2\sigma^{2}}")
@@ -29,6 +29,11 @@ Q_THM3_MARKOV = (r"\mathbb{P}\left(\hat{\mathcal{R}}_{S_{i_{\mathcal{A}(\vec{S})
                  r"k\delta+\varepsilon)}{1+\alpha}\leq\varepsilon.")
 #: The instance of the issue's referee for the last display of the proof of Theorem 3: eps and k e^-eps delta.
 THM3_INSTANCE = (0.1, 0.1)
+Q_EQ15 = (r"\varepsilon^{\prime}=\sqrt{8\log\left(\frac{1}{\tilde{\delta}}\right)\left(\frac{\tau^{2}}{N^{2}}T"
+          r"\varepsilon^{2}\right)}+2T\frac{\tau}{N}\varepsilon\frac{e^{2\frac{\tau}{N}\varepsilon}-1}{e^{2\frac{\tau}"
+          r"{N}\varepsilon}+1}")
+Q_B4_SINCE = r"Since $\varepsilon^{\prime}\geq T\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}$,"
+Q_B5_TITLE = r"This section analyses the tightness of Theorem 3. Specifically, we compare it with our Theorem 4."
 Q_B5 = (r"It ensures that this estimate further tightens $\delta^{\prime}$ than Section B.2 (which is also the "
         r"$\tilde{\delta}$ in Theorem 4) if the $\varepsilon^{\prime}$ is the same.")
 
@@ -127,6 +132,56 @@ def per_step_row(oid: str, params: dict, which: str, theorem: pd.DataFrame) -> C
                  "scan; the add/remove reading (||v|| < L) is given for comparison", "printed eps~ >= exact eps",
                  ok, checked, ["sigma", "printed", "exact_replace_one"], code=code_name(gt.gaussian_eps),
                  quote=Q_SGLD_STEP if which == "sgld" else Q_FED_STEP, note=note)
+
+
+def eq15_row(oid: str, theorem: pd.DataFrame) -> Claim:
+    """Theorem 8's eq. (15): eps' written with a bare eps, which the theorem never defines (its delta' and the per-step
+    level use eps~); ``theorem``: the he-federated table (eps_tilde per point)."""
+    et = theorem.eps_tilde.to_numpy()
+    return Claim(output_id=oid, claim_id="eq15-eps-for-eps-tilde", kind="slip", source=f"{HE}, Theorem 8, eq. (15)",
+                 claim="eq. (15) writes Theorem 8's eps' with eps, a symbol Theorem 8 does not define; its delta' "
+                 "(next display) uses eps~, and the proof (App. C.2) defers to that of Theorem 7 (App. C.1), which "
+                 "names the per-step formula eps and makes each step (2 (tau/N) eps, (tau/N) delta)-DP; Theorem 8 "
+                 "names that formula eps~, so eps~ is meant, and this project reads (15) with eps~ (identity: the "
+                 "printed formula has no value without that reading)",
+                 expected="eq. (15)'s eps is defined in Theorem 8",
+                 measured=f"no eps in Theorem 8; read as eps~, which ranges over {et.min():.4g}..{et.max():.4g} on the "
+                 "grid (one value per sigma)",
+                 status=verdict(False, "statement"), counterexample="Theorem 8: eps undefined in eq. (15)",
+                 quote=Q_EQ15, code=code_name(hea.theorem8_federated), strength="identity")
+
+
+def b4_b5_rows(oid: str, cd: pd.DataFrame) -> list[Claim]:
+    """App. B.4's 'Since eps' >= T (e^eps-1)/(e^eps+1)' (B.5's threshold likewise) against the condition (37) needs,
+    eps' > T eps tanh(eps/2); and B.5's title. ``cd``: Corollary 3's rows (eps, T, eps_prime)."""
+    printed = cd["T"] * np.tanh(cd.eps / 2)
+    needed = cd["T"] * cd.eps * np.tanh(cd.eps / 2)
+    same = np.isclose(printed, needed, rtol=1e-12)
+    disagree = int(((cd.eps_prime >= printed) != (cd.eps_prime > needed)).sum())
+    return [
+        Claim(output_id=oid, claim_id="b4-b5-factor-eps", kind="slip", source=f"{HE}, App. B.4 (before eq. (38)) and "
+              "B.5", quote=Q_B4_SINCE, code=code_name(b4_b5_rows), strength="identity",
+              claim="B.4 as printed: 'Since eps' >= T (e^eps-1)/(e^eps+1)', e^-eps (T eps + eps')/(T eps - eps') > 1; "
+              "that inequality is eps' (1 + e^-eps) > T eps (1 - e^-eps), i.e. eps' > T eps tanh(eps/2): the printed "
+              "threshold lacks the factor eps (B.5's S_T >= eps' - T (e^eps-1)/(e^eps+1) likewise, the mean privacy "
+              "loss being at most eps tanh(eps/2) per step, Lemma 5). Identity: the two thresholds differ by the "
+              "factor eps, equal only at eps = 1",
+              expected="T tanh(eps/2) = T eps tanh(eps/2) (as printed)",
+              measured=f"equal at {int(same.sum())} of {len(cd)} Corollary 3 points (eps = 1 only); the printed "
+              f"and the needed condition decide differently at {disagree} of them; for eps < 1 the printed condition "
+              "is the stronger one, so where it holds the step still follows",
+              status=verdict(bool(same.all()), "statement"),
+              counterexample="" if same.all() else format_point(cd[~same].iloc[0], ["eps", "T", "eps_prime"])),
+        Claim(output_id=oid, claim_id="b5-title", kind="slip", source=f"{HE}, App. B.5", quote=Q_B5_TITLE,
+              code=code_name(b4_b5_rows), strength="identity",
+              claim="B.5 ('Tightness of Theorem 3') analyses the estimate of B.4, Corollary 3's delta'' (eq. (38)), "
+                    "against Theorem 4's delta~; He's Theorem 3 is the multi-database generalization bound (Section "
+                    "4.1), which B.5 does not mention: Corollary 3 is meant",
+              expected="B.5 is about Theorem 3 (as printed)",
+              measured="B.5's final display is eq. (38), Corollary 3's delta'' (row b5-chernoff-le-azuma checks it), "
+                       "compared with Theorem 4's delta~ (App. B.2)",
+              status=verdict(False, "statement"), counterexample="B.5's subject is Corollary 3, not Theorem 3"),
+    ]
 
 
 def eq18_rows(oid: str, params: dict) -> list[Claim]:

@@ -141,7 +141,7 @@ def test_eq18_literal_exponent_is_a_slip():
     k = math.ceil(eps * math.exp(eps) / delta)
     lhs = math.exp(k * math.log1p(-2 * math.exp(-N * eps**2 / 2)))
     assert lhs < 1 - eps / 8 and (1 - eps / 8 - lhs) / (1 - eps / 8) < 2e-4
-    assert meant.kind == "paper" and meant.status == "does not hold" and "first order" in meant.measured
+    assert meant.kind == "paper" and meant.status == "does not hold" and "times the budget" in meant.measured
 
 
 # ------------------------------------------------------------------------------------------------ lecture notes

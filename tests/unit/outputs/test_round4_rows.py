@@ -87,3 +87,61 @@ def test_he_advantage_is_bounded_and_invalid_where_largest(he_composition_delta)
     for eps, (rel, below_floor) in best.items():
         assert f"eps = {eps:g}: at most {rel:.3g}" in row.measured
         assert below_floor  # where the gain is largest He's delta' is below the floor: the "advantage" is invalid
+
+
+def test_lemma4_eq18_worst_failure_is_twice_the_budget(he_generalization):
+    """He Lemma 4, eq. (18) at Theorem 1's smallest N = 2/eps^2 ln(16/(e^-eps delta)) and k = ceil(eps e^eps/delta):
+    at eps = 0.001, delta = 1e-3, k = 2 and 1 - (1 - 2 e^{-N eps^2/2})^k is about e^-eps delta/4 = 2 eps/8."""
+    eps, delta = 0.001, 1e-3
+    k = math.ceil(eps * math.exp(eps) / delta)
+    N = 2 / eps**2 * math.log(16 / (math.exp(-eps) * delta))
+    fail = 1 - (1 - 2 * math.exp(-N * eps**2 / 2)) ** k
+    assert k == 2 and fail / (eps / 8) == pytest.approx(2.0, abs=0.01)
+    assert 2 * k * math.exp(-N * eps**2 / 2) > eps / 8  # the union-bound version fails here too
+    row = he_generalization["lemma4-eq18-as-meant"]
+    assert row.status == "does not hold"
+    assert f"reaches {fail / (eps / 8):.3g} times the budget" in row.measured and "0/27" in row.measured
+    assert "negligible effect" not in row.measured
+
+
+def test_rdp_bound_agrees_with_dp_accountings_public_accountant():
+    """groundtruth.subsampled_gaussian_rdp_eps against dp_accounting's RdpAccountant composed T times (the public
+    route), at a point of the he-sgld grid: N = 1e4, tau = 100, sigma = 0.5, L = 1 (sensitivity 2L/tau), T = 1e4."""
+    import dp_accounting
+
+    from adaptive_repro import groundtruth as gt
+    acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc.compose(dp_accounting.SampledWithoutReplacementDpEvent(
+        10_000, 100, dp_accounting.GaussianDpEvent(0.5 / (2 / 100))), count=10_000)
+    assert gt.subsampled_gaussian_rdp_eps(10_000, 100, 2 / 100, 0.5, 10_000, 1e-3) == pytest.approx(
+        acc.get_epsilon(1e-3), rel=1e-9)
+
+
+def test_theorem7_8_rows_say_no_violation_is_known():
+    for oid in ("he-sgld", "he-federated"):
+        row = built(oid)["per-step-eps-exact"]
+        assert "no violation of the printed end result" in row.measured and "of 144 grid points" in row.measured
+        assert "at 403 of 403 points" in row.measured  # the printed eps~ covers the add/remove exact eps everywhere
+    fed = built("he-federated")["per-step-eps-exact"].measured
+    assert "it would shrink, not grow" in fed and "fits neither relation" not in fed
+
+
+def test_zhao_maxinfo_row_says_how_weak_it_is():
+    row = built("zhao-maxinfo")["thm3-correlated"]
+    assert row.status == "holds" and "A weak test" in row.measured
+
+
+def test_minor_slips_are_confirmed(he_composition_delta):
+    """He App. B.4: e^-eps (T eps + eps')/(T eps - eps') > 1 iff eps' > T eps tanh(eps/2), not T tanh(eps/2);
+    Lecture 18 Step 4: |Y| = 2T (two pairs per data set), so Theorem 0.1 gives ln(2T), not ln T."""
+    eps, T = 0.5, 100
+    eps_p = 0.5 * (T * math.tanh(eps / 2) + T * eps * math.tanh(eps / 2))  # between the two thresholds
+    assert math.exp(-eps) * (T * eps + eps_p) / (T * eps - eps_p) > 1 and eps_p < T * math.tanh(eps / 2)
+    rows = he_composition_delta
+    for cid in ("b4-b5-factor-eps", "b5-title"):
+        assert (rows[cid].kind, rows[cid].status, rows[cid].strength) == ("slip", "does not hold", "identity")
+    lecture = built("lecture-monitor")["step-4-ln-2T"]
+    assert lecture.status == "does not hold"
+    assert f"{2 * math.log(2 * 1000) / (0.125 * 1000):.4g}" in lecture.measured
+    fed = built("he-federated")["eq15-eps-for-eps-tilde"]
+    assert (fed.kind, fed.status) == ("slip", "does not hold")
