@@ -1,5 +1,6 @@
 """Slips in the text of the lecture notes (Lecture 18) that the Monitor's analysis passes through: the sign in Step
-4's last bullet, the direction of the tail probabilities in the proof of Lemma 0.6, and Definition 0.5's set.
+4's last bullet, ln T for ln(2T) in Step 4's first display, the direction of the tail probabilities in the proof of
+Lemma 0.6, and Definition 0.5's set.
 
 As in :mod:`adaptive_repro.outputs.zhao_proof_checks`, a slip row checks whether the printed formula agrees with the
 one the argument means; "does not hold" confirms the slip, and the row says whether the argument stands with it.
@@ -50,7 +51,7 @@ def indistinguishable(px: dict, py: dict, eps: float, delta: float, printed: boo
 
 
 def slip_rows(oid: str, params: dict) -> list[Claim]:
-    """The three slips at the ``theory.lecture.monitor`` block (its eps and m)."""
+    """The slips at the ``theory.lecture.monitor`` block (its eps, m and largest T)."""
     eps, m, T = float(params["epsilon"]), int(params["m"]), int(max(params["T_grid"]))
     printed, meant = math.exp(eps**2 * m / 8), math.exp(-(eps**2) * m / 8)
     mean, le, ge = tail_integrals(F_VALUES)

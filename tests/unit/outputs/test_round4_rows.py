@@ -145,3 +145,15 @@ def test_minor_slips_are_confirmed(he_composition_delta):
     assert f"{2 * math.log(2 * 1000) / (0.125 * 1000):.4g}" in lecture.measured
     fed = built("he-federated")["eq15-eps-for-eps-tilde"]
     assert (fed.kind, fed.status) == ("slip", "does not hold")
+
+
+def test_algebraic_rows_are_labelled_identity_and_name_their_inequality(he_composition_delta):
+    """Issue 35: five rows decided by algebra for every parameter were labelled tested."""
+    cid = "cor3-exponent-vs-derivation"
+    rows = {("he-composition-delta", cid): he_composition_delta[cid]}
+    for oid, cid in (("he-composition-eps", "kairouz-le-drv"), ("he-sgld", "wang-direction"),
+                     ("lecture-monitor", "definition-0.5-set"), ("lecture-monitor", "lemma-0.6-proof-tail")):
+        rows[oid, cid] = built(oid)[cid]
+    for key, row in rows.items():
+        assert row.strength == "identity", key
+        assert "identity:" in row.claim + row.measured, key
