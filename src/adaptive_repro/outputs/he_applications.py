@@ -20,7 +20,7 @@ from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
-from adaptive_repro.outputs.he_proof_checks import per_step_checked, per_step_row
+from adaptive_repro.outputs.he_proof_checks import eq15_row, per_step_checked, per_step_row
 from adaptive_repro.plotting import (
     COLORS,
     SHADE,
@@ -429,8 +429,11 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                         "He quotes it) bounds T from below while Theorem 7 (eps' increasing in T) bounds T from above; "
                         "He only quotes the condition and does not compare", "opposite directions",
                         np.isfinite(w.he_max_T) & (w.wang_min_T > 0), w, ["N", "eps_target", "wang_min_T", "he_max_T"],
-                        code=code_name(hea.wang_sgld_min_T), note="a question of this project, not a claim of He"))
-    return cl + [per_step_row(oid, params, which, table)]
+                        code=code_name(hea.wang_sgld_min_T), strength="identity",
+                        note="a question of this project, not a claim of He; identity: Theorem 7's eps' increases in T "
+                             "for every parameter (each of its terms does) and Wang's condition is a lower bound on T, "
+                             "so the directions are opposite wherever both are finite"))
+    return cl + [per_step_row(oid, params, which, table)] + ([eq15_row(oid, table)] if which == "federated" else [])
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

@@ -33,6 +33,8 @@ QUOTES = {
                    r"existing result [31] by $\delta\frac{e^{\varepsilon}-1}{e^{\varepsilon}+1}\left(T-\left\lceil"
                    r"\frac{\varepsilon^{\prime}}{\varepsilon}\right\rceil\right)$, where $T$ is number of iterations,"
                    r" while the estimate of $\varepsilon^{\prime}$ remains the same.",
+    "overwhelming": r"The iteration number $T$ is usually overwhelmingly large, which guarantees our advantage is "
+                    r"significant.",
     "tightest": "Currently, the tightest approximation is given by Kairouz et al. [31] as follows,",
     "thm4": r"is $(\varepsilon,\delta)$-differentially private. Then, the algorithm $\mathcal{A}$ is "
             r"$(\varepsilon^{\prime},\delta^{\prime})$-differentially private.",

@@ -17,7 +17,7 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.domain import DOMAINS, check, unchecked
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.outputs.he_proof_checks import b5_row
+from adaptive_repro.outputs.he_proof_checks import b4_b5_rows, b5_row
 from adaptive_repro.registry import Claim, code_name
 
 TOL = 1e-9  # relative tolerance of delta' >= exact delta (the exact value is a root-found / log-summed float)
@@ -198,7 +198,10 @@ def composition_eps_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
         claim(oid, "kairouz-le-drv", "paper", f"{HE}, Section 4.2.2", "Kairouz et al.'s eps' (the tightest existing "
               "one, as He says) is at most the classic Dwork-Rothblum-Vadhan eps'", "Kairouz <= DRV",
               w.kairouz <= w.drv * (1 + 1e-12), w, key + ["kairouz", "drv"], code=code_name(he.kairouz_eps),
-              quote=QUOTES["tightest"]),
+              quote=QUOTES["tightest"], strength="identity",
+              note="identity: Kairouz's eps'_3 = T eps tanh(eps/2) + eps sqrt(2T log(1/delta~)) and DRV's = T eps "
+                   "(e^eps - 1) + eps sqrt(2T log(1/delta~)) differ only in tanh(eps/2) <= eps/2 <= e^eps - 1, so "
+                   "Kairouz <= DRV for every parameter"),
     ]
     t = _method(table, "he", table.delta > 0)
     cl.append(claim(oid, "he-sound", "paper", f"{HE}, Theorem 4 with Corollary 2 (ground truth KOV 2015 Thm 3.3)",
@@ -237,6 +240,34 @@ def composition_eps_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                         lap.eps_prime_lower.values <= lap.eps_prime.values / lap.eps_over_exact.values * (1 + 1e-6),
                         lap, key + ["eps_prime_lower"], code=code_name(gt.laplace_pld_eps)))
     return cl
+
+
+#: This project's threshold for a "significant" advantage: the claimed gain is at least this share of Kairouz's delta'.
+SIGNIFICANT = 0.01
+
+
+def significant_row(oid: str, g: pd.DataFrame) -> Claim:
+    """Section 4.2.2's 'T is usually overwhelmingly large, which guarantees our advantage is significant', at the
+    points ``g`` where the claimed gain delta tanh(eps/2)(T - m) is positive (He's rows with m < T)."""
+    g = g.assign(rel_gain=g.he_gap_claim / g.kairouz_delta)
+    sig = g[g.rel_gain >= SIGNIFICANT].reset_index(drop=True)
+    top = g.loc[g.groupby("eps").rel_gain.idxmax()]
+    per_eps = "; ".join(f"eps = {r.eps:g}: at most {r.rel_gain:.3g} (tanh(eps/2) = {np.tanh(r.eps / 2):.3g}; "
+                        f"largest at T = {r.T:g}, He's delta' {'valid' if r.sound else 'invalid'})"
+                        for r in top.itertuples())
+    return claim(oid, "advantage-significant-large-T", "paper", f"{HE}, Section 4.2.2",
+                 "reading: for large T the claimed gain delta tanh(eps/2)(T - m) over Kairouz et al.'s delta' is "
+                 f"significant (this project takes >= {SIGNIFICANT:.0%} of Kairouz's delta') and real, i.e. He's "
+                 "delta' is valid (>= the exact delta(eps')) wherever the gain is that large. The gain relative to "
+                 "Kairouz's delta' 1-(1-delta)^T(1-delta~) is at most tanh(eps/2) T delta/(1-(1-delta)^T) <= "
+                 "tanh(eps/2)/(1-delta)^(T-1), about tanh(eps/2) whatever T is; and a valid delta' undercuts "
+                 "Kairouz's by at most delta~ (1-delta)^T (row he-delta-lt-kairouz)",
+                 "He's delta' valid where the gain is significant", sig.sound, sig,
+                 ["eps", "delta", "T", "delta_tilde", "rel_gain", "delta_prime", "exact_delta_at_eps_prime"],
+                 code=code_name(he.he_kairouz_delta_gap), quote=QUOTES["overwhelming"],
+                 note=f"{len(sig)} of {len(g)} points with m < T have a gain >= {SIGNIFICANT:.0%}, of which "
+                      f"{int(sig.sound.sum())} have a valid delta' and {int((~sig.valid).sum())} are below the floor "
+                      f"1-(1-delta)^T; largest relative gain per eps over T <= {g['T'].max():g}: {per_eps}")
 
 
 def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
@@ -298,6 +329,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "relative error <= 0.1", rel <= 0.1, lt,
                     hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     note=f"largest relative error {np.nanmax(rel):.3g}"))
+    cl.append(significant_row(oid, positive_gap.reset_index(drop=True)))
     err = (h.he_approx - h.delta_prime).abs()
     cl.append(claim(oid, "cor2-first-order", "paper", f"{HE}, Corollary 2 (second line)",
                     "Corollary 2's first-order form (T-m) 2 delta/(1+e^eps) + m delta + delta~ differs from its exact "
@@ -324,8 +356,9 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "the printed delta'' equals eq. (36) evaluated at eq. (37)'s minimizer (its own derivation)",
                     "log printed = log derived", np.isclose(gap, 0.0, atol=1e-9 * np.maximum(1, cd.eps_prime)), cd,
                     ["eps", "T", "eps_prime"], code=code_name(he.he_corollary3_log_delta_pp_derived),
-                    quote=QUOTES["b4"],
-                    note="log(derived) - log(printed) = eps' + T eps at every point (largest deviation "
+                    quote=QUOTES["b4"], strength="identity",
+                    note="identity: log(derived) - log(printed) = eps' + T eps > 0 for every parameter; at every point "
+                         "(largest deviation "
                          f"{np.nanmax(np.abs(gap - cd.eps_prime - cd.eps * cd['T'])):.2g}): (37) gives "
                          "e^{-eps' t - T t eps} = e^{+(eps'+T eps)/2}(...), the printed exponent has the "
                          "opposite sign"))
@@ -347,7 +380,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "Corollary 3's (eps', delta') is valid", "delta' >= exact delta(eps')", c3.sound, c3, KEYS,
                     code=code_name(he.he_corollary3_delta), quote=QUOTES["cor3"],
                     note=_below_floor_note(c3[~c3.sound]) + "; the part before delta'' is Corollary 2's"))
-    return cl + [b5_row(oid, cd)]
+    return cl + [b5_row(oid, cd)] + b4_b5_rows(oid, cd)
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

@@ -7,6 +7,8 @@ block plus ``seed``.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
@@ -14,7 +16,7 @@ from matplotlib.ticker import FuncFormatter
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
-from adaptive_repro.outputs.he_proof_checks import eq18_rows
+from adaptive_repro.outputs.he_proof_checks import eq18_rows, theorem3_markov_row
 from adaptive_repro.plotting import (
     COLORS,
     SHADE,
@@ -226,6 +228,26 @@ def _oneto_caveats(w: pd.DataFrame, other_a: str) -> str:
             "at the largest empirical risk R_S = 1, so the verdict does not rest on R_S = 0" + tail)
 
 
+def oneto_as_quoted_possible(row: Claim, w: pd.DataFrame) -> Claim:
+    """``row`` compares a bound with Oneto et al.'s as He quotes it, at the points ``w`` (columns b, delta, N, eps).
+    No high-probability bound P[gap < a] > 1 - b for (eps, delta)-DP algorithms can have a < 1 and b <= delta: the
+    mechanism that outputs a fixed hypothesis, or with probability delta one that memorises S (empirical risk 0,
+    risk 1), is (0, delta)-DP and has gap 1 with probability delta. Where Oneto's quoted b = 3 e^{-N eps^2} is at most
+    delta at every point, the comparison shows He's quote to be impossible for (eps, delta)-DP, not the other bound
+    beaten: the row is "not applicable"."""
+    possible = w.b > w.delta
+    if not len(w) or possible.any():
+        return row
+    exponent = float((w.N * w.eps**2).min())
+    return dataclasses.replace(
+        row, status="not applicable", counterexample="",
+        measured=f"at all {len(w)} comparable points Oneto et al.'s b as He quotes it, 3 e^(-N eps^2) <= 3 e^(-"
+        f"{exponent:.4g}), is below delta, which no bound for (eps, delta)-DP algorithms with a < 1 can be (a "
+        "mechanism that releases a memorising hypothesis with probability delta is (0, delta)-DP and has gap 1 with "
+        "probability delta); so these points show He's quote of Oneto et al. (whose original may assume pure DP) "
+        "to be impossible for (eps, delta)-DP, not the other bound beaten. As computed: " + row.measured)
+
+
 def informative(a, b):
     """Where a bound P[gap < a] > 1 - b says something: a < 1 (the loss is in [0, 1], so gap < 1 is certain) and
     b < 1 (b >= 1 makes it empty). Theorem 1's and Nissim-Stemmer's b are nan where eps >= 2 (there b <= 0 makes
@@ -361,7 +383,8 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     quote=QUOTES["abstract"],
                     note=_comparable_note(c["n_oneto"], len(wo), " and N meets Theorem 1's condition") + "; "
                     + _dominance_note(wo, "a", "b", "Oneto et al.") + UNDERFLOW + _oneto_caveats(wo, "he_a")))
-    cl.append(claim(oid, "ns-tightest", "paper", f"{HE}, Section 4.1.2 (Comparison of Theorem 1)",
+    cl.append(oneto_as_quoted_possible(claim(oid, "ns-tightest", "paper",
+                                             f"{HE}, Section 4.1.2 (Comparison of Theorem 1)",
                     "Nissim-Stemmer's bound (a = 13 eps, b = 2 delta/eps log(2/eps)) is the tightest of the "
                     "high-probability bounds He quotes: no other (Oneto et al.'s first bound, as He quotes it) has "
                     "(a, b) no larger in both, at grid points where both bounds say something (a < 1, b < 1) and "
@@ -374,7 +397,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     note=_comparable_note(c["n_oneto"], len(wn), " and N meets Theorem 1's condition") + "; "
                     + _dominance_note(wn, "a", "b", "Oneto et al.", lhs="ns")
                     + "; the two are one-sided bounds of the same form, so the comparison is like for like"
-                    + UNDERFLOW + _oneto_caveats(wn, "ns_a")))
+                    + UNDERFLOW + _oneto_caveats(wn, "ns_a")), wn))
     # the coefficients of k delta (both bounds are affine in delta): bound at delta = 1 minus bound at delta = 0
     e, k = aw.eps.values, aw.k.values
     ns_term = heg.nissim_stemmer_on_average(e, 1.0, k) - heg.nissim_stemmer_on_average(e, 0.0, k)
@@ -401,7 +424,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "Theorem 2's", "Thm 2 <= Cor 1", aw.he_thm2 <= aw.he_cor1 * (1 + 1e-12), aw, ["eps", "delta", "k"],
               code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"], strength="identity"),
     ]
-    return cl + eq18_rows(oid, params)
+    return cl + eq18_rows(oid, params) + [theorem3_markov_row(oid, params)]
 
 
 def build(output_id: str, params: dict, inputs: dict | None = None):

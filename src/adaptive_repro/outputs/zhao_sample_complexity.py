@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.outputs.zhao_proof_checks import theorem2_proof_rows
+from adaptive_repro.outputs.zhao_proof_checks import eq18_row, theorem2_proof_rows
 from adaptive_repro.outputs.zhao_quilts import SOURCE, chain_label
 from adaptive_repro.privacy import binary_chain, convert_chain, data_model_chain, lemma3_blanket_influence
 from adaptive_repro.registry import Claim, check_grid, code_name
@@ -386,7 +386,7 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
         measured="; ".join(f"{k}: {'none' if v is None else f'{v:.3g}'}" for k, v in res.items()),
         status=chk.status, counterexample=chk.counterexample, kind="project",
         code=code_name(zb.theorem2_smallest_tau)))
-    claims += theorem2_proof_rows(oid, params)
+    claims += theorem2_proof_rows(oid, params) + [eq18_row(oid, params)]
     return claims
 
 
