@@ -6,7 +6,7 @@ import math
 import pytest
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import default_params
+from adaptive_repro.catalogue import default_params
 
 
 def built(output_id):
@@ -26,6 +26,7 @@ def he_composition_delta():
     return built("he-composition-delta")
 
 
+@pytest.mark.slow
 def test_zhao_eq18_max_is_a_sum_and_gives_five_quarters_beta():
     """Zhao section 5.3: (17) beta/2 + (20) beta/4 + (26) beta/2 = 5 beta/4; (19)'s term over m queries at
     Theorem 2's sigma = (1-c)tau/(12 ln(4m/beta)) is m exp{-(3+c)/16 * 12 ln(4m/beta)/(1-c)}."""
@@ -44,6 +45,7 @@ def test_zhao_eq18_max_is_a_sum_and_gives_five_quarters_beta():
     assert f"{total:.4g}" in row.measured and f"{xi:.3g}" in row.measured
 
 
+@pytest.mark.slow
 def test_he_theorem3_last_display_is_reversed(he_generalization):
     """He App. A: the chain gives P >= (alpha - (k e^-eps delta + eps))/(1 + alpha) = 2 eps/(1 + alpha), alpha =
     k e^-eps delta + 3 eps; at eps = 0.1, k e^-eps delta = 0.1: 0.2/1.4 = 0.142857 > eps (printed '<= eps' fails)."""
@@ -59,6 +61,7 @@ def test_he_theorem3_last_display_is_reversed(he_generalization):
     assert "0.1429" in row.measured
 
 
+@pytest.mark.slow
 def test_he_advantage_is_bounded_and_invalid_where_largest(he_composition_delta):
     """He Section 4.2.2: gain delta tanh(eps/2)(T - m), m = ceil(eps'/eps), Kairouz's eps' (He's Section 4.2.2
     display) and delta' = 1-(1-delta)^T(1-delta~); Corollary 2's delta'; the floor 1-(1-delta)^T."""
@@ -104,6 +107,7 @@ def test_lemma4_eq18_worst_failure_is_twice_the_budget(he_generalization):
     assert "negligible effect" not in row.measured
 
 
+@pytest.mark.slow
 def test_rdp_bound_agrees_with_dp_accountings_public_accountant():
     """groundtruth.subsampled_gaussian_rdp_eps against dp_accounting's RdpAccountant composed T times (the public
     route), at a point of the he-sgld grid: N = 1e4, tau = 100, sigma = 0.5, L = 1 (sensitivity 2L/tau), T = 1e4."""
@@ -117,6 +121,7 @@ def test_rdp_bound_agrees_with_dp_accountings_public_accountant():
         acc.get_epsilon(1e-3), rel=1e-9)
 
 
+@pytest.mark.slow
 def test_theorem7_8_rows_say_no_violation_is_known():
     for oid in ("he-sgld", "he-federated"):
         row = built(oid)["per-step-eps-exact"]
@@ -131,6 +136,7 @@ def test_zhao_maxinfo_row_says_how_weak_it_is():
     assert row.status == "holds" and "A weak test" in row.measured
 
 
+@pytest.mark.slow
 def test_minor_slips_are_confirmed(he_composition_delta):
     """He App. B.4: e^-eps (T eps + eps')/(T eps - eps') > 1 iff eps' > T eps tanh(eps/2), not T tanh(eps/2);
     Lecture 18 Step 4: |Y| = 2T (two pairs per data set), so Theorem 0.1 gives ln(2T), not ln T."""
@@ -147,6 +153,7 @@ def test_minor_slips_are_confirmed(he_composition_delta):
     assert (fed.kind, fed.status) == ("slip", "does not hold")
 
 
+@pytest.mark.slow
 def test_algebraic_rows_are_labelled_identity_and_name_their_inequality(he_composition_delta):
     """Issue 35: five rows decided by algebra for every parameter were labelled tested."""
     cid = "cor3-exponent-vs-derivation"
