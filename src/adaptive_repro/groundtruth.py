@@ -190,9 +190,12 @@ def kl_randomized_response(eps):
     definition KL(P || Q) = sum_x P(x) log(P(x)/Q(x)) (the closed form is eps (e^eps - 1)/(e^eps + 1), He Lemma 5's
     bound, which is therefore attained: randomized response is the worst case for eps-DP)."""
     eps = np.asarray(eps, dtype=float)
-    p_hi, p_lo = special.expit(eps), special.expit(-eps)  # e^eps/(1+e^eps), 1/(1+e^eps)
-    log_ratio = special.log_expit(eps) - special.log_expit(-eps)  # log(P(x)/Q(x)) at the likely outcome
-    return p_hi * log_ratio + p_lo * (-log_ratio)
+    # sum_x P(x) log(P(x)/Q(x)) = P_hi eps + P_lo (-eps) = (P_hi - P_lo) eps, since P_hi / P_lo = e^eps by the
+    # mechanism's definition. P_hi - P_lo = (e^eps - 1)/(e^eps + 1), written with expm1 below eps = 1: the difference of
+    # two numbers near 1/2 would keep only about 16 + log10(eps) digits and decide an upper-bound check by rounding
+    small = np.minimum(eps, 1.0)
+    gap = np.where(eps < 1.0, np.expm1(small) / (np.expm1(small) + 2.0), 1.0 - 2.0 * special.expit(-eps))
+    return gap * eps
 
 
 def kl_laplace(eps):
@@ -202,7 +205,11 @@ def kl_laplace(eps):
     (Gil, Alajaji, Linder 2013, "Renyi divergence measures for commonly used univariate continuous distributions",
     Table of KL divergences), here = eps + e^{-eps} - 1 = eps + expm1(-eps)."""
     eps = np.asarray(eps, dtype=float)
-    return eps + np.expm1(-eps)
+    # below 0.01 the Taylor series sum_{k>=2} (-eps)^k / k! (ten terms: the rest is under 1e-20 of the sum), where
+    # eps + expm1(-eps) would cancel its leading term and keep only about 16 + log10(eps) correct digits
+    small = np.minimum(eps, 0.01)
+    series = sum((-small) ** k / math.factorial(k) for k in range(2, 12))
+    return np.where(eps < 0.01, series, eps + np.expm1(-eps))
 
 
 # ---------------------------------------------------------------------------------------------------------------

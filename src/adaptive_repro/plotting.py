@@ -236,7 +236,7 @@ def log_axis(ax, which: str = "both", subs=None):
         if axis.get_scale() != "log":
             (ax.set_xscale if axis_name == "x" else ax.set_yscale)("log")
         lo, hi = sorted(ax.get_xlim() if axis_name == "x" else ax.get_ylim())
-        narrow = lo > 0 and math.log10(hi / lo) < 2
+        narrow = lo > 0 and math.log10(hi) - math.log10(lo) < 2  # no overflow of hi / lo on a wide axis
         chosen = subs if subs is not None else ((1, 2, 5) if narrow else (1.0,))
         axis.set_major_locator(LogLocator(base=10, subs=chosen, numticks=12))
         plain = narrow and lo >= 0.01 and hi < 1e4

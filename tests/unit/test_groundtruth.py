@@ -187,3 +187,29 @@ def test_kl_laplace_numerical_integration():
 def test_delta_floor_stable():
     assert gt.delta_floor(1e-12, 1e6) == pytest.approx(1e-6, rel=1e-6)
     assert gt.delta_floor(0.0, 1e6) == 0.0
+
+
+@pytest.mark.parametrize("eps", [1e-150, 1e-10, 1e-3, 0.00999, 0.01, 0.999, 1.0, 5.0])
+def test_exact_kl_of_randomized_response_and_laplace_to_full_precision(eps):
+    """Against 400-digit arithmetic: at small eps both KLs keep all their digits (the old forms kept about
+    16 + log10(eps), so an upper-bound check against Lemma 5 was decided by rounding)."""
+    from mpmath import expm1 as mp_expm1
+    from mpmath import mp, mpf, tanh
+
+    with mp.workdps(400):  # e + expm1(-e) cancels about -2 log10(eps) digits
+        e = mpf(eps)
+        laplace, rr = e + mp_expm1(-e), e * tanh(e / 2)
+        assert float(abs(gt.kl_laplace(eps) - laplace) / laplace) < 1e-14
+        assert float(abs(gt.kl_randomized_response(eps) - rr) / rr) < 1e-14
+
+
+@pytest.mark.slow
+def test_he_kl_verdicts_are_the_same_at_the_schemas_smallest_eps():
+    """theory.he.kl.eps_min at its schema minimum (1e-150) decides every row as the default grid does."""
+    from adaptive_repro import catalogue
+
+    def statuses(block):
+        _, _, claims = catalogue.build("he-kl", catalogue.default_params("he-kl", block), {})
+        return [c.status for c in claims]
+
+    assert statuses({"eps_min": 1e-150, "points": 11}) == statuses({"points": 11})
