@@ -76,6 +76,16 @@ class Claim:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: strength {self.strength!r} not in {STRENGTHS}")
         if self.kind in ("paper", "slip") and not self.quote:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: a {self.kind} row quotes the paper's words")
+        if self.status in ("holds", "does not hold") and _NON_FINITE.search(f"{self.measured} {self.counterexample}"):
+            # a numerical failure decides nothing: the row is not checked, and says why
+            object.__setattr__(self, "measured", f"{self.measured} [not checked: a measured value is inf or nan, a "
+                                                 f"numerical failure at these parameters, not a '{self.status}']")
+            object.__setattr__(self, "status", "not checked")
+            object.__setattr__(self, "counterexample", "")
+
+
+#: A non-finite number as Python or numpy print it, standing alone in a claim's measured text.
+_NON_FINITE = re.compile(r"(?<![\w.])[-+]?(?:nan|inf)(?![\w])")
 
 
 def code_name(func: Callable) -> str:

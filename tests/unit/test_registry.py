@@ -138,3 +138,15 @@ def test_reproduction_counts_tested_rows_apart_from_identities_and_slips_apart_f
     assert "| **holds** | identity |" in md  # the strength column of the row
     assert "paper: 3 holds, 1 does not hold, 1 not applicable · slip: 1 does not hold · project: 1 holds" in md
     assert "*not applicable*: the statement's hypotheses are not met" in md  # the legend
+
+
+@pytest.mark.parametrize("measured", ["ratio inf at eps = 1e-300", "lemma5 = nan", "gap -inf"])
+def test_a_row_decided_from_a_non_finite_value_is_not_checked(measured):
+    from adaptive_repro.registry import Claim
+
+    row = Claim(output_id="he-kl", claim_id="x", source="s", claim="c", expected="e", measured=measured,
+                status="holds", kind="project")
+    assert row.status == "not checked" and "numerical failure" in row.measured
+    fine = Claim(output_id="he-kl", claim_id="x", source="s", claim="c", expected="e", measured="infeasible; 1e-300",
+                 status="holds", kind="project")
+    assert fine.status == "holds"
