@@ -40,6 +40,7 @@ class Output:
     module: str  # builder module under adaptive_repro.outputs
     config_block: tuple[str, ...]  # where its parameters live in the config, e.g. ("theory", "he", "kl")
     category: str  # section of the HTML report
+    spec_kind: str = ""  # an experiment block's spec: experiment, sweep, frontier, correlation, correlation_frontier
 
     @property
     def builder(self):
@@ -47,8 +48,8 @@ class Output:
         return importlib.import_module(f"adaptive_repro.outputs.{self.module}")
 
 
-def _experiment(oid: str, paper: str, module: str) -> Output:
-    return Output(oid, paper, "experiment", module, ("experiments", oid), PAPERS[paper])
+def _experiment(oid: str, paper: str, module: str, spec_kind: str = "experiment") -> Output:
+    return Output(oid, paper, "experiment", module, ("experiments", oid), PAPERS[paper], spec_kind)
 
 
 def _theory(oid: str, paper: str, module: str, block: tuple[str, ...]) -> Output:
@@ -61,10 +62,10 @@ CATALOGUE: tuple[Output, ...] = (
     _experiment("zhao-fig2", "zhao", "zhao_fig3"),
     _experiment("zhao-fig3", "zhao", "zhao_fig3"),
     _experiment("zhao-fig3-large-n", "zhao", "zhao_fig3"),
-    _experiment("zhao-frontier", "zhao", "zhao_frontier"),
-    _experiment("zhao-sweep", "zhao", "zhao_sweep"),
-    _experiment("zhao-correlation", "zhao", "zhao_correlation"),
-    _experiment("zhao-correlation-frontier", "zhao", "zhao_correlation_frontier"),
+    _experiment("zhao-frontier", "zhao", "zhao_frontier", "frontier"),
+    _experiment("zhao-sweep", "zhao", "zhao_sweep", "sweep"),
+    _experiment("zhao-correlation", "zhao", "zhao_correlation", "correlation"),
+    _experiment("zhao-correlation-frontier", "zhao", "zhao_correlation_frontier", "correlation_frontier"),
     _experiment("zhao-thm2-check", "zhao", "zhao_experiments"),
     _theory("zhao-fig1", "zhao", "zhao_fig1", ("theory", "zhao", "fig1")),
     _theory("zhao-bdp-conversion", "zhao", "zhao_quilts", ("theory", "zhao", "bdp_conversion")),

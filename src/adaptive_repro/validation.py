@@ -317,6 +317,8 @@ def _config_schema() -> dict:
 
     schema = load_schema("config")
     schema["properties"]["outputs"]["items"]["enum"] = list(catalogue.OUTPUT_IDS)
+    schema["properties"]["experiments"]["properties"] = {
+        o.id: {"$ref": f"#/$defs/{o.spec_kind}"} for o in catalogue.CATALOGUE if o.kind == "experiment"}
     schema["properties"]["engine"]["enum"] = ["auto", *ENGINES.names()]
     defs = schema["$defs"]
     defs["mechanisms"]["items"]["enum"] = list(ARMS.names())
@@ -430,16 +432,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def experiment_spec(name: str, block: dict, engine: str | None = None):
-    """The spec of one experiment block given with only the keys that differ from the schema's defaults (for tests,
-    notebooks and the claims CLI): the schema fills the rest, as for a run, then
-    :func:`adaptive_repro.simulation.specs.experiment_spec` builds it (the output ID is the part of ``name`` before
-    any '@')."""
+def experiment_spec(name: str, block: dict, engine: str | None = None, kind: str | None = None):
+    """The spec of one block given with only the keys that differ from the schema's defaults (tests, notebooks, the
+    claims CLI), of output ``name``'s spec kind (or ``kind``; else "experiment"): the schema fills the rest."""
     from adaptive_repro.simulation import specs
 
     schema = config_schema()
     engine = schema["properties"]["engine"]["default"] if engine is None else engine
-    kind = specs.block_kind(block)  # each kind of block has its own schema
+    kind = kind or (catalogue.get(name).spec_kind if name in catalogue.OUTPUT_IDS else "experiment")
     check_model_keys({"experiments": {name: block}})
     resolved = fill_schema_defaults(dict(block), schema["$defs"][kind], root=schema)
     resolved = fill_model_defaults({"experiments": {name: resolved}})["experiments"][name]

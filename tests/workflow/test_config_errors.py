@@ -349,3 +349,11 @@ def test_no_private_attribute_or_monkeypatch_of_a_dependency():
 @pytest.mark.parametrize("path", sorted((ROOT / "config").glob("*.yaml")), ids=lambda p: p.name)
 def test_every_shipped_config_is_valid_on_top_of_config_yaml(path):
     assert validation.main([str(path)]) == 0
+
+
+def test_an_experiment_blocks_kind_comes_from_the_catalogue_not_from_its_keys():
+    """A sweep key in a plain experiment's block is refused as unknown (it used to turn the block into a sweep)."""
+    cfg = copy.deepcopy(DEFAULT)
+    cfg["experiments"]["dwork-null"]["p_grid"] = [0.5, 0.9]
+    with pytest.raises(ConfigError, match=r"unknown config key 'p_grid' under 'experiments.dwork-null'"):
+        validation.validated(cfg)

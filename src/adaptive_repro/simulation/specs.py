@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+from adaptive_repro import catalogue
 from adaptive_repro.plugins import check_keys
 from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.correlation import CorrelationFrontierSpec, CorrelationSpec
@@ -128,19 +129,6 @@ def correlation_frontier_spec(name: str, block: dict) -> CorrelationFrontierSpec
         alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"), points=tuple(points))
 
 
-def block_kind(block: dict) -> str:
-    """Which spec an experiment block becomes (its schema ``$defs`` entry): the frontier (``eps_grid``), the
-    correlation frontier (``structures`` and ``n_grid``), the correlation grid (``structures``), a sweep (``p_grid``
-    / ``b_grid``) or one experiment."""
-    if "eps_grid" in block:
-        return "frontier"
-    if "structures" in block:
-        return "correlation_frontier" if "n_grid" in block else "correlation"
-    if "p_grid" in block or "b_grid" in block:
-        return "sweep"
-    return "experiment"
-
-
 def sweep_point_name(output_id: str, **point) -> str:
     """Name (and random-stream key) of one sweep point, e.g. ``zhao-sweep@p=0.75,b=0.1``."""
     return output_id + SWEEP_SEPARATOR + ",".join(f"{k}={v:g}" for k, v in point.items())
@@ -172,13 +160,13 @@ def _sweep_points(name: str, block: dict, engine: str) -> dict[str, ExperimentSp
 
 
 def expand_experiments(config: dict) -> dict:
-    """Every simulated experiment of the resolved config, keyed by its name: a sweep (a block with ``p_grid`` /
-    ``b_grid``) becomes one experiment per grid point; the frontier (a block with ``eps_grid``) is one
+    """Every simulated experiment of the resolved config, keyed by its name, built as its catalogue entry's spec
+    kind says: a sweep becomes one experiment per grid point; the frontier is one
     :class:`adaptive_repro.simulation.frontier.FrontierSpec`."""
     specs = {}
     engine = config["engine"]
     for name, block in config.get("experiments", {}).items():
-        kind = block_kind(block)
+        kind = catalogue.get(name).spec_kind  # the catalogue owns each output's spec kind
         if kind == "sweep":
             specs |= _sweep_points(name, block, engine)
         else:
@@ -187,7 +175,8 @@ def expand_experiments(config: dict) -> dict:
 
 
 def spec_of_kind(kind: str, name: str, block: dict, engine: str):
-    """The spec of one resolved block of a given :func:`block_kind` (not a sweep: that is several specs)."""
+    """The spec of one resolved block of a given spec kind (``catalogue.Output.spec_kind``; not a sweep: that is
+    several specs)."""
     if kind == "frontier":
         return frontier_spec(name, block)
     if kind == "correlation_frontier":

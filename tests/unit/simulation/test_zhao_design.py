@@ -130,7 +130,7 @@ def test_mean_query_experiments_keep_the_dwork_engines():
 
 def test_frontier_answers_everything_at_huge_n_and_little_with_heavy_noise():
     fs = validation.experiment_spec("f", dict(replicates=2, n_grid=[1000, 10**8], p_grid=[0.6], eps_grid=[0.1, 3.0],
-                                              calibrations=["dp"], d=200, budget=1))
+                                              calibrations=["dp"], d=200, budget=1), kind="frontier")
     rec = fs.run_replicates(3, range(2))
     assert len(rec) == 2 * 2 * 2  # replicates x n x eps
     big = rec[(rec["n"] == 10**8) & (rec["eps"] == 3.0)]
