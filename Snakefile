@@ -32,8 +32,10 @@ configfile: DEFAULT_CONFIG
 try:
     _overrides = [p for p in workflow.configfiles if os.path.abspath(p) != os.path.abspath(DEFAULT_CONFIG)]
     _ordered = [DEFAULT_CONFIG, *_overrides]
-    validation.check_config_files(_ordered)
-    _resolved = validation.validated(validation.with_model_blocks_replaced(config, _ordered))
+    for _path in _ordered:
+        validation.load_config_file(_path)  # YAML errors with file and line, duplicate keys, templates, aliases
+    _merged = validation.with_model_blocks_replaced(config, _ordered)
+    _resolved, EXPERIMENT_SPECS = validation.resolved_with_specs(_merged)  # every spec built once
     config.clear()  # in place: the rules, and the scripts' snakemake.config, see the resolved config
     config.update(_resolved)
 except ConfigError as err:

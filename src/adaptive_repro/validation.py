@@ -1,6 +1,6 @@
 """Every check of a config before any job runs; each error is one line naming the key, the value and what is allowed.
 
-Order (the Snakefile calls :func:`check_config_files` then :func:`validated`):
+Order (the Snakefile calls :func:`load_config_file` on every file, then :func:`resolved_with_specs`):
 1. the config files themselves: readable, YAML without syntax errors (file and line named), no duplicate keys;
 2. finite numbers everywhere (no NaN, no ±inf);
 3. the JSON schema (``schemas/config.schema.yaml`` with the theory schemas it references), with integers strict
@@ -89,12 +89,6 @@ def load_config_file(path: str | os.PathLike) -> dict:
         raise ConfigError(f"config file '{path}': the top level is a {type(data).__name__}; allowed: a mapping of "
                           "config keys")
     return data
-
-
-def check_config_files(paths: Iterable[str | os.PathLike]) -> None:
-    """:func:`load_config_file` for every config file of the run."""
-    for path in paths:
-        load_config_file(path)
 
 
 def with_model_blocks_replaced(config: dict, paths: Iterable[str | os.PathLike]) -> dict:
@@ -302,14 +296,19 @@ def refuse(err: ConfigError):
 
 def validated(config: dict) -> dict:
     """The config checked (steps 2-4) and resolved: every default of every schema filled in, once."""
+    return resolved_with_specs(config)[0]
+
+
+def resolved_with_specs(config: dict) -> tuple[dict, dict]:
+    """:func:`validated`'s resolved config and the experiment specs of the outputs it builds, each built once (the
+    workflow plans its jobs from these)."""
     config = numbers_from_scientific_strings(config)
     check_finite(config)
     check_schema(config)
     check_model_keys(config)
     resolved = fill_model_defaults(copy.deepcopy(fill_schema_defaults(config, config_schema())))
     check_relations(resolved)
-    check_specs(resolved)
-    return resolved
+    return resolved, check_specs(resolved)
 
 
 def _config_schema() -> dict:
@@ -386,13 +385,13 @@ def config_schema() -> dict:
     return _config_schema()
 
 
-def check_specs(config: dict) -> None:
-    """Build the spec of every experiment this run builds, as the workflow will: a value no plug-in accepts (an engine
-    that is not exact for an arm, a model key the model does not have) is refused here, before any job."""
+def check_specs(config: dict) -> dict:
+    """The spec of every experiment this run builds: a value no plug-in accepts (an engine that is not exact for an
+    arm, a capability the data model lacks) is refused here, before any job."""
     from adaptive_repro.simulation.specs import expand_experiments
 
     try:
-        expand_experiments({"engine": config["engine"], "experiments": built_experiments(config)})
+        return expand_experiments({"engine": config["engine"], "experiments": built_experiments(config)})
     except ValueError as err:
         raise ConfigError(str(err)) from None
 

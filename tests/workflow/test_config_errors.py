@@ -1,7 +1,7 @@
 """Bad config stops the run before any job, with one line naming the key, the value and what is allowed.
 
 Every kind of error is checked in-process through the same validation the Snakefile runs
-(``validation.check_config_files`` and ``validation.validated``); two cases run Snakemake itself to show that the
+(``validation.load_config_file`` and ``validation.validated``); two cases run Snakemake itself to show that the
 workflow stops before any job and prints one line.
 """
 import copy
@@ -147,7 +147,7 @@ def test_bad_config_file_is_rejected_naming_file_and_line(tmp_path, text, fragme
     elif text != "MISSING":
         path.write_text(text)
     with pytest.raises(ConfigError) as err:
-        validation.check_config_files([path])
+        validation.load_config_file(path)
     assert str(path) in str(err.value)
     for fragment in fragments:
         assert fragment in str(err.value), str(err.value)

@@ -3,7 +3,7 @@
 import functools
 
 from adaptive_repro import catalogue, resources
-from adaptive_repro.simulation.specs import expand_experiments, output_of, records_digest
+from adaptive_repro.simulation.specs import output_of, records_digest
 from adaptive_repro.config import digest
 from adaptive_repro.catalogue import default_params, output_params
 from adaptive_repro.io import META_SUFFIX
@@ -55,7 +55,7 @@ def code_of(*modules):
 # ------------------------------------------------------------------ simulations (simulate.smk, aggregate.smk)
 
 # experiment (or sweep point) name -> ExperimentSpec, for the outputs this run builds
-EXPERIMENT_SPECS = {name: spec for name, spec in expand_experiments(config).items() if output_of(name) in OUTPUTS}
+# EXPERIMENT_SPECS: the specs of the experiments this run builds, built once with the config's validation (Snakefile)
 
 
 def simulation_code(wildcards):
