@@ -51,6 +51,9 @@ def test_verdicts_follow_the_records():
     _, _, claims = build(records(standard_gap=0.0, thresholdout_gap=0.2))  # no overfitting; Thresholdout off by 0.2
     status = {c.claim_id: c.status for c in claims}
     assert status["standard-overfits"] == "differs" and status["thresholdout-tracks-fresh"] == "differs"
+    _, _, claims = build(records(standard_gap=0.0, thresholdout_gap=0.0))  # both within T: no power
+    row = next(c for c in claims if c.claim_id == "thresholdout-tracks-fresh")
+    assert row.status == "not checked" and "no power" in row.measured
     assert all(c.kind in ("paper", "project") and c.code for c in claims)
     assert all(c.quote for c in claims if c.kind == "paper")
 
