@@ -113,10 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Look at one claim of a run; re-evaluate it at other parameters.")
     sub = parser.add_subparsers(dest="command", required=True)
     lister = sub.add_parser("list", help="every claim of the run: output/claim, kind, status")
-    lister.add_argument("--results", type=Path, default=Path("results"))
+    lister.add_argument("--results", type=Path, default=Path("results"),
+                        help="the run's results folder (default: results)")
     shower = sub.add_parser("show", help="one claim in full")
     shower.add_argument("claim", help="OUTPUT/CLAIM, e.g. he-composition-delta/he-above-floor")
-    shower.add_argument("--results", type=Path, default=Path("results"))
+    shower.add_argument("--results", type=Path, default=Path("results"),
+                        help="the run's results folder (default: results)")
     shower.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                         help="rebuild the output with these keys of its config block changed (YAML values), e.g. "
                              "--set \"p_grid=[0.95]\" for zhao-lemma1 (block theory.zhao.lemma1)")
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         if output_id not in catalogue.OUTPUT_IDS:
             raise SystemExit(f"unknown output {output_id!r} in {args.claim!r}; allowed: OUTPUT/CLAIM with OUTPUT one "
                              f"of {list(catalogue.OUTPUT_IDS)} (`claims list` names every claim of the run)")
-        raise SystemExit(f"the last run (results/tables/claims.csv) did not build {output_id!r}; it built "
+        raise SystemExit(f"the run in {args.results} did not build {output_id!r}; it built "
                          f"{sorted(set(claims['output_id']))}. Point --results at another run's folder, or rerun")
     print("As measured by the run:")
     print(describe(match.iloc[0].to_dict()))
