@@ -95,6 +95,14 @@ def block_at(config: dict, path: tuple[str, ...]) -> dict:
     return copy.deepcopy(dict(node))
 
 
+def merged(base: dict, update: dict) -> dict:
+    """``update`` merged into ``base`` the way Snakemake merges config files (mappings recursively)."""
+    out = dict(base)
+    for key, value in update.items():
+        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
 def digest(value: Any) -> str:
     """A short, stable digest of a JSON-able value (dict keys sorted): names what a result was computed from."""
     text = json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))

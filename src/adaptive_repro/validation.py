@@ -1,12 +1,9 @@
 """Every check of a config before any job runs; each error is one line naming the key, the value and what is allowed.
 
-Order (the Snakefile calls :func:`load_config_file` on every file, then :func:`resolved_with_specs`):
-1. the config files themselves: readable, YAML without syntax errors (file and line named), no duplicate keys;
-2. finite numbers everywhere (no NaN, no ±inf);
-3. the JSON schema (``schemas/config.schema.yaml`` with the theory schemas it references), with integers strict
-   (``10000.0`` is not an integer) and the ``outputs`` enum taken from the catalogue;
-4. relations the schema cannot express, only for the outputs this run builds: k grids, ``*_min <= *_max``,
-   experiment blocks present, engine exact for the mechanisms.
+Order (the Snakefile calls :func:`load_config_file` on every file, then :func:`resolved_with_specs`): 1. the files:
+readable YAML (errors with file and line), no duplicate keys, no templates or aliases; 2. finite numbers; 3. the JSON
+schema (strict integers; enums from the catalogue and the plug-in registries; each model block against its model);
+4. relations the schema cannot express, for the outputs this run builds; 5. every spec built, capabilities checked.
 """
 
 from __future__ import annotations
@@ -24,7 +21,7 @@ import referencing
 import yaml
 
 from adaptive_repro import catalogue
-from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema
+from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema, merged
 
 # ---------------------------------------------------------------------------------------------- 1. config files
 
@@ -55,8 +52,14 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _n
 
 def load_config_file(path: str | os.PathLike) -> dict:
     """Read a config file strictly: a clear ConfigError for a missing file, a directory, a YAML syntax error (with
-    file and line), a duplicate key, or a top level that is not a mapping."""
+    file and line), a duplicate key, or a top level that is not a mapping. Each version of a file is parsed once."""
     path = Path(path)
+    stat = path.stat() if path.is_file() else None
+    return copy.deepcopy(_parsed_config_file(path, stat and (stat.st_mtime_ns, stat.st_size)))
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_config_file(path: Path, version: tuple | None) -> dict:
     if not path.exists():
         raise ConfigError(f"config file '{path}' does not exist; allowed: a path to a YAML file")
     if path.is_dir():
@@ -394,14 +397,6 @@ def check_specs(config: dict) -> dict:
         return expand_experiments({"engine": config["engine"], "experiments": built_experiments(config)})
     except ValueError as err:
         raise ConfigError(str(err)) from None
-
-
-def merged(base: dict, update: dict) -> dict:
-    """``update`` merged into ``base`` the way Snakemake merges config files (mappings recursively)."""
-    out = dict(base)
-    for key, value in update.items():
-        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
 
 
 def default_config_path() -> str:
