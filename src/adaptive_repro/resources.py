@@ -174,10 +174,9 @@ def existing_chunks(folder: str | os.PathLike) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-#: A job's declared runtime (a SLURM time limit) over its estimated CPU time, before the extra minute. The estimates
-#: were fitted on one 2-core machine; on another of the same kind (README's machine B) jobs took up to 3x their
-#: estimate (benchmarks/estimates.py: 2.65x for zhao-correlation's chunk, 2.95x for zhao-maxinfo), which a margin
-#: of 2 would not cover for a job of a few minutes. A longer limit costs nothing but queue priority.
+#: A job's declared runtime (a SLURM time limit) over its estimated CPU time, before the extra minute: machines differ
+#: by up to about 3x from the estimates (benchmarks/estimates.py compares them with a run's measured jobs), and a
+#: longer limit costs nothing but queue priority.
 RUNTIME_MARGIN = 4
 
 
