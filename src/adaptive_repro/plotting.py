@@ -211,6 +211,17 @@ def _plain(x: float, _pos=None) -> str:
     return f"1e{math.floor(e + 1e-9)}" if abs(mant - 1) < 1e-6 else f"{mant:.2g}e{math.floor(e + 1e-9)}"
 
 
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_text(n: float) -> str:
+    """A grid n in titles and claim text as a log axis writes it: 10⁵, 3×10⁷ (unicode superscripts)."""
+    k = math.floor(math.log10(n) + 1e-9)
+    mant = n / 10.0**k
+    power = "10" + str(k).translate(_SUPERSCRIPT)
+    return power if abs(mant - 1) < 1e-9 else f"{mant:g}×{power}"
+
+
 def power_of_ten_label(x: float, _pos=None) -> str:
     """A log-axis tick label: 10^k at powers of ten, m×10^k between them (mathtext)."""
     if x <= 0 or not math.isfinite(x):

@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.outputs import zhao_correlation_causes as causes
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
-from adaptive_repro.plotting import COLORS, legend_below, log_axis, pyplot
+from adaptive_repro.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.registry import Claim, code_name, verdict
 
 #: line style per strength within the figure (strongest correlation solid)
@@ -36,21 +37,20 @@ def frontier_table(records: pd.DataFrame) -> pd.DataFrame:
         answered_median="median", data_sets_answering_90=lambda a: float(np.mean(a >= TARGET)),
         data_sets_answering_under_20=lambda a: float(np.mean(a < 0.2)))
     extra = g[["d", "V", "budget", "sigma", "threshold", "eps_dp", "candidates", "over_events", "gap_units"]].mean()
-    table = table.join(extra).reset_index()
+    counterfactual = g[["answered_fraction_noiseless", "answered_fraction_iid", "max_error_units"]].agg(["mean", _se])
+    counterfactual.columns = [c if stat == "mean" else f"{c}_se" for c, stat in counterfactual.columns]
+    failures = g["theorem2_failure"].mean().rename("theorem2_failures")
+    table = table.join(extra).join(counterfactual).join(failures).reset_index()
+    table.insert(table.columns.get_loc("threshold") + 1, "sigma_over_threshold", table["sigma"] / table["threshold"])
     first = table.groupby(["experiment", "calibration"], sort=False).apply(measured_required_n, include_groups=False)
     table["first_n_answering_90"] = [first[(e, c)] for e, c in zip(table["experiment"], table["calibration"])]
     return table
 
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def power_text(n: float) -> str:
-    """A grid n in titles as the figure's log axis writes it: 10⁵, 3×10⁷ (unicode superscripts)."""
-    k = int(np.floor(np.log10(n) + 1e-9))
-    mant = n / 10.0**k
-    power = "10" + str(k).translate(_SUPERSCRIPT)
-    return power if abs(mant - 1) < 1e-9 else f"{mant:g}×{power}"
+def _se(values: pd.Series) -> float:
+    """The SE of a mean over data sets (nan values dropped; nan with fewer than two)."""
+    v = values.dropna()
+    return float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else np.nan
 
 
 def _firsts(table: pd.DataFrame) -> pd.DataFrame:
@@ -303,6 +303,11 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
 def build(output_id: str, params: dict, inputs: dict):
     """(table, figure, claims) of zhao-correlation-frontier from its records."""
     (spec,) = inputs["specs"].values()
-    table = frontier_table(inputs["records"])
-    return table, figure(table, spec), claims(table, spec)
+    records = inputs["records"]
+    table = frontier_table(records)
+    names = {c.name: c.display_name for c in spec.calibrations}
+    tau_units = 2.0 * spec.alg1.threshold_units / (1.0 + spec.alg1.c)  # Theorem 2: T = (1 + c) tau / 2, in true SEs
+    rows = (claims(table, spec) + causes.budget_claims(table, names)
+            + causes.validity_claims(table, records, tau_units))
+    return table, figure(table, spec), rows
 

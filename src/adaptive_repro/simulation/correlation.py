@@ -86,7 +86,23 @@ class CorrelationSpec:
 
 FRONTIER_RECORD_COLUMNS = ("experiment", "replicate", "structure", "calibration", "n", "d", "V", "budget", "sigma",
                            "threshold", "eps_dp", "candidates", "answered", "answered_fraction", "over_events",
-                           "gap_units")
+                           "gap_units", "answered_fraction_noiseless", "answered_fraction_iid", "max_error_units",
+                           "theorem2_failure")
+
+
+def theorem2_tau_for_effective_n(settings: Alg1Settings, n: int, inflation: float) -> float:
+    """The accuracy tau whose Theorem 2 threshold T = (1 + c) tau / 2 (Zhao 2017, Theorem 2) is the threshold for
+    the effective sample size n/V: tau = 2 T_V / (1 + c), T_V = threshold_units sqrt(V) / (2 sqrt(n))."""
+    t_v = settings.threshold_units * np.sqrt(inflation) / (2.0 * np.sqrt(n))
+    return float(2.0 * t_v / (1.0 + settings.c))
+
+
+def theorem2_failure(answers: np.ndarray, q_train: np.ndarray, population_value: float, tau: float, c: float,
+                     budget: int) -> bool:
+    """Zhao 2017, Theorem 2's failure event on one session: some i with Z_i < B and |a_i - Q_i(P)| >= tau, Z_i =
+    #{j <= i : |Q_j(D) - Q_j(P)| >= c tau} (D the training set); bottom answers (nan) are not answers."""
+    z = np.cumsum(np.abs(q_train - population_value) >= c * tau)
+    return bool(np.any((z < budget) & (np.abs(answers - population_value) >= tau)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,7 +110,12 @@ class CorrelationFrontierSpec(frontier.AttributePhaseSpec):
     """The resolved ``experiments.zhao-correlation-frontier`` block: for each correlation structure and strength, the
     fraction of candidate attribute queries Algorithm 1 answers as n grows (attribute phase only, as zhao-frontier:
     exact O(d) sign queries from the data model's own exact engine, null labels). Every (point, n) has random streams
-    of its own, and the same data sets serve every calibration."""
+    of its own, and the same data sets serve every calibration.
+
+    Beside each calibration's answered fraction, two counterfactuals say what spends the budget: the same T with no
+    noise on the same data (the data alone) and the same sigma and T on i.i.d. null records (the noise alone); and
+    the validity of what it answers: the largest |a_i - 1/2| over its answers in true SEs sqrt(V)/(2 sqrt(n)) (null
+    labels: every Q_i(P) = 1/2) and Theorem 2's failure event at the tau of the threshold for n/V."""
 
     name: str
     replicates: int
@@ -132,12 +153,35 @@ class CorrelationFrontierSpec(frontier.AttributePhaseSpec):
                 q_train, q_holdout = (engine.dataset(seeds.rng(seed, *key, "data", part), model, pop, True)
                                       .sign_queries() for part in ("train", "holdout"))
                 asked, gap_units = frontier.candidate_queries(q_train, q_holdout, n, self.cut_scale)
+                iid_train, iid_holdout = (frontier.iid_null_sign_queries(seeds.rng(seed, *key, "iid", part), n, self.d)
+                                          for part in ("train", "holdout"))
+                iid_asked, _ = frontier.candidate_queries(iid_train, iid_holdout, n, self.cut_scale)
                 inflation = model.expected_inflation(n)
+                true_se = np.sqrt(inflation) / (2.0 * np.sqrt(n))
+                tau = theorem2_tau_for_effective_n(self.alg1, n, inflation)
                 for calibration in self.calibrations:
                     cal = self.calibrated[(name, n, calibration.name)]
-                    answered, over = frontier.answer_with_algorithm1(
-                        seeds.rng(seed, *key, "mechanism", calibration.name), cal, q_train[asked], q_holdout[asked])
+                    mechanism = seeds.rng(seed, *key, "mechanism", calibration.name)
+                    answers, over = frontier.algorithm1_answers(mechanism, cal.sigma, cal.threshold, cal.budget,
+                                                                q_train[asked], q_holdout[asked])
+                    answered = int(np.sum(~np.isnan(answers)))
+                    noiseless, _ = frontier.algorithm1_answers(
+                        seeds.rng(seed, *key, "mechanism", calibration.name, "noiseless"), 0.0, cal.threshold,
+                        cal.budget, q_train[asked], q_holdout[asked])
+                    iid, _ = frontier.algorithm1_answers(
+                        seeds.rng(seed, *key, "mechanism", calibration.name, "iid"), cal.sigma, cal.threshold,
+                        cal.budget, iid_train[iid_asked], iid_holdout[iid_asked])
+                    errors = np.abs(answers - 0.5) / true_se
                     rows.append((name, replicate, model.name, calibration.name, n, self.d, inflation, cal.budget,
                                  cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
-                                 answered / len(asked) if len(asked) else np.nan, over, gap_units))
+                                 _fraction(answered, len(asked)), over, gap_units,
+                                 _fraction(np.sum(~np.isnan(noiseless)), len(asked)),
+                                 _fraction(np.sum(~np.isnan(iid)), len(iid_asked)),
+                                 float(np.nanmax(errors)) if answered else np.nan,
+                                 int(theorem2_failure(answers, q_train[asked], 0.5, tau, self.alg1.c, cal.budget))))
         return RecordTable(FRONTIER_RECORD_COLUMNS, rows)
+
+
+def _fraction(part: int, whole: int) -> float:
+    """part / whole, nan if whole is 0."""
+    return float(part) / whole if whole else np.nan

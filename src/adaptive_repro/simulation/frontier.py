@@ -46,11 +46,24 @@ def answer_with_algorithm1(rng: np.random.Generator, cal, q_train: np.ndarray,
                            q_holdout: np.ndarray) -> tuple[int, int]:
     """(answered, over-threshold events) of Algorithm 1 at calibration ``cal`` on the asked queries in order; an
     infeasible calibration (sigma nan) answers nothing."""
-    if np.isnan(cal.sigma):
-        return 0, 0
-    mech = ZhaoAlgorithm1(rng, cal.sigma, cal.threshold, cal.budget)
-    answers = mech.answer_queries(q_train, q_holdout)
-    return int(np.sum(~np.isnan(answers))), mech.over_events
+    answers, over = algorithm1_answers(rng, cal.sigma, cal.threshold, cal.budget, q_train, q_holdout)
+    return int(np.sum(~np.isnan(answers))), over
+
+
+def algorithm1_answers(rng: np.random.Generator, sigma: float, threshold: float, budget: int, q_train: np.ndarray,
+                       q_holdout: np.ndarray) -> tuple[np.ndarray, int]:
+    """Algorithm 1's answers (nan: bottom) to the asked queries in order, and its over-threshold events; sigma nan
+    (an infeasible calibration) answers nothing, sigma 0 is the noiseless counterfactual (same T, no noise)."""
+    if np.isnan(sigma):
+        return np.full(len(q_train), np.nan), 0
+    mech = ZhaoAlgorithm1(rng, sigma, threshold, budget)
+    return mech.answer_queries(q_train, q_holdout), mech.over_events
+
+
+def iid_null_sign_queries(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
+    """Sign queries of d independent attributes on n i.i.d. records with labels independent of them: n q_j ~
+    Bin(n, 1/2), independently (the null every correlated model reduces to at V = 1)."""
+    return rng.binomial(n, 0.5, d) / n
 
 
 class AttributePhaseSpec:

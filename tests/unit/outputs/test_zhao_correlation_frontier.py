@@ -98,11 +98,12 @@ def test_claims_and_figure(built):
 
 
 def _records(fractions: dict[int, list[float]], calibration: str = "bdp") -> pd.DataFrame:
-    rows = [("p", rep, "households", calibration, n, 100, 8.0, 20, 1e-3, 0.01, 0.1, 100, int(100 * f), f, 20, 2.0)
-            for n, fs in fractions.items() for rep, f in enumerate(fs)]
+    rows = [("p", rep, "households", calibration, n, 100, 8.0, 20, 1e-3, 0.01, 0.1, 100, int(100 * f), f, 20, 2.0,
+             f, 1.0, 1.0, 0) for n, fs in fractions.items() for rep, f in enumerate(fs)]
     return pd.DataFrame(rows, columns=["experiment", "replicate", "structure", "calibration", "n", "d", "V", "budget",
                                        "sigma", "threshold", "eps_dp", "candidates", "answered",
-                                       "answered_fraction", "over_events", "gap_units"])
+                                       "answered_fraction", "over_events", "gap_units", "answered_fraction_noiseless",
+                                       "answered_fraction_iid", "max_error_units", "theorem2_failure"])
 
 
 @pytest.mark.parametrize("last, status", [([1.0, 1.0, 0.9, 1.0], "holds"),
@@ -126,8 +127,10 @@ def test_a_single_structure_builds():
     table, fig, claims = catalogue.build("zhao-correlation-frontier", {"seed": 3},
                                          {"records": records, "specs": {"zhao-correlation-frontier": spec}})
     assert fig._suptitle.get_text().startswith("Bayesian-DP Algorithm 1")
-    assert {c.claim_id for c in claims} == {"households-v8-bdp-answers-at-some-n",
-                                            "households-v8-bdp-effective-n-frontier"}
+    ids = {c.claim_id for c in claims}
+    assert {"households-v8-bdp-answers-at-some-n", "households-v8-bdp-effective-n-frontier",
+            "households-v8-bdp-buys-validity"} <= ids
+    assert all(i.startswith("households-v8-") for i in ids)
 
 
 def test_powers_and_structure_verdicts():
