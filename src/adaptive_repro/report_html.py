@@ -26,6 +26,8 @@ from . import catalogue
 from .io import FIGURE_DPI
 from .registry import CLAIM_TABLE_COLUMNS, claim_anchor
 
+#: The page's static files.
+ASSETS = Path(__file__).parent / "report_assets"
 #: Width of a figure thumbnail in pixels: readable on a laptop screen, small enough to keep the page < 5 MB.
 THUMBNAIL_WIDTH = 1100
 #: Table rows shown inline per output (the full table is one click away as CSV).
@@ -113,6 +115,16 @@ def render_caption(template: str, config: dict) -> str:
     return body
 
 
+def figure_alt(png: Path, output_title: str) -> str:
+    """A figure's alt text: its verdict and setting (the PNG's Title metadata, written by io.save_figure), after the
+    output's title."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        verdict = image.text.get("Title", "") if hasattr(image, "text") else ""
+    return f"Figure: {output_title}." + (f" {verdict}" if verdict else "")
+
+
 def thumbnail(png: Path, width: int = THUMBNAIL_WIDTH) -> tuple[bytes, tuple[int, int]]:
     """The figure scaled to ``width`` pixels and quantized to 256 colours by octree (which keeps a rare curve's colour:
     median cut shifted the reddish purple of a small series by 25/255): PNG bytes, about a fifth of the full file,
@@ -154,6 +166,19 @@ def split_reproduction(markdown_text: str) -> tuple[str, str]:
     if match is None:
         return markdown_text, ""
     return markdown_text[:match.start()], markdown_text[match.start():]
+
+
+#: The run summary's paragraphs shown above the first figure (the counts per claim kind); the rest is one click away.
+SHORT_SUMMARY = ("# ", "Paper claims", "Slips", "Project questions")
+
+
+def short_summary(summary_md: str) -> tuple[str, str]:
+    """The run summary split into (the heading and the counts per claim kind, everything else), paragraph by
+    paragraph, so that the first figure is on the first screen."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", summary_md) if p.strip()]
+    short = [p for p in paragraphs if p.lstrip().startswith(SHORT_SUMMARY)]
+    rest = [p for p in paragraphs if p not in short]
+    return "\n\n".join(short), "\n\n".join(rest)
 
 
 def markdown_to_html(text: str) -> str:
@@ -221,58 +246,35 @@ def output_section(files: OutputFiles, config: dict, figure: tuple[bytes, tuple[
     shown = min(len(table), TABLE_ROWS)
     image, (width, _) = thumbnail(files.png) if figure is None else figure
     title = html.escape(files.title)
+    alt = html.escape(figure_alt(files.png, files.title))
     return f"""
 <section class="output" id="{oid}">
   <h3>{title} <code class="muted">{oid}</code></h3>
-  <div class="pair wide">
-    <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="figure {oid}"
-      style="width:{figure_css_width(width)}px" src="{data_uri(image)}"></a>
-      <figcaption>Files: {links}</figcaption></figure>
-    <div class="claims"><h4>Claims checked on this figure's numbers ({len(claims)})</h4>{claims_html(claims)}</div>
-  </div>
+  <figure><a href="{html.escape(files.links.get('figure (PNG)', ''))}"><img alt="{alt}"
+    style="width:{figure_css_width(width)}px" src="{data_uri(image)}"></a>
+    <figcaption>Files: {links}</figcaption></figure>
   <div class="caption">{caption}</div>
+  <div class="claims"><h4>Claims checked on this figure's numbers (<span class="claim-count">{len(claims)}</span>
+    <span class="claim-total" data-total="{len(claims)}"></span>)</h4>
+    <p class="muted none-shown" hidden>No claim of this output has the status the filter shows.</p>
+    {claims_html(claims)}</div>
   {params_html(files)}
   <details><summary>Table: {len(table)} rows × {table.shape[1]} columns (first {shown} shown; the CSV has all)</summary>
     <div class="scroll">{table_html(table)}</div></details>
 </section>"""
 
 
-STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1800px;margin:0 auto;padding:0 1em 4em;
-line-height:1.45;color:#222}
-.layout{display:grid;grid-template-columns:17em minmax(0,1fr);gap:1.5em}
-nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;font-size:.82em;padding:.6em .4em;
-border-right:1px solid #ddd} nav.toc ul{list-style:none;padding-left:0;margin:.2em 0 .6em}
-nav.toc li{margin:.15em 0;padding-left:1em;text-indent:-1em} .toc-paper{font-weight:600;margin:.6em 0 .1em}
-.dot{display:inline-block;width:.6em;height:.6em;border-radius:50%;margin-right:.4em}
-.dot.ok{background:#009E73} .dot.bad{background:#D55E00} .dot.na{background:#999}
-fieldset.filter{border:1px solid #ddd;border-radius:6px;margin:.4em 0;padding:.3em .6em}
-fieldset.filter label{display:block}
-@media (max-width:1000px){.layout{grid-template-columns:1fr} nav.toc{position:static;max-height:none;
-border-right:none;border-bottom:1px solid #ddd}}
-h1{margin-top:.8em} h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2.5em}
-table{border-collapse:collapse;font-size:.85em} td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top}
-th{background:#f0f0f0} .scroll{overflow:auto;max-height:32em}
-section.output{border-top:1px solid #ccc;padding-top:.5em;margin-top:2em}
-.pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.2em;align-items:start}
-.pair.wide{grid-template-columns:1fr} .pair.wide .claims{columns:2 32em}
-.pair.wide .claim{break-inside:avoid}
-@media (max-width:1100px){.pair{grid-template-columns:1fr}}
-figure{margin:0} figure img{max-width:100%;border:1px solid #eee} figcaption{font-size:.85em;color:#555}
-.claims h4{margin:.2em 0 .5em}
-.claim{border:1px solid #ddd;border-radius:6px;padding:.4em .7em;margin-bottom:.6em;font-size:.9em}
-.claim p{margin:.3em 0} blockquote{margin:.3em 0 .3em 1em;color:#444;font-style:italic}
-.badge{display:inline-block;padding:.05em .5em;border-radius:4px;font-weight:600;font-size:.85em}
-.ok{background:#d7efe6;color:#00553b} .bad{background:#fbe0cf;color:#8a3200} .na{background:#eee;color:#555}
-.muted{color:#666} .caption{max-width:75em} .caption p{margin:.4em 0}
-.params pre{background:#f7f7f7;padding:.4em .7em;font-size:.8em;max-height:14em;overflow:auto;margin:.3em 0}
-"""
+#: The page's stylesheet and claim-filter script (package data, inlined into the self-contained page).
+STYLE = (ASSETS / "report.css").read_text(encoding="utf-8")
+
 
 
 def toc_html(by_paper: dict[str, list[OutputFiles]]) -> str:
     """The sticky table of contents: per paper, each output's human title with a dot coloured by its claims
     (failing / holding / neither), and the claim filter."""
     parts = ['<p class="toc-head"><a href="#summary">Summary</a> · <a href="#all-claims">All claims</a></p>',
+             '<p class="muted">Dots: <span class="dot bad"></span>a claim does not hold or differs · '
+             '<span class="dot ok"></span>all decided claims hold · <span class="dot na"></span>none decided</p>',
              '<fieldset class="filter"><legend>Show claims</legend>']
     for i, (label, groups) in enumerate(FILTERS.items()):
         checked = " checked" if i == 0 else ""
@@ -296,20 +298,8 @@ def colour_statuses(summary_html: str) -> str:
                   summary_html)
 
 
-#: The claim filter: hides claim cards and rows of the all-claims table whose status group is not chosen.
-SCRIPT = """
-document.querySelectorAll('input[name=claim-filter]').forEach(function (box) {
-  box.addEventListener('change', function () {
-    var shown = box.value.split(' ');
-    document.querySelectorAll('.claim').forEach(function (card) {
-      card.style.display = shown.indexOf(card.dataset.group) < 0 ? 'none' : '';
-    });
-    document.querySelectorAll('#all-claims-table tr[data-group]').forEach(function (row) {
-      row.style.display = shown.indexOf(row.dataset.group) < 0 ? 'none' : '';
-    });
-  });
-});
-"""
+SCRIPT = (ASSETS / "claim_filter.js").read_text(encoding="utf-8")
+
 
 
 def all_claims_html(sections: list[OutputFiles]) -> str:
@@ -356,14 +346,19 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
         body.append(f'<h2 id="paper-{paper}">{html.escape(PAPER_NAMES[paper])}</h2><p>Outputs: {toc}</p>')
         body += [output_section(f, config, figures[f.output_id]) for f in members]
     # the summary table's output IDs link to their sections; its statuses are coloured
-    summary_html = colour_statuses(re.sub(r"<td><code>([a-z0-9-]+)</code></td>",
-                                          lambda m: f'<td><a href="#{m.group(1)}"><code>{m.group(1)}</code></a></td>',
-                                          markdown_to_html(summary)))
+    short, rest = short_summary(summary)
+    summary_html = markdown_to_html(short) + ("<details><summary>How to read the statuses, this run's settings and "
+                                              "the claims per output</summary>"
+                                              + colour_statuses(re.sub(
+                                                  r"<td><code>([a-z0-9-]+)</code></td>",
+                                                  lambda m: f'<td><a href="#{m.group(1)}"><code>{m.group(1)}</code>'
+                                                            '</a></td>', markdown_to_html(rest))) + "</details>")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Reproduction report: adaptive data analysis under (Bayesian) differential privacy</title>
 <style>{STYLE}</style></head><body><div class="layout">
-<nav class="toc">{toc_html(by_paper)}</nav>
+<nav class="toc" id="contents">{toc_html(by_paper)}</nav>
+<a class="to-contents" href="#contents">Contents and claim filter</a>
 <main>
 <div id="summary">{summary_html}</div>
 {''.join(body)}

@@ -92,7 +92,7 @@ def test_report_has_a_section_per_output_grouped_by_paper(tmp_path):
     assert "0.123457" in page and "first 60 shown" in page  # tables inline, 6 significant digits, first rows
     assert page.index("Paper claims") < page.index('id="he-kl"')  # REPRODUCTION.md's summary at the top
     assert page.index('id="all-claims"') > page.index('id="dwork-null"')
-    toc = page[page.index('<nav class="toc">'):page.index("</nav>")]
+    toc = page[page.index("<nav class=\"toc\""):page.index("</nav>")]
     assert '<span class="dot ok"></span><a href="#he-kl">Caption of he-kl</a>' in toc  # human titles, status dots
     assert toc.count('name="claim-filter"') == len(report_html.FILTERS)
     section = page[page.index('id="he-kl"'):page.index('id="paper-dwork"')]
@@ -186,3 +186,28 @@ def test_the_gallery_refuses_a_run_that_is_not_the_default(tmp_path):
     assert default_run_differences(run) == []
     run.write_text(yaml.safe_dump(default | {"seed": default["seed"] + 1}), encoding="utf-8")
     assert default_run_differences(run) == ["seed"]
+
+
+def test_the_short_summary_keeps_the_counts_and_moves_the_rest_one_click_away():
+    claims = pd.concat([_claims("dwork-null", ["reproduced"]), _claims("he-kl", ["holds", "does not hold"])])
+    summary, _ = report_html.split_reproduction(render_reproduction(claims, {"dwork-null": [], "he-kl": []},
+                                                                    header="Run: seed = 1."))
+    short, rest = report_html.short_summary(summary)
+    assert short.startswith("# Reproduction report") and "Paper claims" in short and "Run: seed = 1." not in short
+    assert "Run: seed = 1." in rest and "he-kl" in rest
+
+
+def test_alt_text_is_the_figures_verdict(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from adaptive_repro.io import save_figure
+
+    fig, _ = plt.subplots()
+    fig.suptitle("The holdout overfits\nn = 10, 3 replicates")
+    save_figure(fig, tmp_path / "f.pdf", tmp_path / "f.png")
+    assert report_html.figure_alt(tmp_path / "f.png", "Dwork Fig. 1") == (
+        "Figure: Dwork Fig. 1. The holdout overfits n = 10, 3 replicates")
+    assert report_html.figure_alt(_png(tmp_path / "plain.png"), "X") == "Figure: X."

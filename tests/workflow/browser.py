@@ -26,10 +26,10 @@ def chromium() -> str:
     return shutil.which("chromium")
 
 
-def dump_dom(page: Path, timeout: float = 120) -> str:
-    """The DOM of ``page`` after chromium has parsed and laid it out."""
-    res = subprocess.run([chromium(), *FLAGS, "--dump-dom", page.resolve().as_uri()], capture_output=True, text=True,
-                         timeout=timeout)
+def dump_dom(page: Path, timeout: float = 120, width: int = 1400, height: int = 900) -> str:
+    """The DOM of ``page`` after chromium has parsed and laid it out in a ``width`` x ``height`` window."""
+    res = subprocess.run([chromium(), *FLAGS, f"--window-size={width},{height}", "--dump-dom", page.resolve().as_uri()],
+                         capture_output=True, text=True, timeout=timeout)
     assert res.returncode == 0, res.stderr[-2000:]
     return res.stdout
 

@@ -147,3 +147,51 @@ def test_pipeline_report_renders_every_output_in_a_browser(tmp_path):
     after = dump_dom(clicked)
     shown = re.findall(r'<(?:div class="claim"|tr) data-group="(\w+)"( style="display: none;")?', after)
     assert shown and all((group == "bad") != bool(hidden) for group, hidden in shown), shown
+    for width in (1400, 800):
+        _check_reading_order_and_filter(page, tmp_path, width)
+
+
+#: Run in the page after load: where the first figure is, whether the contents link shows, then a click on the
+#: "does not hold" filter (the counts per section), then a click on a link to a claim the filter hides.
+PROBE = """<script>
+var r = {}; var img = document.querySelector('section.output img');
+r.figureTop = img.getBoundingClientRect().top; r.viewport = window.innerHeight; r.alt = img.alt;
+r.contentsLink = getComputedStyle(document.querySelector('a.to-contents')).display;
+r.order = Array.from(document.querySelector('section.output').children).map(function (e) {
+  return e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''); });
+document.querySelector('input[name=claim-filter][value=bad]').click();
+r.sections = Array.from(document.querySelectorAll('section.output')).map(function (s) {
+  var cards = Array.from(s.querySelectorAll('.claim'));
+  return {id: s.id, count: s.querySelector('.claim-count').textContent,
+          visible: cards.filter(function (c) { return c.style.display !== 'none'; }).length,
+          total: cards.length, noneNote: !s.querySelector('.none-shown').hidden}; });
+var hidden = Array.from(document.querySelectorAll('#all-claims-table tr[data-group=ok] a[id]'))[0];
+if (hidden) { var link = document.createElement('a'); link.href = '#' + hidden.id; link.textContent = 'to claim';
+  document.querySelector('main').appendChild(link); link.click();
+  r.landed = hidden.closest('tr').style.display !== 'none' && document.getElementById('all-claims-table').open; }
+document.body.setAttribute('data-probe', JSON.stringify(r));
+</script></body>"""
+
+
+def _check_reading_order_and_filter(page: Path, tmp_path: Path, width: int) -> None:
+    """In chromium at ``width`` px: per output figure, then caption, then claim cards; the first figure within the
+    first screen; alt text from the figure's verdict; the contents link where the contents scroll away; after a click
+    on the filter, each section's count is the number of cards shown and an emptied section says so; a link to a
+    hidden claim shows it."""
+    import html as html_module
+    import json
+
+    probe_page = tmp_path / f"probe-{width}.html"
+    probe_page.write_text(page.read_text().replace("</body>", PROBE))
+    dom = dump_dom(probe_page, width=width, height=900)
+    found = json.loads(html_module.unescape(re.search(r'data-probe="([^"]*)"', dom).group(1)))
+    assert found["figureTop"] < found["viewport"], found  # the first figure starts on the first screen
+    assert found["alt"].startswith("Figure: ") and len(found["alt"]) > 40, found["alt"]
+    assert (found["contentsLink"] == "none") == (width > 1000), found  # fixed link only where the contents scroll
+    order = [tag for tag in found["order"] if not tag.startswith("h3")]
+    assert order[:3] == ["figure", "div.caption", "div.claims"], order
+    for section in found["sections"]:
+        assert int(section["count"]) == section["visible"], section
+        assert section["noneNote"] == (section["total"] > 0 and section["visible"] == 0), section
+    assert any(s["visible"] < s["total"] for s in found["sections"])  # the filter hid something
+    assert found.get("landed", True), found
