@@ -1,11 +1,11 @@
 """The HTML report of one run (``results/report.html``, ``make report``): one self-contained page.
 
-At the top, the run summary of ``results/REPRODUCTION.md`` rendered from Markdown; then one section per output,
-grouped by paper: its caption (the same reStructuredText templates as Snakemake's own report, rendered with the
-run's config), its figure as a compressed thumbnail linked to the full PNG and PDF, the claims about it beside the
-figure (status, what was checked, what this run measured, the paper's words), and its table inline. The complete
-REPRODUCTION.md (every claim in one table) closes the page. Everything comes from files of the run; nothing is
-computed here.
+At the top, the counts of the run summary of ``results/REPRODUCTION.md`` (the rest one click away); then one section
+per output, grouped by paper, in reading order: its figure as a compressed thumbnail linked to the full PNG and PDF
+(alt text: the figure's verdict), its caption (reStructuredText templates rendered with the run's config), the claims
+about it (status, what was checked, what this run measured, the paper's words), its parameters and its table. The
+complete REPRODUCTION.md (every claim in one table) closes the page. Everything comes from files of the run; nothing
+is computed here.
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ def params_html(files: OutputFiles) -> str:
 
 
 def output_section(files: OutputFiles, config: dict, figure: tuple[bytes, tuple[int, int]] | None = None) -> str:
-    """The section of one output: caption, figure with its claims beside it, table. ``figure``: the figure's
+    """The section of one output: figure, caption, claim cards, parameters, table. ``figure``: the figure's
     :func:`thumbnail`, if already made."""
     oid = html.escape(files.output_id)
     caption = render_caption(files.caption, config)
