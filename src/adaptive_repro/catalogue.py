@@ -40,7 +40,8 @@ class Output:
     module: str  # builder module under adaptive_repro.outputs
     config_block: tuple[str, ...]  # where its parameters live in the config, e.g. ("theory", "he", "kl")
     category: str  # section of the HTML report
-    spec_kind: str = ""  # an experiment block's spec: experiment, sweep, frontier, correlation, correlation_frontier
+    spec_kind: str = ""  # an experiment block's spec: experiment, sweep, frontier, correlation, correlation_frontier,
+    # estimated_v
 
     @property
     def builder(self):
@@ -66,6 +67,7 @@ CATALOGUE: tuple[Output, ...] = (
     _experiment("zhao-sweep", "zhao", "zhao_sweep", "sweep"),
     _experiment("zhao-correlation", "zhao", "zhao_correlation", "correlation"),
     _experiment("zhao-correlation-frontier", "zhao", "zhao_correlation_frontier", "correlation_frontier"),
+    _experiment("zhao-estimated-v", "zhao", "zhao_estimated_v", "estimated_v"),
     _experiment("zhao-thm2-check", "zhao", "zhao_experiments"),
     _theory("zhao-fig1", "zhao", "zhao_fig1", ("theory", "zhao", "fig1")),
     _theory("zhao-bdp-conversion", "zhao", "zhao_quilts", ("theory", "zhao", "bdp_conversion")),

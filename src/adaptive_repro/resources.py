@@ -109,6 +109,7 @@ def spec_cost(spec) -> ReplicateCost:
     """Cost of one replicate of an experiment spec: the frontier (a grid of attribute-query phases) or a classifier
     experiment (by its arms' engines)."""
     from adaptive_repro.simulation.correlation import CorrelationFrontierSpec, CorrelationSpec
+    from adaptive_repro.simulation.estimated_v import EstimatedVSpec
     from adaptive_repro.simulation.frontier import FrontierSpec
 
     if isinstance(spec, CorrelationSpec):  # every point in every replicate
@@ -117,6 +118,9 @@ def spec_cost(spec) -> ReplicateCost:
     if isinstance(spec, FrontierSpec):
         points = len(spec.n_grid) * len(spec.p_grid) * len(spec.eps_grid) * len(spec.calibrations)
         return frontier_cost(spec.d, points)
+    if isinstance(spec, EstimatedVSpec):  # records drawn one by one: two n x d normal matrices per (point, n)
+        cells = sum(len(spec.points) * n * spec.d for n in spec.n_grid)
+        return ReplicateCost(0.05 + 6e-8 * cells, 150.0 + 40.0 * max(spec.n_grid) * spec.d / 1e6)
     if isinstance(spec, CorrelationFrontierSpec):  # Python overhead per (point, n, calibration) dominates at small d
         runs = len(spec.points) * len(spec.n_grid) * len(spec.calibrations)
         return ReplicateCost(0.05 + 3e-4 * runs + 3e-7 * spec.d * runs, 150.0 + 64.0 * spec.d / 1e6)

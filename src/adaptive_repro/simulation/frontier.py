@@ -51,13 +51,14 @@ def answer_with_algorithm1(rng: np.random.Generator, cal, q_train: np.ndarray,
 
 
 def algorithm1_answers(rng: np.random.Generator, sigma: float, threshold: float, budget: int, q_train: np.ndarray,
-                       q_holdout: np.ndarray) -> tuple[np.ndarray, int]:
+                       q_holdout: np.ndarray, thresholds: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Algorithm 1's answers (nan: bottom) to the asked queries in order, and its over-threshold events; sigma nan
-    (an infeasible calibration) answers nothing, sigma 0 is the noiseless counterfactual (same T, no noise)."""
+    (an infeasible calibration) answers nothing, sigma 0 is the noiseless counterfactual (same T, no noise);
+    ``thresholds``: a threshold per query instead of ``threshold``."""
     if np.isnan(sigma):
         return np.full(len(q_train), np.nan), 0
     mech = ZhaoAlgorithm1(rng, sigma, threshold, budget)
-    return mech.answer_queries(q_train, q_holdout), mech.over_events
+    return mech.answer_queries(q_train, q_holdout, thresholds), mech.over_events
 
 
 def iid_null_sign_queries(rng: np.random.Generator, n: int, d: int) -> np.ndarray:

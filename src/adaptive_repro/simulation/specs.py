@@ -12,6 +12,7 @@ from adaptive_repro import catalogue
 from adaptive_repro.plugins import check_keys
 from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.correlation import CorrelationFrontierSpec, CorrelationSpec
+from adaptive_repro.simulation.estimated_v import EstimatedVSpec
 from adaptive_repro.simulation.experiments import ExperimentSpec
 from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS, ENGINES, QUERIES
 from adaptive_repro.simulation.zhao_calibration import Alg1Settings
@@ -129,6 +130,24 @@ def correlation_frontier_spec(name: str, block: dict) -> CorrelationFrontierSpec
         alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"), points=tuple(points))
 
 
+def estimated_v_spec(name: str, block: dict) -> EstimatedVSpec:
+    """The resolved ``experiments.zhao-estimated-v`` block: one point per entry of ``structures``."""
+    where = f"experiments.{name}"
+    check_keys(block, {"replicates", "n_grid", "d", "cut_scale", "alg1", "structures"}, where)
+    points = []
+    for i, block_model in enumerate(block["structures"]):
+        model = DATA_MODELS.get(block_model["name"], f"{where}.structures[{i}].name").from_block(
+            dict(block_model), f"{where}.structures[{i}]")
+        check_capabilities(model, [], [], f"{where}.structures[{i}]", frozenset({"known_inflation"}))
+        points.append((correlation_point_name(name, block_model), model))
+    names = [p[0] for p in points]
+    if len(set(names)) != len(names):
+        raise ValueError(f"config key '{where}.structures': the same model block twice ({names})")
+    return EstimatedVSpec(name=name, replicates=block["replicates"], n_grid=tuple(block["n_grid"]), d=block["d"],
+                          cut_scale=block["cut_scale"], alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"),
+                          points=tuple(points))
+
+
 def sweep_point_name(output_id: str, **point) -> str:
     """Name (and random-stream key) of one sweep point, e.g. ``zhao-sweep@p=0.75,b=0.1``."""
     return output_id + SWEEP_SEPARATOR + ",".join(f"{k}={v:g}" for k, v in point.items())
@@ -181,6 +200,8 @@ def spec_of_kind(kind: str, name: str, block: dict, engine: str):
         return frontier_spec(name, block)
     if kind == "correlation_frontier":
         return correlation_frontier_spec(name, block)
+    if kind == "estimated_v":
+        return estimated_v_spec(name, block)
     if kind == "correlation":
         return correlation_spec(name, block, engine)
     return experiment_spec(name, block, engine)

@@ -40,13 +40,18 @@ class ZhaoAlgorithm1(HoldoutMechanism):
         self.remaining = self.budget
         self.threshold_hat = self.threshold + self.rng.laplace(0.0, self.sigma)  # line 2
 
-    def answer_queries(self, q_train: np.ndarray, q_holdout: np.ndarray) -> np.ndarray:
-        """Answer queries Q_i in order; q_train = Q_i(D), q_holdout = Q_i(X)."""
+    def answer_queries(self, q_train: np.ndarray, q_holdout: np.ndarray,
+                       thresholds: np.ndarray | None = None) -> np.ndarray:
+        """Answer queries Q_i in order; q_train = Q_i(D), q_holdout = Q_i(X). ``thresholds``: a threshold T_i per
+        query instead of T (line 7 compares with T_i + the current Laplace draw of T_hat - T); T_i may depend on the
+        training set D only, which Algorithm 1 does not protect."""
         q_train, q_holdout = np.atleast_1d(q_train), np.atleast_1d(q_holdout)
         m = len(q_train)
         out = q_train.astype(float)  # line 11 unless line 7 fires (a copy)
         gamma = self.rng.laplace(0.0, self.sigma_3, m)  # line 6, one fresh draw per query
         gap = np.abs(q_holdout - q_train) + gamma
+        if thresholds is not None:  # |Q(X) - Q(D)| + gamma > T_i + (T_hat - T), as gap - (T_i - T) > T_hat
+            gap -= np.asarray(thresholds, dtype=float) - self.threshold
         i = 0
         while i < m:
             if self.remaining < 1:  # lines 3-4

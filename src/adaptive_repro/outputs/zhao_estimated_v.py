@@ -1,0 +1,196 @@
+"""zhao-estimated-v: does the threshold for n/V still work when V is estimated from the training set, as a
+practitioner must (docs/METHODS.md §4c)? This project's question, not a claim of Zhao 2017's.
+
+Five thresholds on the same data sets (:data:`adaptive_repro.simulation.estimated_v.VARIANTS`): the i.i.d. T (the
+control that fails), T sqrt(V) with V known (the oracle of zhao-correlation-frontier), T sqrt(V_hat_j) per query from
+batch means along the record order, T sqrt(max_j V_hat_j), and V_hat_j after shuffling the records (order unknown).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from adaptive_repro.outputs.experiment_claims import Z
+from adaptive_repro.outputs.zhao_frontier import TARGET
+from adaptive_repro.registry import Claim, code_name
+
+#: The variants' words in the figure and the rows (V known is the oracle reference).
+WORDS = {"iid": "i.i.d. threshold T", "v_known": "T√V, V known", "v_hat": "T√V̂ per query (batch means)",
+         "v_hat_max": "T√(max V̂), worst attribute", "v_hat_order_unknown": "T√V̂, record order unknown"}
+BASE = dict(output_id="zhao-estimated-v", kind="project",
+            source="this project (Zhao 2017 §1, §4 motivate it; the remedy of zhao-correlation with V estimated)")
+
+
+def estimated_v_table(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per (point, n, variant): the mean answered fraction of the candidate attribute queries, its SE and
+    replicates, the per-data-set tail (share answering >= 90% and < 20%), V and the mean and largest estimate V_hat
+    over the asked queries, sigma, T, the mean largest error of the answers in true SEs and Theorem 2's failures."""
+    g = records.groupby(["experiment", "structure", "n", "variant"], sort=False)
+    table = g["answered_fraction"].agg(
+        answered_fraction="mean", replicates="count",
+        answered_fraction_se=lambda a: float(a.std(ddof=1) / np.sqrt(len(a))) if len(a) > 1 else np.nan,
+        data_sets_answering_90=lambda a: float(np.mean(a >= TARGET)),
+        data_sets_answering_under_20=lambda a: float(np.mean(a < 0.2)))
+    extra = g[["d", "V", "v_hat_mean", "v_hat_max", "sigma", "threshold", "candidates", "max_error_units"]].mean()
+    failures = g["theorem2_failure"].mean().rename("theorem2_failures")
+    return table.join(extra).join(failures).reset_index()
+
+
+def _interval(row) -> tuple[float, float]:
+    se = 0.0 if np.isnan(row.answered_fraction_se) else row.answered_fraction_se
+    return row.answered_fraction - Z * se, row.answered_fraction + Z * se
+
+
+def _at(sub: pd.DataFrame, n: int, variant: str):
+    return sub[(sub["n"] == n) & (sub["variant"] == variant)].iloc[0]
+
+
+def claims(table: pd.DataFrame) -> list[Claim]:
+    """Per point: V estimated per query answers as V known (against the i.i.d. threshold, which must fail for the
+    check to have power); the worst attribute's estimate removes the per-data-set tail; with the record order
+    unknown the remedy fails."""
+    out = []
+    for _, sub in table.groupby("experiment", sort=False):
+        structure, v = sub["structure"].iloc[0], float(sub["V"].max())
+        tag, where = f"{structure}-v{v:.0f}", f"Under {structure.replace('_', ' ')} correlation at V ≈ {v:.3g}"
+        grid = sorted(sub["n"].unique())
+
+        def per_n(variant: str, what: str = "answered") -> str:
+            return "; ".join(
+                f"n = {n:,}: {r.answered_fraction:.0%} ± {r.answered_fraction_se:.0%} answered, "
+                f"{r.data_sets_answering_under_20:.0%} of data sets < 20%" + (
+                    f", V̂ {r.v_hat_mean:.2g} (largest {r.v_hat_max:.3g}) against V = {r.V:.3g}"
+                    if variant.startswith("v_hat") else "")
+                for n in grid for r in [_at(sub, n, variant)])
+
+        control_fails = all(_interval(_at(sub, n, "iid"))[1] < TARGET for n in grid)
+        ok = all(_interval(_at(sub, n, "v_hat"))[0] >= TARGET for n in grid)
+        bad = any(_interval(_at(sub, n, "v_hat"))[1] < TARGET for n in grid)
+        status = ("does not hold" if bad else "holds" if ok and control_fails
+                  else "not checked")
+        note = ("" if control_fails else " Not checked (no power at this setting): the i.i.d. threshold answers ≥ "
+                f"{TARGET:.0%} within {Z:g} SE at some n, so answering shows nothing there.")
+        if control_fails and not ok and not bad:
+            note = (f" Undecided: the {Z:g}-SE interval reaches below {TARGET:.0%} at some n; more replicates "
+                    "(config/paper-scale.yaml) would decide.")
+        out.append(Claim(
+            **BASE, claim_id=f"{tag}-v-hat-answers",
+            claim=f"{where}, with V estimated per query from the training set (batch means along the record order), "
+                  f"Algorithm 1 (the DP calibration's σ) answers ≥ {TARGET:.0%} of the candidate attribute queries at "
+                  "every n of the grid, as with V known, where the i.i.d. threshold fails.",
+            expected=f"the answered fraction's {Z:g}-SE interval ≥ {TARGET:.0%} at every n (holds), below it at some "
+                     f"n (does not hold); the i.i.d. threshold's interval below {TARGET:.0%} at every n (the control)",
+            measured=f"V̂ per query: {per_n('v_hat')}. V known: {per_n('v_known')}. Control, i.i.d. T: {per_n('iid')}."
+                     " Batch means (batch size √n) are biased low where the dependence reaches beyond a batch." + note,
+            status=status, counterexample=per_n("v_hat") if status == "does not hold" else "",
+            code=code_name(estimated_v_table)))
+        tail = {n: _at(sub, n, "v_hat").data_sets_answering_under_20 for n in grid}
+        tail_max = {n: _at(sub, n, "v_hat_max").data_sets_answering_under_20 for n in grid}
+        if not any(tail.values()):
+            status, note = "not checked", " No data set answers < 20% with V̂ per query: no tail to remove."
+        else:
+            status, note = ("holds" if not any(tail_max.values()) else "does not hold"), ""
+        reps = int(sub["replicates"].max())
+        out.append(Claim(
+            **BASE, claim_id=f"{tag}-worst-case-v-hat-removes-the-tail",
+            claim=f"{where}, using the worst attribute's estimate max_j V̂_j for every query leaves no data set "
+                  "answering < 20% of the queries, where V̂_j per query leaves some.",
+            expected=f"0 of {reps} data sets < 20% with max V̂ at every n, some with V̂ per query (holds); some with "
+                     "max V̂ (does not hold)",
+            measured="data sets answering < 20%: V̂ per query " + ", ".join(
+                f"{tail[n]:.0%} at n = {n:,}" for n in grid) + "; max V̂ " + ", ".join(
+                f"{tail_max[n]:.0%} at n = {n:,}" for n in grid) + ". Worst attribute: " + per_n("v_hat_max")
+                     + ". The price: its T is √(max V̂) times the i.i.d. one for every query (mean largest error "
+                     + ", ".join(f"{_at(sub, n, 'v_hat_max').max_error_units:.2f} true SE at n = {n:,}" for n in grid)
+                     + ")." + note,
+            status=status, counterexample="" if status != "does not hold" else ", ".join(
+                f"{tail_max[n]:.0%} at n = {n:,}" for n in grid),
+            code=code_name(estimated_v_table)))
+        fails = all(_interval(_at(sub, n, "v_hat_order_unknown"))[1] < TARGET for n in grid)
+        works = any(_interval(_at(sub, n, "v_hat_order_unknown"))[0] >= TARGET for n in grid)
+        out.append(Claim(
+            **BASE, claim_id=f"{tag}-v-hat-needs-the-record-order",
+            claim=f"{where}, without the record order (records shuffled before estimating) V̂ ≈ 1 and Algorithm 1 "
+                  f"answers < {TARGET:.0%} of the candidate attribute queries at every n, as with the i.i.d. "
+                  "threshold: the remedy needs the dependence order.",
+            expected=f"the answered fraction's {Z:g}-SE interval below {TARGET:.0%} at every n (holds); at or above "
+                     "it at some n (does not hold)",
+            measured=f"order unknown: {per_n('v_hat_order_unknown')}.",
+            status="holds" if fails else "does not hold" if works else "not checked",
+            code=code_name(estimated_v_table)))
+    return out
+
+
+def headline(table: pd.DataFrame) -> str:
+    """The figure's one verdict: at how many (point, n) V estimated per query answers >= 90% (3 SE), against V
+    known and the record order unknown."""
+    def count(variant: str) -> tuple[int, int]:
+        rows = table[table["variant"] == variant]
+        return sum(_interval(r)[0] >= TARGET for r in rows.itertuples()), len(rows)
+
+    (est, total), (known, _), (unknown, _) = count("v_hat"), count("v_known"), count("v_hat_order_unknown")
+    return (f"Estimated V answers ≥ {TARGET:.0%} at {est} of {total} settings "
+            f"(V known: {known}; record order unknown: {unknown})")
+
+
+def figure(table: pd.DataFrame, spec):
+    """A row per n, a column per structure: the answered fraction (mean, bars: Z SE) per threshold (y, one row
+    each, in :data:`WORDS` order), ○ the weaker strength (V ≈ 8), ● the stronger (V ≈ 20), in the threshold's
+    colour; dotted: 90% answered."""
+    from matplotlib.lines import Line2D
+
+    from adaptive_repro.outputs.zhao_common import structure_words
+    from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, pyplot, style, verdict_title
+    from adaptive_repro.simulation.registries import CALIBRATIONS
+
+    encodings = {"iid": style(CALIBRATIONS.get("dp", "")), "v_known": style(CALIBRATIONS.get("dp_effective_n", "")),
+                 **{v: style(v) for v in ("v_hat", "v_hat_max", "v_hat_order_unknown")}}
+    models = {model.name: model for _, model in spec.points}
+    plt = pyplot()
+    structures = list(dict.fromkeys(table["structure"]))
+    grid = sorted(table["n"].unique())
+    fig, axes = plt.subplots(len(grid), len(structures), figsize=(MAX_WIDTH, 1.6 + 2.0 * len(grid)), sharex=True,
+                             sharey=True, squeeze=False)
+    variants = list(WORDS)
+    for i, n in enumerate(grid):
+        for j, structure in enumerate(structures):
+            ax = axes[i][j]
+            sub = table[(table["structure"] == structure) & (table["n"] == n)]
+            strengths = sorted(sub["experiment"].unique(), key=lambda e: sub.loc[sub["experiment"] == e, "V"].iloc[0])
+            for s_index, point in enumerate(strengths):
+                for y, variant in enumerate(variants):
+                    r = sub[(sub["experiment"] == point) & (sub["variant"] == variant)].iloc[0]
+                    enc = encodings[variant]
+                    se = 0.0 if np.isnan(r.answered_fraction_se) else r.answered_fraction_se
+                    offset = 0.16 if s_index else -0.16  # the two strengths one above the other in the row
+                    ax.errorbar(r.answered_fraction, y + offset, xerr=Z * se, ls="", ms=6.5, mew=1.2,
+                                mfc=enc["color"] if s_index else "white", mec=enc["color"], ecolor=enc["color"],
+                                color=enc["color"], marker=enc["marker"], gid=enc["gid"])
+            ax.axvline(TARGET, color=COLORS["reference"], lw=1.0, ls=":")
+            ax.set_yticks(range(len(variants)), [WORDS[v] for v in variants])  # shared: shown on the first column
+            ax.set_ylim(len(variants) - 0.5, -0.5)
+            ax.set_xlim(-0.03, 1.05)
+            if i == 0:
+                ax.set_title(structure_words(models[structure]).split(":")[0], fontsize=SIZES["tick"])
+            if i == len(grid) - 1:
+                ax.set_xlabel("fraction answered")
+            if j == len(structures) - 1:
+                ax.yaxis.set_label_position("right")
+                ax.set_ylabel(f"n = {n:,}", fontsize=SIZES["tick"])
+    setting = (f"Algorithm 1 with the DP calibration's σ (ε = {spec.alg1.session_epsilon:g}, B = {spec.alg1.budget}),"
+               f" d = {spec.d}, null labels, {spec.replicates} replicates; bars: ±{Z:g} SE")
+    verdict_title(fig, headline(table), setting)
+    grey = COLORS["reference"]
+    handles = [Line2D([], [], ls="", marker="o", mfc="white", mec=grey, ms=6.5, label="weaker strength (V ≈ 8)"),
+               Line2D([], [], ls="", marker="o", mfc=grey, mec=grey, ms=6.5, label="stronger (V ≈ 20)"),
+               Line2D([], [], ls=":", color=grey, label=f"{TARGET:.0%} answered")]
+    legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
+    return fig
+
+
+def build(output_id: str, params: dict, inputs: dict):
+    """(table, figure, claims) of zhao-estimated-v from its records."""
+    (spec,) = inputs["specs"].values()
+    table = estimated_v_table(inputs["records"])
+    return table, figure(table, spec), claims(table)
