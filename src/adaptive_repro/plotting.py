@@ -91,8 +91,8 @@ COLORS = {
     # roles that recur: reference lines and "does not hold" rings. Quantities of an arm (its budget used, its
     # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
     "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["black"],
-    # zhao-estimated-v's thresholds from estimated V (Paul Tol's teal, wine and mustard: no arm's hue)
-    "v_hat": "#44AA99", "v_hat_max": "#882255", "v_hat_order_unknown": "#DDAA33",
+    # zhao-estimated-v's thresholds from estimated V (Paul Tol's teal, purple and mustard: no arm's hue)
+    "v_hat": "#44AA99", "v_hat_max": "#AA4499", "v_hat_order_unknown": "#DDAA33",
 }
 #: Marker of each data set / method (with :data:`COLORS`: its encoding).
 MARKERS = {

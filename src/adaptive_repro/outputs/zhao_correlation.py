@@ -178,20 +178,43 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
     ax.xaxis.set_minor_locator(NullLocator())
 
 
-#: Horizontal offset factor between the arms' markers at one V (log axis), so that no marker hides another.
-DODGE = 1.17
+#: Horizontal offset factor between the arms' markers at one V (log axis): small, so that every marker stays on its
+#: V tick and the error bars stay apart.
+DODGE = 1.035
+#: Line styles of the thresholds drawn (one per distinct threshold curve, in grey).
+THRESHOLD_STYLES = ("--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))
+
+
+def threshold_curves(table: pd.DataFrame, arms) -> list[tuple[str, pd.DataFrame]]:
+    """The distinct thresholds of the arms in true SEs (T / (sqrt(V) 1/(2 sqrt(n)))) against V, one per group of arms
+    that share it (Algorithm 1's DP, Bayesian-DP and noiseless arms share T; the n/V arms have T times sqrt(V)), each
+    with its legend words: "T of <arm>" for one arm, "T of Algorithm 1 (<calibrations>)" for several."""
+    groups: dict[tuple, tuple[list, pd.DataFrame]] = {}
+    for arm in arms:
+        rows = table[table["mechanism"] == arm.name].groupby("V", as_index=False)[["threshold", "n"]].first()
+        rows["t_true"] = rows["threshold"] / (0.5 * np.sqrt(rows["V"] / rows["n"]))
+        key = tuple(np.round(rows["t_true"], 3))
+        groups.setdefault(key, ([], rows))[0].append(arm)
+    out = []
+    for members, rows in groups.values():
+        calibrations = [getattr(a, "calibration", None) for a in members]
+        if len(members) > 1 and all(calibrations):
+            words = "T of Algorithm 1 (" + ", ".join(c.name for c in calibrations) + ")"
+        else:
+            words = "T of " + " and ".join(a.display_name for a in members)
+        out.append((words, rows))
+    return out
 
 
 def figure(table: pd.DataFrame, spec):
-    """Per structure (columns, titled with the data model in words), the protected arms (those with a threshold T):
-    top, holdout − fresh at the largest k divided by the arm's own T, with its 95% band likewise scaled (drawn where
-    at least MIN_DRAWN replicates were answered), so one reference line at 1 is every arm's threshold; bottom, the
-    fraction of accuracy queries answered at the largest k, with the 90% line, titled with the structure's verdict
-    (:func:`structure_verdict`) only when the structures' verdicts differ (a common verdict is the figure's title).
-    Every point where an arm is not valid (:func:`_valid`, the claims' test; the Dwork-script Thresholdout is held to
-    the same test) is ringed where it fails: on the answered fraction if it answers too little, on the scaled gap if
-    gap − 3 SE > T. The standard holdout has no threshold: it is left to the table and its claims (√V scaling). The
-    Algorithm 1 arms' legend entries say what Bayesian-DP level they certify."""
+    """Per structure (columns, titled with the data model in words): top, holdout − fresh at the largest k of every
+    arm, the standard holdout included, in one unit, the true SE √V·½/√n of a query (with its 95% band; drawn where
+    at least MIN_DRAWN replicates were answered), and the arms' thresholds T in the same unit (grey, one line per
+    distinct T); bottom, the fraction of accuracy queries answered at the largest k, with the 90% line, titled with the
+    structure's verdict (:func:`structure_verdict`) only when the structures' verdicts differ. Every point where an
+    arm is not valid (:func:`_valid`, the claims' test) is ringed where it fails: on the answered fraction if it
+    answers too little, on the gap if gap − 3 SE > T. The Algorithm 1 arms' legend entries say what Bayesian-DP level
+    they certify."""
     models = {point.model.name: point.model for point in spec.points}
     from matplotlib.lines import Line2D
 
@@ -199,39 +222,48 @@ def figure(table: pd.DataFrame, spec):
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
-    arms = [a for a in spec.points[0].arms if table.loc[table["mechanism"] == a.name, "threshold"].notna().any()]
+    protected = [a for a in spec.points[0].arms if table.loc[table["mechanism"] == a.name, "threshold"].notna().any()]
+    drawn = [a for a in spec.points[0].arms if a in protected or a.name == "standard"]
     verdicts = {s: structure_verdict(table[table["structure"] == s]) for s in structures}
     per_panel = len(set(verdicts.values())) > 1
-    fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.4 if per_panel else 6.1),
+    fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
     limit = {"color": COLORS["reference"], "lw": 1.3, "ls": "--", "zorder": 1.5}
-    ring_label = f"arm not valid here: answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T"
+    ring_label = f"arm not valid here: answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > its T"
     # markers side by side at each V; the two calibrations that fail together at the outer places, so that their
     # rings (often both at 0 answered) stay apart
-    order = sorted(range(len(arms)), key=lambda i: ({DP_ARM: 0, BDP_ARM: 2}.get(arms[i].name, 1), i))
-    place = {arms[i].name: rank - (len(arms) - 1) / 2 for rank, i in enumerate(order)}
+    order = sorted(range(len(drawn)), key=lambda i: ({DP_ARM: 0, BDP_ARM: 2}.get(drawn[i].name, 1), i))
+    place = {drawn[i].name: rank - (len(drawn) - 1) / 2 for rank, i in enumerate(order)}
+    threshold_handles = {}
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         top, bottom = axes[0][j], axes[1][j]
-        for arm in arms:
+        for k, (label, curve) in enumerate(threshold_curves(sub, protected)):
+            line_style = THRESHOLD_STYLES[k % len(THRESHOLD_STYLES)]
+            top.plot(curve["V"], curve["t_true"], color=COLORS["reference"], lw=1.1, ls=line_style, zorder=1.5)
+            threshold_handles.setdefault(label, Line2D([], [], color=COLORS["reference"], lw=1.1, ls=line_style))
+        for arm in drawn:
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE ** place[arm.name]
-            ratio, band = a["gap_mean"] / a["threshold"], Z95 * a["gap_se"] / a["threshold"]
+            unit = 0.5 * np.sqrt(a["V"] / a["n"])  # the true SE of a query
+            gap, band = a["gap_mean"] / unit, Z95 * a["gap_se"] / unit
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
             label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
-            bars = top.errorbar(x[shown], ratio[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
+            bars = top.errorbar(x[shown], gap[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
                                 elinewidth=1.0, lw=1.3, label=label, **encoding)
             bars.lines[0].set_gid(gid)
+            if arm not in protected:
+                continue
             bottom.plot(x, a["answered"], "-", ms=4.5, mec="white", mew=0.4, lw=1.5, **style(arm))
             failing = [(xi, r, _valid(r)[1]) for xi, r in zip(x, a.itertuples()) if not _valid(r)[0]]
             low = [(xi, r) for xi, r, why in failing if not why.startswith("overfitting")]
-            over = [(xi, r) for xi, r, why in failing if why.startswith("overfitting") and r.replicates >= MIN_DRAWN]
+            over = [(xi, r, u) for (xi, r, why), u in zip(failing, unit[[not _valid(r)[0] for r in a.itertuples()]])
+                    if why.startswith("overfitting") and r.replicates >= MIN_DRAWN]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
                  size=75)
-            ring(top, [xi for xi, _ in over], [r.gap_mean / r.threshold for _, r in over], label=ring_label, size=75)
-        top.axhline(1.0, **limit)
+            ring(top, [xi for xi, _, _ in over], [r.gap_mean / u for _, r, u in over], label=ring_label, size=75)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **limit)
         top.set_title(structure_words(models[structure]))
@@ -239,23 +271,24 @@ def figure(table: pd.DataFrame, spec):
             bottom.set_title(verdicts[structure], fontsize=SIZES["tick"])
         v_ticks(bottom, table)
         lo, hi = bottom.get_xlim()
-        bottom.set_xlim(lo / DODGE, hi * DODGE)  # the outer arms' rings in view
+        bottom.set_xlim(lo / DODGE ** 3, hi * DODGE ** 3)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    axes[0][0].set_ylabel("(holdout − fresh) / T\nat the largest k")
+    axes[0][0].set_ylabel("holdout − fresh at the largest k\n(true SEs √V·½/√n)")
     axes[1][0].set_ylabel("accuracy queries\nanswered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
                   f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point; "
-                  "bars: 95% band")
+                  "bars: 95% confidence interval of the mean")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if lab not in labels:
                 handles.append(h), labels.append(lab)
-    bar = Line2D([], [], **{k: v for k, v in limit.items() if k != "zorder"})
     at = labels.index(ring_label) if ring_label in labels else len(labels)
-    handles.insert(at, bar), labels.insert(at, f"validity limit: gap = T (top), {ANSWERED_MIN:.0%} answered (bottom)")
+    extra = {**threshold_handles, f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D(
+        [], [], **{k: v for k, v in limit.items() if k != "zorder"})}
+    handles[at:at], labels[at:at] = list(extra.values()), list(extra)
     legend_below(fig, handles=handles, labels=labels, ncol=2)
     return fig
 

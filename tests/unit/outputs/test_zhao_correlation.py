@@ -107,8 +107,16 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     not_valid = sum(not zc._valid(r)[0] for r in built[2][0].itertuples() if np.isfinite(r.threshold)
                     and (zc._valid(r)[1].startswith(("budget", "infeasible")) or r.replicates >= zc.MIN_DRAWN))
     assert sum(len(c.get_offsets()) for c in rings) == not_valid
-    # the top row is in units of each arm's own threshold: one reference line at 1
-    assert any(line.get_ydata()[0] == 1.0 for line in fig.axes[0].lines if len(line.get_ydata()) == 2)
+    # the top row is in one unit, the true SE sqrt(V)/(2 sqrt(n)): the standard holdout is drawn, and each arm's T
+    # in that unit is one of the grey threshold lines
+    top = fig.axes[0]
+    assert any(line.get_gid() == "encoding:standard" for line in top.lines)
+    table = built[2][0]
+    first = table[(table["structure"] == table["structure"].iloc[0])
+                  & (table["mechanism"] == "zhao_alg1_dp")].sort_values("V")
+    expected = first["threshold"] / (0.5 * np.sqrt(first["V"] / first["n"]))
+    grey = [np.asarray(line.get_ydata(), dtype=float) for line in top.lines if line.get_color() == "#999999"]
+    assert any(len(y) == len(expected) and np.allclose(y, expected) for y in grey)
     # a two-line title; the answered panels carry a verdict only where the structures' verdicts differ
     assert fig._suptitle.get_text().count("\n") == 1
     table = built[2][0]
