@@ -20,6 +20,9 @@ from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
 from adaptive_repro.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.registry import Claim, code_name, verdict
 
+#: The legend words of the noise-alone counterfactual drawn behind each Bayesian-DP curve, per calibration.
+NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ and T on i.i.d. records",
+               "bdp_effective_n": "noise alone: the same with T for n/V"}
 #: line style per strength within the figure (strongest correlation solid)
 STRENGTH_STYLES = ("-", "--", ":", "-.")
 
@@ -127,7 +130,7 @@ def figure(table: pd.DataFrame, spec):
                              sharex=True, sharey=True, squeeze=False,
                              gridspec_kw={"height_ratios": [1.3, 1][:len(rows)]})
     n_max = table["n"].max()
-    ring_label = f"Bayesian-DP calibration still below {TARGET:.0%} at the largest n (its claim fails)"
+    ring_label = f"Bayesian DP below {TARGET:.0%} at the largest n (its claim fails)"
     strength_handles: dict = {}
     first_markers: dict = {}
     for i, (row_words, calibrations) in enumerate(rows):
@@ -147,6 +150,10 @@ def figure(table: pd.DataFrame, spec):
                             markevery=_marked(c["n"].to_numpy(), s_index, first if frontier else None),
                             **_strength_fill(s_index, encoding["color"]),
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
+                    if calibration.name.startswith("bdp") and "answered_fraction_iid" in c and s_index == 0:
+                        # the noise alone: the same sigma and T on i.i.d. records (at the strongest strength's sigma)
+                        ax.plot(c["n"], c["answered_fraction_iid"], color=encoding["color"], lw=2.6, alpha=0.3,
+                                solid_capstyle="butt", zorder=1, label=NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}"))
                     if frontier:
                         at = c[c["n"] == first]
                         ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=13, mfc="white",
