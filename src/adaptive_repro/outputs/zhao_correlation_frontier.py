@@ -152,8 +152,9 @@ def figure(table: pd.DataFrame, spec):
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
                     if calibration.name.startswith("bdp") and "answered_fraction_iid" in c and s_index == 0:
                         # the noise alone: the same sigma and T on i.i.d. records (at the strongest strength's sigma)
+                        words = NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}")
                         ax.plot(c["n"], c["answered_fraction_iid"], color=encoding["color"], lw=2.6, alpha=0.3,
-                                solid_capstyle="butt", zorder=1, label=NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}"))
+                                solid_capstyle="butt", zorder=1, label=words)
                     if frontier:
                         at = c[c["n"] == first]
                         ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=13, mfc="white",
