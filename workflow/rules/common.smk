@@ -39,16 +39,16 @@ def output_files(output_id):
 CODE_ROOT = package_root(workflow.basedir)
 
 
-def input_path(path):
-    """A package file as a rule input: relative to the working directory where it is inside it (a moved checkout
-    reruns nothing), else absolute (a copied working directory reruns nothing either)."""
-    return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
-
-
 def code_files(*modules):
-    """The package source files of ``modules`` and of everything they import, as rule inputs (:func:`input_path`)."""
+    """The package source files of ``modules`` and of everything they import, relative to the working directory
+    where they are inside it (a moved checkout reruns nothing), else absolute (nor does a copied working directory)."""
     files = {path for module in modules for path in module_sources(module, CODE_ROOT)}
-    return sorted(input_path(p) for p in files)
+    return sorted(os.path.relpath(p) if not os.path.relpath(p).startswith("..") else str(p) for p in files)
+
+
+#: The report page's CSS and JS (package data), as inputs of the html_report rule the way code_files gives code.
+REPORT_ASSETS = sorted(os.path.relpath(p) if not os.path.relpath(p).startswith("..") else str(p)
+                       for p in (CODE_ROOT / "report_assets").iterdir())
 
 
 def code_of(*modules):

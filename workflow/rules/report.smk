@@ -45,7 +45,7 @@ rule html_report:
         figures=[output_files(oid)["png"] for oid in OUTPUTS],
         captions=[os.path.relpath(report_caption(oid)) for oid in OUTPUTS],  # relative: a moved checkout reruns nothing
         code=code_of("adaptive_repro.report_html"),
-        assets=sorted(input_path(p) for p in (CODE_ROOT / "report_assets").iterdir()),  # the page's CSS and JS
+        assets=REPORT_ASSETS,
     output:
         f"{RESULTS}/report.html",
     log:
