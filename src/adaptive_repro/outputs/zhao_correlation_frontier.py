@@ -19,6 +19,7 @@ from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
 from adaptive_repro.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.registry import Claim, code_name, verdict
+from adaptive_repro.simulation.zhao_calibration import theorem2_tau_in_true_se
 
 #: The legend words of the noise-alone counterfactual drawn behind each Bayesian-DP curve, per calibration.
 NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ and T on i.i.d. records",
@@ -314,7 +315,7 @@ def build(output_id: str, params: dict, inputs: dict):
     records = inputs["records"]
     table = frontier_table(records)
     names = {c.name: c.display_name for c in spec.calibrations}
-    tau_units = 2.0 * spec.alg1.threshold_units / (1.0 + spec.alg1.c)  # Theorem 2: T = (1 + c) tau / 2, in true SEs
+    tau_units = theorem2_tau_in_true_se(spec.alg1)
     rows = (claims(table, spec) + causes.budget_claims(table, names)
             + causes.validity_claims(table, records, tau_units))
     return table, figure(table, spec), rows

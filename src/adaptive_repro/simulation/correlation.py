@@ -21,7 +21,7 @@ from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.data_models import DataModel
 from adaptive_repro.simulation.engines import Engine
 from adaptive_repro.simulation.experiments import DIAGNOSTIC_COLUMNS, RECORD_COLUMNS, ExperimentSpec, replicate_tables
-from adaptive_repro.simulation.zhao_calibration import Alg1Settings, Calibration
+from adaptive_repro.simulation.zhao_calibration import Alg1Settings, Calibration, theorem2_tau_for_effective_n
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,11 +90,13 @@ FRONTIER_RECORD_COLUMNS = ("experiment", "replicate", "structure", "calibration"
                            "theorem2_failure")
 
 
-def theorem2_tau_for_effective_n(settings: Alg1Settings, n: int, inflation: float) -> float:
-    """The accuracy tau whose Theorem 2 threshold T = (1 + c) tau / 2 (Zhao 2017, Theorem 2) is the threshold for
-    the effective sample size n/V: tau = 2 T_V / (1 + c), T_V = threshold_units sqrt(V) / (2 sqrt(n))."""
-    t_v = settings.threshold_units * np.sqrt(inflation) / (2.0 * np.sqrt(n))
-    return float(2.0 * t_v / (1.0 + settings.c))
+def answer_validity(answers: np.ndarray, q_train: np.ndarray, true_se: float, tau: float, settings: Alg1Settings,
+                    budget: int) -> tuple[float, int]:
+    """(the largest |a_i - 1/2| over the answers in true SEs, nan if none; Theorem 2's failure event as 0/1) of one
+    session with null labels (every Q_i(P) = 1/2)."""
+    answered = ~np.isnan(answers)
+    largest = float(np.max(np.abs(answers[answered] - 0.5)) / true_se) if answered.any() else np.nan
+    return largest, int(theorem2_failure(answers, q_train, 0.5, tau, settings.c, budget))
 
 
 def theorem2_failure(answers: np.ndarray, q_train: np.ndarray, population_value: float, tau: float, c: float,
@@ -171,17 +173,10 @@ class CorrelationFrontierSpec(frontier.AttributePhaseSpec):
                     iid, _ = frontier.algorithm1_answers(
                         seeds.rng(seed, *key, "mechanism", calibration.name, "iid"), cal.sigma, cal.threshold,
                         cal.budget, iid_train[iid_asked], iid_holdout[iid_asked])
-                    errors = np.abs(answers - 0.5) / true_se
                     rows.append((name, replicate, model.name, calibration.name, n, self.d, inflation, cal.budget,
                                  cal.sigma, cal.threshold, cal.eps_dp_used, len(asked), answered,
-                                 _fraction(answered, len(asked)), over, gap_units,
-                                 _fraction(np.sum(~np.isnan(noiseless)), len(asked)),
-                                 _fraction(np.sum(~np.isnan(iid)), len(iid_asked)),
-                                 float(np.nanmax(errors)) if answered else np.nan,
-                                 int(theorem2_failure(answers, q_train[asked], 0.5, tau, self.alg1.c, cal.budget))))
+                                 frontier.fraction(answered, len(asked)), over, gap_units,
+                                 frontier.fraction(np.sum(~np.isnan(noiseless)), len(asked)),
+                                 frontier.fraction(np.sum(~np.isnan(iid)), len(iid_asked)),
+                                 *answer_validity(answers, q_train[asked], true_se, tau, self.alg1, cal.budget)))
         return RecordTable(FRONTIER_RECORD_COLUMNS, rows)
-
-
-def _fraction(part: int, whole: int) -> float:
-    """part / whole, nan if whole is 0."""
-    return float(part) / whole if whole else np.nan

@@ -19,10 +19,15 @@ import numpy as np
 from adaptive_repro import seeds
 from adaptive_repro.record_table import RecordTable
 from adaptive_repro.simulation import frontier
-from adaptive_repro.simulation.correlation import theorem2_failure, theorem2_tau_for_effective_n
+from adaptive_repro.simulation.correlation import answer_validity
 from adaptive_repro.simulation.data_models import DataModel
 from adaptive_repro.simulation.engines import DirectDataset
-from adaptive_repro.simulation.zhao_calibration import Alg1Settings, noise_unit_threshold, sigma_for_dp
+from adaptive_repro.simulation.zhao_calibration import (
+    Alg1Settings,
+    noise_unit_threshold,
+    sigma_for_dp,
+    theorem2_tau_for_effective_n,
+)
 
 #: The thresholds compared, in figure and table order: name -> what T_i is (T = threshold_units / (2 sqrt(n))).
 VARIANTS = {
@@ -121,7 +126,6 @@ class EstimatedVSpec(frontier.AttributePhaseSpec):
                     rows.append((name, replicate, model.name, variant, n, self.d, inflation,
                                  float(estimates.mean()) if len(asked) else np.nan,
                                  float(estimates.max()) if len(asked) else np.nan, sigma, t, len(asked), answered,
-                                 answered / len(asked) if len(asked) else np.nan,
-                                 float(np.nanmax(np.abs(answers - 0.5) / true_se)) if answered else np.nan,
-                                 int(theorem2_failure(answers, q_train[asked], 0.5, tau, self.alg1.c, budget))))
+                                 frontier.fraction(answered, len(asked)),
+                                 *answer_validity(answers, q_train[asked], true_se, tau, self.alg1, budget)))
         return RecordTable(RECORD_COLUMNS, rows)

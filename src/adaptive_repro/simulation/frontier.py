@@ -61,6 +61,11 @@ def algorithm1_answers(rng: np.random.Generator, sigma: float, threshold: float,
     return mech.answer_queries(q_train, q_holdout, thresholds), mech.over_events
 
 
+def fraction(part: int, whole: int) -> float:
+    """part / whole (an answered fraction), nan if whole is 0 (no candidate query)."""
+    return float(part) / whole if whole else np.nan
+
+
 def iid_null_sign_queries(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
     """Sign queries of d independent attributes on n i.i.d. records with labels independent of them: n q_j ~
     Bin(n, 1/2), independently (the null every correlated model reduces to at V = 1)."""

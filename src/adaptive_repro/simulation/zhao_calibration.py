@@ -242,6 +242,19 @@ class BayesianDPEffectiveNCalibration(BayesianDPCalibration):
         return for_effective_n(super().calibrate(settings, n, d, k_grid, model), model, n)
 
 
+def theorem2_tau_for_effective_n(settings: Alg1Settings, n: int, inflation: float) -> float:
+    """The accuracy tau whose Theorem 2 threshold T = (1 + c) tau / 2 (Zhao 2017, Theorem 2) is the threshold for
+    the effective sample size n/V: tau = 2 T_V / (1 + c), T_V = threshold_units sqrt(V) / (2 sqrt(n))."""
+    t_v = settings.threshold_units * np.sqrt(inflation) / (2.0 * np.sqrt(n))
+    return float(2.0 * t_v / (1.0 + settings.c))
+
+
+def theorem2_tau_in_true_se(settings: Alg1Settings) -> float:
+    """:func:`theorem2_tau_for_effective_n` in true SEs sqrt(V)/(2 sqrt(n)): tau = 2 threshold_units / (1 + c) (Zhao
+    2017, Theorem 2's T = (1 + c) tau / 2 with T = threshold_units true SEs)."""
+    return 2.0 * settings.threshold_units / (1.0 + settings.c)
+
+
 def noise_unit_threshold(threshold_units: float, n: int) -> float:
     """T = threshold_units / (2 sqrt(n)): the threshold in units of a sign query's sampling SD 1/(2 sqrt(n)) under
     independence (docs/METHODS.md §4a; threshold_units = 6 gives T = 3/sqrt(n))."""
