@@ -74,6 +74,9 @@ class Claim:
                              "claim says whether the paper asserts it or this project asks it)")
         if self.strength not in STRENGTHS:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: strength {self.strength!r} not in {STRENGTHS}")
+        if self.strength != "tested" and not _NAMED_REASON.search(f"{self.claim} {self.measured}"):
+            raise ValueError(f"claim {self.output_id}/{self.claim_id}: a '{self.strength}' row names what makes it so "
+                             f"in its claim or measured text ('{self.strength}: <the inequality or set-up>')")
         if self.kind in ("paper", "slip") and not self.quote:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: a {self.kind} row quotes the paper's words")
         if self.status in ("holds", "does not hold") and _NON_FINITE.search(f"{self.measured} {self.counterexample}"):
@@ -84,6 +87,8 @@ class Claim:
             object.__setattr__(self, "counterexample", "")
 
 
+#: "identity: <why>" or "by construction (...): <why>": how an untested row names the algebra or set-up that decides it.
+_NAMED_REASON = re.compile(r"\b(identity|by construction)\b[^.;:]{0,40}: \S", re.IGNORECASE)
 #: A non-finite number as Python or numpy print it, standing alone in a claim's measured text.
 _NON_FINITE = re.compile(r"(?<![\w.])[-+]?(?:nan|inf)(?![\w])")
 

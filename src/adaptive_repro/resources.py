@@ -69,7 +69,7 @@ THEORY_WORK_KEYS: dict[str, tuple[str, ...]] = {
     "zhao-maxinfo": ("n_grid", "eps_points"),
     "zhao-lemma1": ("p_grid", "n_grid", "taus", "replicates"),
     "he-kl": ("points",),
-    "he-composition-eps": ("eps", "delta", "T_curve", "delta_tilde_sweep"),
+    "he-composition-eps": ("eps", "delta", "T_curve", "delta_tilde_sweep", "pld_support"),
     "he-composition-delta": ("eps", "delta", "T_curve", "delta_tilde_sweep"),
     "he-generalization": ("eps", "delta", "k", "N"),
     "he-sgld": ("N", "T", "sigma", "delta_tilde"),
@@ -77,6 +77,10 @@ THEORY_WORK_KEYS: dict[str, tuple[str, ...]] = {
     "lecture-transfer": ("m_grid", "epsilons", "replicates"),
     "lecture-monitor": ("T_grid", "betas", "epsilon_primes", "replicates"),
 }
+#: (A list counts by its length, a number by its value; "pld_support" is the size of the largest composed privacy
+#: loss distribution, max T x max eps / pld_interval grid points: composing it is the slow and large part.)
+#: Where a job's memory follows fewer keys than its CPU time: the composed PLD is held one at a time.
+THEORY_MEMORY_KEYS: dict[str, tuple[str, ...]] = {"he-composition-eps": ("pld_support",)}
 #: A theory job at its default grids: a bound on its CPU seconds and peak memory (MB) above every default theory job
 #: of this repository (``make benchmark`` records the measured ones in results/benchmarks/estimates.csv). A job's
 #: estimate scales what exceeds start-up by how much larger its grids are than the defaults.
@@ -94,15 +98,29 @@ def _size(value) -> float:
     return max(float(value), 1.0)
 
 
+def _work(params: dict, key: str) -> float:
+    """How much work one key of a theory block asks for (see :data:`THEORY_WORK_KEYS`)."""
+    if key == "pld_support":
+        return max(params["T"]) * max(params["eps"]) / params["pld_interval"] if params["laplace_pld"] else 1.0
+    return _size(params.get(key))
+
+
+def _work_words(output_id: str) -> list[str]:
+    """The keys of :data:`THEORY_WORK_KEYS` as a user changes them to ask for less work."""
+    return [{"pld_support": "T and eps (or a larger pld_interval)"}.get(k, k) for k in THEORY_WORK_KEYS[output_id]]
+
+
 def theory_cost(output_id: str, params: dict, defaults: dict) -> ReplicateCost:
     """Estimated CPU seconds and peak memory of a theory output's job: the default bound
     (:data:`THEORY_DEFAULT_SECONDS`, :data:`THEORY_DEFAULT_MB`) with what exceeds start-up scaled by the work ratio,
     the product over :data:`THEORY_WORK_KEYS` of size(params) / size(defaults) (linear in each key; conservative
     where a key has a fixed part)."""
     cpu, rss = THEORY_DEFAULT_SECONDS, THEORY_DEFAULT_MB
-    ratio = math.prod(_size(params.get(key)) / _size(defaults.get(key)) for key in THEORY_WORK_KEYS[output_id])
+    ratio = math.prod(_work(params, key) / _work(defaults, key) for key in THEORY_WORK_KEYS[output_id])
+    held = math.prod(_work(params, key) / _work(defaults, key)
+                     for key in THEORY_MEMORY_KEYS.get(output_id, THEORY_WORK_KEYS[output_id]))
     return ReplicateCost(JOB_STARTUP_SECONDS + (cpu - JOB_STARTUP_SECONDS) * ratio,
-                         JOB_BASE_MB + max(rss - JOB_BASE_MB, 16.0) * ratio)
+                         JOB_BASE_MB + max(rss - JOB_BASE_MB, 16.0) * held)
 
 
 def spec_cost(spec) -> ReplicateCost:
@@ -241,7 +259,7 @@ def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: f
             block = ".".join(catalogue.get(oid).config_block)
             raise ConfigError(f"config block '{block}' ({oid}): its grids need about {format_mb(cost.mem_mb)} in one "
                               f"job; allowed: what fits in the {format_mb(memory_cap_mb)} this run may use (smaller "
-                              f"grids: {', '.join(THEORY_WORK_KEYS[oid])}; or --resources mem_mb=... on a larger "
+                              f"grids: {', '.join(_work_words(oid))}; or --resources mem_mb=... on a larger "
                               "machine)")
 
     per_output: dict[str, list[float]] = {}

@@ -20,7 +20,7 @@ import jsonschema
 import referencing
 import yaml
 
-from adaptive_repro import catalogue
+from adaptive_repro import catalogue, relations
 from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema, merged
 
 # ---------------------------------------------------------------------------------------------- 1. config files
@@ -58,12 +58,20 @@ def load_config_file(path: str | os.PathLike) -> dict:
     return copy.deepcopy(_parsed_config_file(path, stat and (stat.st_mtime_ns, stat.st_size)))
 
 
+#: The largest config file read (bytes): about 9x the full default config, parsed in well under a second.
+MAX_CONFIG_BYTES = 100_000
+
+
 @functools.lru_cache(maxsize=16)
 def _parsed_config_file(path: Path, version: tuple | None) -> dict:
     if not path.exists():
         raise ConfigError(f"config file '{path}' does not exist; allowed: a path to a YAML file")
     if path.is_dir():
         raise ConfigError(f"config file '{path}' is a directory; allowed: a path to a YAML file")
+    size = path.stat().st_size
+    if size > MAX_CONFIG_BYTES:  # refused before parsing: YAML parses ~0.3 MB/s, a huge file would take minutes
+        raise ConfigError(f"config file '{path}' has {size:,} bytes; allowed: at most {MAX_CONFIG_BYTES:,} (a config "
+                          "lists settings: config.yaml with every output has about 11,000)")
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as err:
@@ -246,49 +254,6 @@ def check_schema(config: dict) -> None:
         raise ConfigError(_message(error))
 
 
-# ----------------------------------------------------------------------------------------------- 4. relations
-
-def check_k_grid(key: str, k_grid: list[int], d: int) -> None:
-    """k grid: strictly increasing non-negative integers, none above d."""
-    if any(b <= a for a, b in zip(k_grid, k_grid[1:])):
-        fail(key, k_grid, "a strictly increasing list of integers")
-    if k_grid and k_grid[-1] > d:
-        fail(key, k_grid, f"values between 0 and d = {d}")
-
-
-def check_ranges(block: Any, key: str = "") -> None:
-    """Every ``<name>_min`` / ``<name>_max`` pair in one mapping: min <= max; every ``*_grid`` list of numbers
-    strictly increasing."""
-    if not isinstance(block, dict):
-        return
-    for k, v in block.items():
-        sub = f"{key}.{k}" if key else str(k)
-        if k.endswith("_min") and f"{k[:-4]}_max" in block and v > block[f"{k[:-4]}_max"]:
-            fail(sub, v, f"at most {k[:-4]}_max = {block[f'{k[:-4]}_max']!r}")
-        check_ranges(v, sub)
-
-
-def built_experiments(config: dict) -> dict[str, dict]:
-    """The experiment blocks of the outputs this run builds (blocks of other outputs are not checked)."""
-    experiments = config.get("experiments") or {}
-    return {oid: experiments[oid] for oid in config["outputs"] if oid in experiments}
-
-
-def check_relations(config: dict) -> None:
-    """Relations between values, for the outputs this run builds."""
-    experiments = config.get("experiments") or {}
-    for oid in config["outputs"]:
-        if catalogue.get(oid).kind == "experiment" and oid not in experiments:
-            fail("experiments", sorted(experiments), f"a block experiments.{oid} for every experiment in outputs")
-    for name, exp in built_experiments(config).items():
-        if "k_grid" in exp and "d" in exp:
-            check_k_grid(f"experiments.{name}.k_grid", exp["k_grid"], exp["d"])
-        if exp.get("signal_attributes", 0) > exp.get("d", 0):
-            fail(f"experiments.{name}.signal_attributes", exp["signal_attributes"], f"at most d = {exp['d']}")
-        check_ranges(exp, f"experiments.{name}")
-    check_ranges(config.get("theory") or {}, "theory")
-
-
 def refuse(err: ConfigError):
     """Stop the workflow before any job: one line naming the key, the value and what is allowed (no traceback)."""
     import sys
@@ -310,7 +275,7 @@ def resolved_with_specs(config: dict) -> tuple[dict, dict]:
     check_schema(config)
     check_model_keys(config)
     resolved = fill_model_defaults(copy.deepcopy(fill_schema_defaults(config, config_schema())))
-    check_relations(resolved)
+    relations.check_relations(resolved)
     return resolved, check_specs(resolved)
 
 
@@ -394,7 +359,7 @@ def check_specs(config: dict) -> dict:
     from adaptive_repro.simulation.specs import expand_experiments
 
     try:
-        return expand_experiments({"engine": config["engine"], "experiments": built_experiments(config)})
+        return expand_experiments({"engine": config["engine"], "experiments": relations.built_experiments(config)})
     except ValueError as err:
         raise ConfigError(str(err)) from None
 

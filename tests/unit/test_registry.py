@@ -30,6 +30,16 @@ def test_kind_must_be_known_and_given(kind):
         Claim(**ROW, status="holds")  # no kind: refused
 
 
+@pytest.mark.parametrize("strength", ["identity", "by construction"])
+def test_an_untested_row_names_what_decides_it(strength):
+    """A row that cannot fail says why, so its label is checked rather than typed: 'identity: <the inequality>'."""
+    with pytest.raises(ValueError, match=f"a '{strength}' row names what makes it so"):
+        Claim(**ROW, status="holds", kind="project", strength=strength)
+    why = dict(ROW, measured=f"holds at 3/3 points; {strength}: 1 - e^-eps <= eps for every eps")
+    assert Claim(**why, status="holds", kind="project", strength=strength).strength == strength
+    assert Claim(**ROW, status="holds", kind="project").strength == "tested"  # a tested row needs no reason
+
+
 def test_code_name_is_where_the_function_is_defined():
     assert code_name(check_grid) == "adaptive_repro.registry.check_grid"
 
@@ -107,7 +117,8 @@ def test_strength_must_be_known(strength):
 def test_strength_is_independent_of_the_verdict():
     """An identity or a check true by construction may decide either way (algebra can also settle a failure)."""
     for status in ("holds", "does not hold", "not checked"):
-        assert Claim(**ROW, status=status, kind="project", strength="identity").strength == "identity"
+        row = dict(ROW, measured="identity: 9 eps < 13 eps for every eps > 0")
+        assert Claim(**row, status=status, kind="project", strength="identity").strength == "identity"
 
 
 @pytest.mark.parametrize("kind", ["paper", "slip"])

@@ -301,6 +301,28 @@ def test_a_templated_config_is_refused_before_anything_evaluates_it(tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1 and not marker.exists()
 
 
+def test_a_huge_config_file_is_refused_before_it_is_parsed(tmp_path):
+    """A million-element grid (~7 MB) would take the YAML parser a minute: refused by its size, in one line."""
+    (tmp_path / "huge.yaml").write_text("experiments: {zhao-fig3: {k_grid: [" + ", ".join(["7"] * 10**6) + "]}}\n")
+    with pytest.raises(ConfigError, match=r"huge.yaml' has 3,000,\d{3} bytes; allowed: at most 100,000") as err:
+        validation.load_config_file(tmp_path / "huge.yaml")
+    assert len(str(err.value)) < 300
+
+
+def test_a_long_grid_is_refused_by_its_first_bad_element_in_a_short_line(tmp_path):
+    """The largest grid a config file can hold is named by its first offending element, not echoed whole."""
+    k_grid = list(range(15_000))
+    k_grid[12_000] = -3
+    path = tmp_path / "long.yaml"
+    path.write_text(yaml.safe_dump({"experiments": {"zhao-fig3": {"k_grid": k_grid}}}, default_flow_style=True,
+                                   width=10**9))
+    cfg = validation.merged(DEFAULT, validation.load_config_file(path))
+    with pytest.raises(ConfigError) as err:
+        validation.validated(cfg)
+    assert "'experiments.zhao-fig3.k_grid[12000]': value -3 is not allowed" in str(err.value)
+    assert len(str(err.value)) < 300
+
+
 @pytest.mark.parametrize("text", ["seed: &a [*a]\n", "a: &a [1, 2]\nb: [*a, *a]\n"])
 def test_yaml_aliases_are_refused_in_one_line_at_once(tmp_path, text):
     """A recursive alias or an alias bomb would hang or recurse in the checker: every alias is refused."""
@@ -343,7 +365,26 @@ def test_no_private_attribute_or_monkeypatch_of_a_dependency():
     found = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}" for path in files
              for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if private.search(line) or patched.search(line)]
+    found += [hit for path in files if path.suffix == ".py" for hit in _private_uses_through_imports(path)]
     assert not found, found
+
+
+def _private_uses_through_imports(path) -> list[str]:
+    """``alias._name`` where ``alias`` is bound by an import of snakemake or dp_accounting (any module of them, under
+    any name), found in the syntax tree rather than by the name a file happens to use."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    dependency = ("snakemake", "dp_accounting")
+    aliases = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.startswith(dependency)}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(dependency):
+            aliases |= {a.asname or a.name for a in node.names}
+    return [f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+            and node.attr.startswith("_") and not node.attr.startswith("__")]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "config").glob("*.yaml")), ids=lambda p: p.name)

@@ -69,11 +69,12 @@ def application_table(params: dict, which: str) -> pd.DataFrame:
                     row = {"N": int(N), "tau": float(p["tau"]), "T": int(T), "sigma": float(sigma), "delta": delta,
                            "delta_tilde": float(dt), **{k: float(v) for k, v in r.items()}}
                     exact = float(gt.kov_delta(row["per_step_eps"], q * delta, int(T), row["eps_prime"]))
+                    # Theorem 1 takes an (eps, delta)-DP algorithm: none with delta' > 1
+                    e, d, no = row["eps_prime"], row["delta_prime_free"], row["delta_prime_free"] > 1
                     row.update(delta_floor=float(gt.delta_floor(q * delta, T)), exact_delta_at_eps_prime=exact,
                                naive_eps=T * row["per_step_eps"],
-                               thm1_b=float(heg.theorem1_b(row["eps_prime"], row["delta_prime_free"])),
-                               thm1_min_N=float(heg.theorem1_min_sample_size(row["eps_prime"],
-                                                                            row["delta_prime_free"])),
+                               thm1_b=math.nan if no else float(heg.theorem1_b(e, d)),
+                               thm1_min_N=math.nan if no else float(heg.theorem1_min_sample_size(e, d)),
                                wang_min_T=float(hea.wang_sgld_min_T(row["eps_prime"], delta, N, p["tau"])))
                     row["valid"] = row["delta_prime_free"] >= row["delta_floor"]
                     for s in ["free", "formula", "derived", "derived_2q"]:
@@ -180,15 +181,16 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
     lo, hi = float(scan.sigma.min()) / 1.25, float(scan.sigma.max()) * 1.25
     ax.axhspan(0, 1, **SHADE, label=SHADE_LABEL)
     ax.axhline(1, color=COLORS["reference"], lw=1.2)
-    ratio = scan.printed / scan.exact_replace_one
+    positive = lambda exact: exact.where(exact > 0)  # exact eps~ = 0 (delta alone covers the step): no ratio
+    ratio = scan.printed / positive(scan.exact_replace_one)
     ax.plot(scan.sigma, ratio, color=he_colour, gid="encoding:he",
             label="one step, replace-one neighbours (the paper's)")
-    ax.plot(scan.sigma, scan.printed / scan.exact_add_remove, color=he_colour, alpha=0.4, lw=1.4,
+    ax.plot(scan.sigma, scan.printed / positive(scan.exact_add_remove), color=he_colour, alpha=0.4, lw=1.4,
             label="one step, add/remove neighbours (faint)")
-    for r in grid.itertuples():
+    for r in grid[grid.exact_replace_one > 0].itertuples():
         ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=5)
     bad = grid[~grid.ok]
-    ring(ax, bad.sigma, bad.printed / bad.exact_replace_one, label=None)
+    ring(ax, bad.sigma, bad.printed / positive(bad.exact_replace_one), label=None)
     text = _failing_sigma_text(steps) if not steps.ok.all() else ""
     if text.startswith("σ ≤"):  # a contiguous failing range: name where it ends, below the line at 1
         top = float(steps.sigma[~steps.ok].max())
@@ -199,7 +201,8 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
                                                         "shrinkB": 0})
     ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", xlim=(lo, hi))
     ax.set_title("one step", fontsize=POWER_TITLE_PT)
-    ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax(scan.printed / scan.exact_add_remove)) * 1.08))
+    ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax((scan.printed / positive(scan.exact_add_remove)).to_numpy(),
+                                                             initial=0.0)) * 1.08))
     log_axis(ax, "x")
 
 
@@ -398,15 +401,17 @@ def application_claims(table: pd.DataFrame, params: dict, which: str) -> list[Cl
                     "slope in N <= -1/2 and in T <= 1 on the grid", "slope_N <= -1/2, slope_T <= 1",
                     np.r_[sN.slope.values <= -0.5, sT.slope.values <= 1 + 1e-9], slopes, ["over", "group", "slope"],
                     code=code, quote=rq, strength="identity",
-                    note=f"slopes in N {sN.slope.min():.3g}..{sN.slope.max():.3g}, in T {sT.slope.min():.3g}.."
-                         f"{sT.slope.max():.3g}: the formula gives about sqrt(T)/N, smaller than the stated rate (its "
-                         "terms scale as sqrt(T)/N and T/N^2, so the slopes lie in [-2, -1] and [1/2, 1] for every "
-                         "parameter: the check cannot fail)"))
+                    note="identity: the terms of 9 eps' scale as sqrt(T)/N and T/N^2, so the slopes lie in [-2, -1] "
+                         "and [1/2, 1] for every parameter; "
+                         f"slopes in N {sN.slope.min():.3g}..{sN.slope.max():.3g}, in T {sT.slope.min():.3g}.."
+                         f"{sT.slope.max():.3g}: the formula gives about sqrt(T)/N, smaller than the stated rate"))
     cl.append(claim(oid, "rate-a-section5", "paper", f"{HE}, Section 5 (introduction)",
                     f"at fixed T, the accuracy term 9 eps' of {thm} is O(sqrt(log N/N)): fitted slope in N <= -1/2",
                     "slope_N <= -1/2", sN.slope.values <= -0.5, sN, ["T", "sigma", "delta_tilde", "slope"], code=code,
                     quote=QUOTES["sec5"], strength="identity",
-                    note=f"Section 5's rate has no T, {rem}'s grows linearly in T: the two agree only at fixed T"))
+                    note="identity: at fixed T the terms of 9 eps' scale as 1/N and 1/N^2, slopes in N between -2 and "
+                         "-1 for every parameter; "
+                         f"Section 5's rate has no T, {rem}'s grows linearly in T: the two agree only at fixed T"))
     bN = _slopes(t, "thm1_b", "N", ["T", "sigma", "delta_tilde"])
     fixed = check_grid(bN.slope.values <= 0, bN, ["T", "sigma", "delta_tilde", "slope"])
     cl.append(Claim(output_id=oid, claim_id="rate-b-fixed-delta", kind="paper", source=f"{HE}, {rem} (failure "

@@ -115,9 +115,16 @@ def composition_table(params: dict) -> pd.DataFrame:
                                                cache)
     df = pd.DataFrame(rows)
     ex = df[df.method == "exact_optimal"].set_index(["eps", "delta", "T", "delta_tilde"]).eps_prime
-    df["eps_over_exact"] = df.eps_prime.values / ex.reindex(
-        pd.MultiIndex.from_frame(df[["eps", "delta", "T", "delta_tilde"]])).values
+    with np.errstate(divide="ignore", invalid="ignore"):  # exact eps' = 0 (delta~ covers all the loss): inf or nan
+        df["eps_over_exact"] = df.eps_prime.values / ex.reindex(
+            pd.MultiIndex.from_frame(df[["eps", "delta", "T", "delta_tilde"]])).values
     return df
+
+
+def _largest(values) -> float:
+    """The largest finite value (0 if there is none)."""
+    values = np.asarray(values, dtype=float)
+    return float(values[np.isfinite(values)].max(initial=0.0))
 
 
 def composition_curve(params: dict, dts=None) -> pd.DataFrame:
@@ -194,7 +201,8 @@ def composition_eps_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "written from He's sums) equals Kairouz et al.'s eps' as He quotes it (computed separately)",
               "same eps'", np.isclose(w.he, w.kairouz, rtol=1e-9), w, key + ["he", "kairouz"],
               code=code_name(he.he_theorem4_eps), quote=QUOTES["same_eps"], strength="identity",
-              note="He's eqs. (5)-(7) are Kairouz et al.'s closed form rewritten: equal by algebra"),
+              note="identity: eqs. (5)-(7) are Kairouz et al.'s closed form with the sums rewritten; "
+                   "He's eqs. (5)-(7) are Kairouz et al.'s closed form rewritten: equal by algebra"),
         claim(oid, "kairouz-le-drv", "paper", f"{HE}, Section 4.2.2", "Kairouz et al.'s eps' (the tightest existing "
               "one, as He says) is at most the classic Dwork-Rothblum-Vadhan eps'", "Kairouz <= DRV",
               w.kairouz <= w.drv * (1 + 1e-12), w, key + ["kairouz", "drv"], code=code_name(he.kairouz_eps),
@@ -359,7 +367,7 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     quote=QUOTES["b4"], strength="identity",
                     note="identity: log(derived) - log(printed) = eps' + T eps > 0 for every parameter; at every point "
                          "(largest deviation "
-                         f"{np.nanmax(np.abs(gap - cd.eps_prime - cd.eps * cd['T'])):.2g}): (37) gives "
+                         f"{_largest(np.abs(gap - cd.eps_prime - cd.eps * cd['T'])):.2g}): (37) gives "
                          "e^{-eps' t - T t eps} = e^{+(eps'+T eps)/2}(...), the printed exponent has the "
                          "opposite sign"))
     keys0 = ["eps", "T", "delta_tilde", "eps_prime", "delta_prime", "exact_delta_at_eps_prime"]

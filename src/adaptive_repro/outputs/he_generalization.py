@@ -332,18 +332,20 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     cl = [
         claim(oid, "thm1-a-vs-ns", "paper", src, "Theorem 1 tightens a from Nissim-Stemmer's 13 eps to 9 eps",
               "9 eps < 13 eps", w.he_thm1_a < w.nissim_stemmer_a, w, ["eps"], code=code_name(heg.theorem1_a),
-              quote=QUOTES["intro_ns"], strength="identity"),
+              quote=QUOTES["intro_ns"], note="identity: 9 eps < 13 eps for every eps > 0", strength="identity"),
         claim(oid, "thm1-b-vs-ns", "paper", src, "Theorem 1's b is smaller than Nissim-Stemmer's 2 delta/eps "
               "log(2/eps) (where eps < 2; both are <= 0 beyond)", "b_He < b_NS", wf.he_thm1_b < wf.nissim_stemmer_b,
               wf, ["eps", "delta"], code=code_name(heg.theorem1_b), quote=QUOTES["intro_ns"], strength="identity",
-              note="b_He / b_NS = e^-eps / 2 for every eps, delta (the introduction's b: e^-eps)"),
+              note="identity: b_He / b_NS = e^-eps / 2 < 1 for every eps, delta; "
+                   "b_He / b_NS = e^-eps / 2 for every eps, delta (the introduction's b: e^-eps)"),
         claim(oid, "thm1-b-statement-vs-intro", "slip", f"{HE}, Theorem 1 vs Section 1 / Section 4.1.2",
               "Theorem 1's b, e^-eps delta/eps ln(2/eps), is the b the introduction and Section 4.1.2 state, "
               "2 e^-eps delta/eps log(2/eps)", "equal",
               np.isclose(wf.he_thm1_b, wf.he_thm1_intro_b, rtol=1e-12, atol=0.0),
               wf, ["eps", "delta", "he_thm1_b", "he_thm1_intro_b"], code=code_name(heg.theorem1_b_intro),
               quote=QUOTES["thm1"], strength="identity",
-              note="the two differ by a factor 2 everywhere, so the paper is inconsistent with itself: a slip, not a "
+              note="identity: the two printed b differ by the factor 2 for every eps, delta; "
+                   "the two differ by a factor 2 everywhere, so the paper is inconsistent with itself: a slip, not a "
                    "false bound (status 'does not hold' says the two places disagree). The introduction's b is the "
                    "larger, so it follows from the theorem's if the theorem holds; both are below Nissim-Stemmer's b "
                    "(thm1-b-vs-ns). The factor is exactly 2 reading the introduction's log as ln (as the theorem's ln "
@@ -366,7 +368,9 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "a_He <= 4 eps and b_He <= 8 delta^eps", wd.ok, wd,
                     ["eps", "delta", "he_thm1_a", "dwork_et_al_a", "he_thm1_b", "dwork_et_al_b"],
                     code=code_name(heg.theorem1_a), quote=QUOTES["abstract"], strength="identity",
-                    note=f"{c['n_dwork_grid']} of {len(wf)} grid points and {len(wd) - c['n_dwork_grid']} window "
+                    note="identity: a = 9 eps > 4 eps for every eps > 0, so Theorem 1 is never tighter in both a and "
+                         "b; "
+                         f"{c['n_dwork_grid']} of {len(wf)} grid points and {len(wd) - c['n_dwork_grid']} window "
                     "points compared (the window is empty for delta >= 8^-9 = 7.5e-9); Theorem 1's a = 9 eps exceeds "
                     "Dwork et al.'s 4 eps at "
                     "every eps, so wherever both say something Theorem 1 is not tighter in both (decided by algebra); "
@@ -407,12 +411,13 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
               "Theorem 2's on-average bound e^-eps k delta + 1 - e^-eps is at most Nissim-Stemmer's k delta + 2 eps",
               "He <= NS", aw.he_thm2 <= aw.nissim_stemmer * (1 + 1e-12), aw, ["eps", "delta", "k"],
               code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_tighter"], strength="identity",
-              note="true for every eps, delta, k: e^-eps k delta <= k delta and 1 - e^-eps <= eps < 2 eps"),
+              note="identity: e^-eps k delta <= k delta and 1 - e^-eps <= eps < 2 eps for every eps, delta, k"),
         claim(oid, "thm2-factor-e-eps-delta-term", "paper", f"{HE}, Section 1 and Section 4.1.2",
               "reading 1 of 'tighter by a factor of e^eps': the k delta term (Nissim-Stemmer's k delta vs Theorem 2's "
               "e^-eps k delta) shrinks by the factor e^eps", "k delta term ratio = e^eps",
               np.isclose(ns_term, aw.e_eps * he_term, rtol=1e-9, atol=0.0), aw, ["eps", "delta", "k"],
-              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_factor"], strength="identity"),
+              code=code_name(heg.theorem2_bound), quote=QUOTES["thm2_factor"], strength="identity",
+              note="identity: k delta / (e^-eps k delta) = e^eps for every eps, delta, k"),
         claim(oid, "thm2-factor-e-eps", "paper", f"{HE}, Section 1 and Section 4.1.2",
               "reading 2 of 'tighter by a factor of e^eps': the whole bound, Nissim-Stemmer / Theorem 2 >= e^eps "
               "(the reading behind He's 'as large as e^10 ~ 20,000')", "NS / He >= e^eps",
@@ -422,7 +427,8 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                    "falls below e^eps once eps is about 1 or more and the eps term matters"),
         claim(oid, "cor1-le", "paper", f"{HE}, Corollary 1", "1 - e^-eps <= eps, so Corollary 1's bound is at least "
               "Theorem 2's", "Thm 2 <= Cor 1", aw.he_thm2 <= aw.he_cor1 * (1 + 1e-12), aw, ["eps", "delta", "k"],
-              code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"], strength="identity"),
+              code=code_name(heg.corollary1_bound), quote=QUOTES["cor1"], strength="identity",
+              note="identity: 1 - e^-eps <= eps for every eps >= 0"),
     ]
     return cl + eq18_rows(oid, params) + [theorem3_markov_row(oid, params)]
 

@@ -64,7 +64,8 @@ def slip_rows(oid: str, params: dict) -> list[Claim]:
               "e^{eps^2 m/8}; the premise gives p_alpha <= e^{-eps^2 m/8}, the bound the notes set out to show "
               "('p_alpha <= max{4 delta/eps, e^{-eps^2 m/8}}') and Theorem 0.2 states",
               expected="e^{eps^2 m/8} (as printed) = e^{-eps^2 m/8}",
-              measured=f"at eps = {eps:g}, m = {m}: printed bound {printed:.4g} (>= 1, so it says nothing about a "
+              measured="identity: 4 ln(1/p)/(eps m) >= eps/2 rearranges to p <= e^{-eps^2 m/8} for every eps, m; "
+                       f"at eps = {eps:g}, m = {m}: printed bound {printed:.4g} (>= 1, so it says nothing about a "
               f"probability), meant {meant:.4g}; the analysis uses the meant bound",
               status=verdict(math.isclose(printed, meant), "statement"),
               counterexample=f"eps = {eps:g}, m = {m}: {printed:.4g} != {meant:.4g}", quote=Q_STEP4_SIGN,

@@ -120,7 +120,9 @@ def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:
         output_id=oid, claim_id="thm3-region", source="this project (algebra on Zhao Theorem 3)",
         claim="Theorem 3's bound is below eps n log e exactly when 2 eps + sqrt(2 ln(2/beta)/n) < 1 (never for "
               "eps >= 1/2)",
-        expected="the region formula agrees with the two bounds at every grid point", measured=chk.measured,
+        expected="the region formula agrees with the two bounds at every grid point",
+        measured="identity: Theorem 3's bound < eps n log e rearranges to 2 eps + sqrt(2 ln(2/beta)/n) < 1; "
+                 + chk.measured,
         status=chk.status, counterexample=chk.counterexample, kind="project", strength="identity",
         code=code_name(zb.theorem3_tighter_region)))
     return claims + theorem3_proof_rows(oid, params) + [eq50_row(oid)]

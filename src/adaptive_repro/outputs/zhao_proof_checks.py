@@ -105,7 +105,9 @@ def theorem2_proof_rows(oid: str, params: dict) -> list[Claim]:
               "(and (25) for gamma_i). With Theorem 2's sigma = (1-c)tau/(12 ln(4m/beta)) the exp term is "
               "beta/(4m), and the union bound over m queries gives P[exists i] <= m exp{...} = beta/4",
               expected="exp term = beta/4 (as printed)",
-              measured=f"m = {m}, beta = {beta:g}, c = {c:g}: exp term {term:.4g} = beta/(4m) = {beta / (4 * m):.4g}, "
+              measured="identity: with sigma = (1-c) tau/(12 ln(4m/beta)) the exp term is beta/(4m) for every m, beta,"
+                       " c; "
+                       f"m = {m}, beta = {beta:g}, c = {c:g}: exp term {term:.4g} = beta/(4m) = {beta / (4 * m):.4g}, "
               f"not beta/4 = {beta / 4:.4g}; were all m draws independent (the union bound's count; delta_i is redrawn "
               f"at most B + 1 times) P[exists i] = 1 - (1 - exp term)^m = {exists:.4g} <= beta/4: '<= m exp{{...}}' "
               "is meant, and the bound (26) <= beta/2 stands",
@@ -243,7 +245,8 @@ def eq50_row(oid: str) -> Claim:
                  claim="the text before (50) calls ln convex; ln is concave, and concavity is what gives (50)'s "
                  "E[ln P[Y(X) = y]] <= ln E[P[Y(X) = y]] (Jensen)",
                  expected="ln convex (as printed)",
-                 measured=f"ln((0.1 + 0.9)/2) = {math.log(0.5):.4g} > (ln 0.1 + ln 0.9)/2 = "
+                 measured="identity: (ln x)'' = -1/x^2 < 0, concave for every x > 0; "
+                          f"ln((0.1 + 0.9)/2) = {math.log(0.5):.4g} > (ln 0.1 + ln 0.9)/2 = "
                  f"{(math.log(a) + math.log(b)) / 2:.4g}: concave, not convex; (50) itself "
                  f"{'holds' if holds else 'fails'} on the 2-record witness of thm3-proof-bounded-differences",
                  status=verdict(convex, "statement"), counterexample="" if convex else "x = 0.1, 0.9: midpoint above "

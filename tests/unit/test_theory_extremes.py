@@ -1,0 +1,124 @@
+"""No value the schema accepts changes a verdict by numerical failure: every numeric key of every theory output's
+config block, walked to the edges of its allowed range (inclusive bounds at the bound, exclusive ones just inside;
+a grid's first element in turn), is either refused by the config check with one line naming the key, or builds the
+output without a numpy overflow, invalid value or RuntimeWarning, and then
+
+* no row is decided ("holds", "does not hold", ...) from an inf or nan,
+* no ``identity`` row that holds at the default settings comes out "does not hold": algebra makes those inequalities
+  true for every parameter value, so such a flip can only be numerical (the way ``he-kl/dr-factor`` once flipped at
+  eps_min = 1e-300). (A slip's identity row may legitimately stop failing at an edge, e.g. a factor m at m = 1.)
+
+Keys without a maximum (counts such as ``points`` or ``replicates``) are walked to their minimum only: their cost, not
+their arithmetic, grows with the value, and the run's cost check caps it."""
+import copy
+import re
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from test_theory_params import SMALL, default_config
+
+from adaptive_repro import catalogue, resources, validation
+from adaptive_repro.catalogue import output_params, output_schema
+from adaptive_repro.config import ConfigError, dereferenced
+from adaptive_repro.registry import DECIDED_STATUSES
+
+INSIDE = 1e-9  # relative step inside an exclusive bound
+
+_NON_FINITE = re.compile(r"(?<![\w.])[-+]?(?:nan|inf)(?![\w])")
+
+
+def _edges(prop: dict) -> list[float]:
+    values = [prop[k] for k in ("minimum", "maximum") if k in prop]
+    if "exclusiveMinimum" in prop:
+        lo = prop["exclusiveMinimum"]
+        values.append(lo + max(abs(lo), 1.0) * INSIDE if lo == 0 else lo * (1 + INSIDE))
+    if "exclusiveMaximum" in prop:
+        values.append(prop["exclusiveMaximum"] * (1 - INSIDE))
+    if prop.get("type") == "integer":
+        values = [int(np.ceil(v)) for v in values]
+    return values
+
+
+def extremes():
+    """(output ID, key, value) for every numeric key (or first element of a numeric grid) at each edge."""
+    for oid in catalogue.THEORY_OUTPUTS:
+        schema, root = output_schema(oid)
+        for key, prop in schema["properties"].items():
+            prop, _ = dereferenced(prop, root)
+            if prop.get("type") in ("number", "integer"):
+                for value in _edges(prop):
+                    yield pytest.param(oid, key, value, id=f"{oid}.{key}={value:g}")
+            elif prop.get("type") == "array":
+                items, _ = dereferenced(prop["items"], root)
+                if items.get("type") in ("number", "integer"):
+                    for value in _edges(items):
+                        yield pytest.param(oid, key, [value], id=f"{oid}.{key}[0]={value:g}")
+
+
+def _config(oid: str, block: dict) -> dict:
+    cfg = default_config() | {"outputs": [oid]}
+    node = cfg
+    for part in catalogue.get(oid).config_block[:-1]:
+        node = node.setdefault(part, {})
+    node[catalogue.get(oid).config_block[-1]] = block
+    return cfg
+
+
+def _claims(oid: str, block: dict):
+    """The output's claims at ``block``, after the checks a run makes before any job (config, then cost)."""
+    resolved = validation.validated(_config(oid, block))
+    params = output_params(resolved, oid)
+    cost = resources.theory_cost(oid, params, catalogue.default_params(oid))
+    resources.check_and_estimate({}, None, None, None, resources.available_memory_mb(), {oid: cost},
+                                 resolved["max_cpu_hours"])
+    with warnings.catch_warnings(), np.errstate(over="raise", invalid="raise", divide="raise"):
+        warnings.simplefilter("error", RuntimeWarning)
+        _, fig, claims = catalogue.build(oid, params)
+    plt.close(fig)
+    return claims
+
+
+#: Identity rows whose verdict the algebra ties to a parameter range, so an edge of the range may flip them honestly.
+CONDITIONAL_IDENTITIES = {
+    "thm3-proof-markov-direction": "2 eps/(1 + alpha) <= eps iff alpha >= 1, and alpha ~ 4 eps on the grid",
+}
+
+_DEFAULT_CLAIMS: dict = {}
+
+
+def _default_claims(oid: str):
+    if oid not in _DEFAULT_CLAIMS:
+        _DEFAULT_CLAIMS[oid] = {c.claim_id: c for c in _claims(oid, copy.deepcopy(SMALL[oid]))}
+    return _DEFAULT_CLAIMS[oid]
+
+
+def _with_edge(value, grid):
+    """A grid with its first element replaced by the edge value (kept sorted and unique if the grid is)."""
+    edge = value[0]
+    rest = [v for v in grid[1:] if v != edge]
+    out = [edge, *rest]
+    return sorted(out) if grid == sorted(grid) else out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("oid, key, value", list(extremes()))
+def test_a_theory_key_at_its_bounds_is_refused_or_decides_nothing_from_numerical_failure(oid, key, value):
+    default = _default_claims(oid)
+    block = copy.deepcopy(SMALL[oid])
+    if isinstance(value, list):
+        grid = block.get(key) or catalogue.default_params(oid)[key]
+        value = _with_edge(value, list(grid)) if grid and not isinstance(grid[0], (dict, list)) else value
+    block[key] = value
+    try:
+        claims = _claims(oid, block)
+    except ConfigError as err:
+        assert key in str(err) and "\n" not in str(err), str(err)  # the key named, in one line
+        return
+    for c in claims:
+        if c.status in DECIDED_STATUSES:
+            assert not _NON_FINITE.search(f"{c.measured} {c.counterexample}"), (c.claim_id, c.measured)
+        if (c.strength == "identity" and c.claim_id not in CONDITIONAL_IDENTITIES and default.get(c.claim_id)
+                and default[c.claim_id].status == "holds"):
+            assert c.status != "does not hold", (c.claim_id, c.measured, c.counterexample)
