@@ -91,6 +91,9 @@ def generalization_verdict(c: dict) -> tuple[str, str]:
     wo = c["oneto"]
     if not len(wo):
         return "No grid point where Theorem 1 and Oneto et al.'s bound both say something", ""
+    if not oneto_quote_possible(wo):
+        return ("Oneto et al.'s b as He quotes it is below δ wherever it is comparable: impossible for (ε, δ)-DP, "
+                "so not compared", f"{len(wo)} comparable (ε, δ, N, risk) points")
     bad = int((~wo.ok).sum())
     n_eps, bad_eps = wo.eps.nunique(), wo.eps[~wo.ok].nunique()
     points = f"{bad} of {len(wo)} comparable (ε, δ, N, risk) points"
@@ -127,7 +130,7 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     delta = sorted(p["delta"])[len(p["delta"]) // 2]
     fig, axes = pyplot.subplots(1, 2, figsize=(9.8, 4.6), sharex=True)
     hp = table[table.N.isna() & table.k.isna()]
-    failing = wo[~wo.ok]
+    failing = wo[~wo.ok] if oneto_quote_possible(wo) else wo.iloc[:0]  # an impossible quote beats nothing
     Ns = sorted(wo.N.unique()) or [max(p["N"])]
     oneto_a = table[(table.method == "oneto_et_al") & (table.quantity == "a") & table.N.isin(Ns)
                     & (table.empirical_risk == 0)].value
@@ -228,6 +231,11 @@ def _oneto_caveats(w: pd.DataFrame, other_a: str) -> str:
             "at the largest empirical risk R_S = 1, so the verdict does not rest on R_S = 0" + tail)
 
 
+def oneto_quote_possible(w: pd.DataFrame) -> bool:
+    """Whether Oneto et al.'s quoted b is above delta at some point of ``w`` (:func:`oneto_as_quoted_possible`)."""
+    return bool((w.b > w.delta).any())
+
+
 def oneto_as_quoted_possible(row: Claim, w: pd.DataFrame) -> Claim:
     """``row`` compares a bound with Oneto et al.'s as He quotes it, at the points ``w`` (columns b, delta, N, eps).
     No high-probability bound P[gap < a] > 1 - b for (eps, delta)-DP algorithms can have a < 1 and b <= delta: the
@@ -235,8 +243,7 @@ def oneto_as_quoted_possible(row: Claim, w: pd.DataFrame) -> Claim:
     risk 1), is (0, delta)-DP and has gap 1 with probability delta. Where Oneto's quoted b = 3 e^{-N eps^2} is at most
     delta at every point, the comparison shows He's quote to be impossible for (eps, delta)-DP, not the other bound
     beaten: the row is "not applicable"."""
-    possible = w.b > w.delta
-    if not len(w) or possible.any():
+    if not len(w) or oneto_quote_possible(w):
         return row
     exponent = float((w.N * w.eps**2).min())
     return dataclasses.replace(
@@ -245,7 +252,8 @@ def oneto_as_quoted_possible(row: Claim, w: pd.DataFrame) -> Claim:
         f"{exponent:.4g}), is below delta, which no bound for (eps, delta)-DP algorithms with a < 1 can be (a "
         "mechanism that releases a memorising hypothesis with probability delta is (0, delta)-DP and has gap 1 with "
         "probability delta); so these points show He's quote of Oneto et al. (whose original may assume pure DP) "
-        "to be impossible for (eps, delta)-DP, not the other bound beaten. As computed: " + row.measured)
+        "to be impossible for (eps, delta)-DP, not the other bound beaten (and at every point meeting Theorem 1's "
+        "condition: N eps^2 >= 2 ln(16 e^eps/delta) > ln(3/delta)). As computed: " + row.measured)
 
 
 def informative(a, b):
@@ -377,7 +385,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "for 1/9 <= eps < 1/4 only Dwork et al.'s says something. Dwork et al.'s bound as He quotes it "
                     "is one-sided, Theorem 1 two-sided; Section 4.1.2 itself claims an improvement over "
                     "Nissim-Stemmer only (thm1-a-vs-ns, thm1-b-vs-ns)"))
-    cl.append(claim(oid, "thm1-tighter-than-oneto", "paper", f"{HE}, Abstract and Section 6",
+    cl.append(oneto_as_quoted_possible(claim(oid, "thm1-tighter-than-oneto", "paper", f"{HE}, Abstract and Section 6",
                     "broad reading of 'strictly tighter than the existing works': Theorem 1's (a, b) is no larger "
                     "than Oneto et al.'s first bound (a = sqrt(6 R_S) eps_hat + 6(eps^2 + 1/N), b = 3 e^{-N eps^2}), "
                     "as He quotes it, in both a and b, at grid points (eps, delta, N, R_S) where Theorem 1's "
@@ -386,7 +394,7 @@ def generalization_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     ["eps", "delta", "N", "empirical_risk", "he_a", "a", "he_b", "b"], code=code_name(heg.oneto_a_risk),
                     quote=QUOTES["abstract"],
                     note=_comparable_note(c["n_oneto"], len(wo), " and N meets Theorem 1's condition") + "; "
-                    + _dominance_note(wo, "a", "b", "Oneto et al.") + UNDERFLOW + _oneto_caveats(wo, "he_a")))
+                    + _dominance_note(wo, "a", "b", "Oneto et al.") + UNDERFLOW + _oneto_caveats(wo, "he_a")), wo))
     cl.append(oneto_as_quoted_possible(claim(oid, "ns-tightest", "paper",
                                              f"{HE}, Section 4.1.2 (Comparison of Theorem 1)",
                     "Nissim-Stemmer's bound (a = 13 eps, b = 2 delta/eps log(2/eps)) is the tightest of the "

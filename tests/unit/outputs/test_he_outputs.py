@@ -271,16 +271,19 @@ def test_oneto_witness_meets_theorem1_hypotheses_and_beats_both_he_and_nissim_st
         assert a < 1 and 0 <= b < 1  # Oneto's 3 e^-1000 underflows to 0
     assert oneto[0] < he[0] and oneto[1] < he[1] and oneto[0] < ns[0] and oneto[1] < ns[1]
     c = _generalization_claims(eps=[0.01], delta=[1e-9], N=[1000, 1e7], oneto_empirical_risk=[0.1], k=[1])
-    row = c["thm1-tighter-than-oneto"]
-    assert row.status == "does not hold"
-    assert "N=1e+07" in row.counterexample  # N = 1000 fails Theorem 1's condition: never the witness
-    assert "1 of 2 grid points" in row.measured
     # Oneto's quoted b = 3 e^-1000 is below delta = 1e-9, impossible for an (eps, delta)-DP bound with a < 1 (a
-    # mechanism releasing a memorising hypothesis with probability delta is (0, delta)-DP): not applicable
+    # mechanism releasing a memorising hypothesis with probability delta is (0, delta)-DP): both rows comparing
+    # with it are not applicable (N = 1000 fails Theorem 1's condition: never compared)
     assert 3 * math.exp(-1e7 * 0.01**2) < 1e-9
-    row = c["ns-tightest"]
-    assert row.status == "not applicable" and row.counterexample == "" and "1 of 2 grid points" in row.measured
-    assert "at all 1 comparable points" in row.measured
+    for cid in ("thm1-tighter-than-oneto", "ns-tightest"):
+        row = c[cid]
+        assert row.status == "not applicable" and row.counterexample == "" and "1 of 2 grid points" in row.measured
+        assert "at all 1 comparable points" in row.measured
+    # and always so: Theorem 1's condition N eps^2 >= 2 ln(16 e^eps/delta) exceeds ln(3/delta), where 3 e^(-N eps^2)
+    # would reach delta
+    for eps in (1e-3, 0.01, 0.5, 1.9):
+        for delta in (1e-12, 1e-6, 0.5, 1.0):
+            assert 2 * math.log(16 * math.exp(eps) / delta) > math.log(3 / delta)
 
 
 def test_dwork_comparison_uses_the_window_where_both_bounds_say_something():
@@ -397,7 +400,9 @@ def test_kl_figure_verdict_follows_the_data():
     plt.close(fig)
 
 
-def test_generalization_figure_rings_theorem_1_where_oneto_is_tighter():
+def test_generalization_figure_compares_nothing_with_an_impossible_quote():
+    """Oneto et al.'s b as He quotes it is below delta wherever N meets Theorem 1's condition: the figure says so
+    and rings nothing (the rows are not applicable); a frame where the quote is possible gets the comparison."""
     import matplotlib.pyplot as plt
 
     from adaptive_repro import figure_checks
@@ -408,14 +413,15 @@ def test_generalization_figure_rings_theorem_1_where_oneto_is_tighter():
     fig.canvas.draw()
     assert figure_checks.figure_problems(fig) == []
     wo = heg.comparisons(table, params)["oneto"]
-    assert len(fig.axes) == 2
-    bad = wo[~wo.ok]
-    assert _rings(fig.axes[0]) == bad.eps.nunique() > 0  # a does not depend on delta or N: one ring per eps
-    title = fig._suptitle.get_text()
-    verdict, settings = title.split("\n")
-    assert verdict.startswith("Theorem 1 is not tighter than Oneto et al.'s bound at ")
-    assert f"{bad.eps.nunique()} comparable ε" in verdict or f"{wo.eps.nunique()} comparable ε" in verdict
-    assert settings.startswith(f"{len(bad)} of {len(wo)} comparable (ε, δ, N, risk) points")
+    assert len(fig.axes) == 2 and len(wo) and not heg.oneto_quote_possible(wo)
+    assert _rings(fig.axes[0]) == 0
+    verdict, settings = fig._suptitle.get_text().split("\n")
+    assert verdict.startswith("Oneto et al.'s b as He quotes it is below δ wherever it is comparable")
+    assert settings.startswith(f"{len(wo)} comparable (ε, δ, N, risk) points")
     plt.close(fig)
+    wo = wo.assign(b=1.0)  # a quote that a DP bound could have
+    bad = wo[~wo.ok]
+    assert heg.generalization_verdict({"oneto": wo})[0].startswith("Theorem 1 is not tighter than Oneto et al.'s")
+    assert heg.generalization_verdict({"oneto": wo})[1].startswith(f"{len(bad)} of {len(wo)} comparable")
     ok = wo.assign(ok=True)
     assert heg.generalization_verdict({"oneto": ok})[0].startswith("Theorem 1 is at least as tight")
