@@ -83,7 +83,7 @@ def maxinfo_figure(table: pd.DataFrame, params):
     ax.plot(pts["eps"], pts["theorem3_bits"] / pts["dwork_thm19_bits"], "D", color="black", ms=7, ls="", zorder=25,
             label=f"where Zhao uses it: ε = τ/3, n = {int(params['n']):,}")
     ax.set_xlabel(r"privacy level $\varepsilon$")
-    ax.set_ylabel(r"Theorem 3's bound / ($\varepsilon\, n \log e$)")
+    ax.set_ylabel("Theorem 3's bound / (ε · n · log e)")
     verdict_title(fig, maxinfo_verdict(table, pts),
                   f"max-information bounds of an ε-(B)DP algorithm, ratio 2ε + √(2 ln(2/β)/n), β = {params['beta']:g}")
     legend_below(fig, [ax], ncol=3)
