@@ -155,7 +155,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
             prev = np.array([grid[max(0, np.searchsorted(grid, v) - 1)] for v in m["measured_n90"]])
             bars = ax.errorbar(m["p"], m["measured_n90"], yerr=[m["measured_n90"] - prev, np.zeros(len(m))],
                                ls="-", capsize=3, ms=6, color=enc["color"], marker=enc["marker"],
-                               label=f"{cal.display_name}, {cal.purpose}: measured (bar: down to the grid n below)")
+                               label=f"{cal.display_name}, {cal.purpose}: measured")
             bars.lines[0].set_gid(enc["gid"])  # the data line carries the arm's encoding (caps are '_' markers)
             ax.plot(r["p"], r["analytic_n90"], ls="--", lw=1.4, color=enc["color"], gid=enc["gid"],
                     label=f"{cal.display_name}: budget-consumption law")
