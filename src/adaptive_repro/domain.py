@@ -93,7 +93,8 @@ DOMAINS: dict[str, Domain] = {
     **dict.fromkeys(("T", "N", "n", "m", "B", "budget"), POSITIVE),  # counts; bounds are also solved for them as reals
     "k": COUNT,
     "tau": Domain(0.0, 1.0, low_open=True),
-    "sigma": POSITIVE, "sensitivity": POSITIVE,
+    "sigma": POSITIVE, "sensitivity": POSITIVE, "shift": POSITIVE,
+    "q": Domain(0.0, 1.0, low_open=True),  # a sampling probability
     "p_stay": OPEN_PROBABILITY, "p_s": OPEN_PROBABILITY, "p_y": OPEN_PROBABILITY,
     "c": OPEN_PROBABILITY,
     # sizes and the other arguments of the bounds (He §4.1, §5; Lecture 18; Zhao Theorem 1)

@@ -15,6 +15,8 @@
 * :func:`gaussian_delta` / :func:`gaussian_eps`: the exact privacy profile of one Gaussian mechanism, Balle & Wang
   (2018), "Improving the Gaussian Mechanism for Differential Privacy", Theorem 8: with mu = sensitivity / noise SD,
   delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu).
+* :func:`subsampled_gaussian_rdp_eps`: an RDP upper bound on T subsampled Gaussian steps (any instance), and
+  :func:`linear_instance_delta`: the PLD of one natural instance of them (He Theorems 7-8's end results).
 
 Nothing here is random.
 """
@@ -39,6 +41,8 @@ __all__ = [
     "kl_laplace",
     "gaussian_delta",
     "gaussian_eps",
+    "subsampled_gaussian_rdp_eps",
+    "linear_instance_delta",
     "pld_interval",
     "laplace_pld",
     "laplace_pld_eps",
@@ -265,6 +269,28 @@ def subsampled_gaussian_rdp_eps(N, batch, sensitivity, sigma, T, delta):
                                                               dp_accounting.GaussianDpEvent(z))
         return accountant.compose(step, int(t)).get_epsilon(float(d))
     out = np.vectorize(one, otypes=[float])(N, batch, sensitivity, sigma, T, delta)
+    return out if out.ndim else float(out)
+
+
+def linear_instance_delta(q: float, shift: float, sigma: float, T: int, eps_prime):
+    """An upper bound on delta(eps') of one instance of T subsampled Gaussian steps: each step includes the changed
+    record with probability q and then moves the noisy output N(0, sigma^2) by +shift in one data set and by -shift
+    in the other (a linear loss whose changed example has gradient +L in one and -L in the other: shift = L/tau).
+    This pair is dp_accounting's subsampled REPLACE_ONE Gaussian pair (q N(-shift) + (1-q) N(0) against
+    q N(+shift) + (1-q) N(0), per step), composed T times with the pessimistic PLD (an upper bound on the instance's
+    delta; the value at the interval eps'/(20 T) and the composition's tail truncation of 1e-15 is not below 1e-15).
+    The algorithm's delta(eps') is at least the instance's; so a value below a claimed delta' shows only that this
+    instance does not violate it."""
+    import dp_accounting
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    eps_prime = np.asarray(eps_prime, dtype=float)
+    interval = float(eps_prime.min()) / (20 * int(T))  # pessimistic rounding adds at most T x interval to eps'
+    step = pld.from_gaussian_mechanism(float(sigma), sensitivity=float(shift), sampling_prob=float(q),
+                                       value_discretization_interval=interval,
+                                       neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    composed = step.self_compose(int(T))
+    out = np.reshape([composed.get_delta_for_epsilon(float(e)) for e in eps_prime.ravel()], eps_prime.shape)
     return out if out.ndim else float(out)
 
 

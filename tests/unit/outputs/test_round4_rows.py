@@ -129,6 +129,44 @@ def test_theorem7_8_rows_say_no_violation_is_known():
         assert "at 403 of 403 points" in row.measured  # the printed eps~ covers the add/remove exact eps everywhere
     fed = built("he-federated")["per-step-eps-exact"].measured
     assert "it would shrink, not grow" in fed and "fits neither relation" not in fed
+    for oid in ("he-sgld", "he-federated"):
+        assert "has delta(eps') <= 1e-15 at every one of the 144 points" in built(oid)["per-step-eps-exact"].measured
+
+
+def _mixture_hockey_stick(q: float, shift: float, sigma: float, eps: float) -> float:
+    """delta(eps) of q N(-shift, sigma^2) + (1-q) N(0, sigma^2) against q N(+shift) + (1-q) N(0), by quadrature:
+    the integral of (P - e^eps Q)_+ (independent of dp_accounting)."""
+    from scipy import integrate, stats
+
+    def p(x):
+        return q * stats.norm.pdf(x, -shift, sigma) + (1 - q) * stats.norm.pdf(x, 0, sigma)
+
+    def qq(x):
+        return q * stats.norm.pdf(x, shift, sigma) + (1 - q) * stats.norm.pdf(x, 0, sigma)
+
+    value, _ = integrate.quad(lambda x: max(p(x) - math.exp(eps) * qq(x), 0.0), -12 * sigma - shift, 12 * sigma,
+                              points=[0.0], limit=400, epsabs=1e-13)
+    return value
+
+
+@pytest.mark.parametrize(("q", "shift", "sigma", "eps"), [(1.0, 0.5, 1.0, 0.3), (0.2, 1.0, 0.5, 0.5),
+                                                          (0.05, 2.0, 1.0, 0.1)])
+def test_linear_instance_delta_matches_the_pair_by_quadrature(q, shift, sigma, eps):
+    """One step of the natural instance (T = 1): dp_accounting's pessimistic PLD is at least the exact hockey-stick
+    divergence of the subsampled replace-one Gaussian pair and within 1e-3 of it (relative 2%)."""
+    from adaptive_repro import groundtruth as gt
+    exact = _mixture_hockey_stick(q, shift, sigma, eps)
+    assert exact > 1e-3  # a non-vacuous point
+    bound = gt.linear_instance_delta(q, shift, sigma, 1, eps)
+    assert exact * (1 - 1e-6) <= bound <= exact * 1.02 + 1e-9
+    if q == 1.0:  # no sampling: the Gaussian mechanism with sensitivity 2 shift (Balle & Wang's closed form)
+        assert gt.gaussian_delta(eps, 2 * shift, sigma) == pytest.approx(exact, rel=1e-6)
+
+
+def test_linear_instance_delta_can_exceed_a_claimed_delta():
+    """The check has power: 100 steps of an unsampled shift of 1 sigma at eps' = 1 give a delta far above 1e-5."""
+    from adaptive_repro import groundtruth as gt
+    assert gt.linear_instance_delta(1.0, 0.5, 1.0, 100, 1.0) > 0.5
 
 
 def test_zhao_maxinfo_row_says_how_weak_it_is():
