@@ -25,10 +25,8 @@ from adaptive_repro.plotting import (
     COLORS,
     SHADE,
     SIZES,
-    floor_band,
     legend_below,
     log_axis,
-    ring,
     style,
     verdict_title,
 )
@@ -133,20 +131,19 @@ def application_verdict(table: pd.DataFrame, steps: pd.DataFrame, thm: str) -> s
     n_bad = int((~table.sound_free.astype(bool)).sum())
     parts = []
     if not steps.ok.all():
-        parts.append(f"ε̃ < exact ε at {_failing_sigma_text(steps)}")
+        low = float((1 - steps.printed / steps.exact_replace_one).max())
+        parts.append(f"ε̃ up to {100 * low:.2g}% below the exact ε at {_failing_sigma_text(steps)}")
     if n_bad:
-        parts.append(f"δ′ < exact δ at {n_bad} of {len(table)} grid points")
+        short = float((1 - table.delta_prime_free / table.exact_delta_at_eps_prime).max())
+        parts.append(f"δ′ up to {100 * short:.2g}% below the exact δ at {n_bad} of {len(table)} points")
     if not parts:
         return f"{thm}'s per-step ε̃ and δ′ are at least the exact values at every point checked"
-    return f"{thm} is not established: " + ", ".join(parts)
+    return f"{thm} is not established: " + ",\n".join(parts)
 
 
 #: Top of the left panel (printed / exact per-step ε) in both he-sgld and he-federated, so the two read alike; a
 #: larger ratio raises it.
 PER_STEP_TOP = 3.7
-#: Line style of each sample size N (in order of the config's N) on the composition panels: the figure's only
-#: line-style meaning.
-N_STYLES = ["-", "--", ":"]
 
 
 #: Legend label of the shading, which means the same in every panel: a point in the shaded region fails the claim
@@ -174,8 +171,7 @@ def sigma_colours(sigmas: list[float]) -> dict[float, str]:
 def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
     """Step 1: printed per-step eps~ over the exact eps of one Gaussian step against sigma (scan: He's line for the
     paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours); ratios
-    below 1 fail (shaded, as on the composition panels), the configured sigma that fail are ringed, and the largest
-    failing sigma of a contiguous failing range is named below the crossing, in the empty shaded part."""
+    below 1 fail (shaded), and the largest failing sigma of a contiguous failing range is named below the crossing."""
     scan, grid = steps[steps.scan], steps[~steps.scan]
     he_colour = style("he")["color"]
     lo, hi = float(scan.sigma.min()) / 1.25, float(scan.sigma.max()) * 1.25
@@ -184,13 +180,11 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
     positive = lambda exact: exact.where(exact > 0)  # exact eps~ = 0 (delta alone covers the step): no ratio
     ratio = scan.printed / positive(scan.exact_replace_one)
     ax.plot(scan.sigma, ratio, color=he_colour, gid="encoding:he",
-            label="one step, replace-one neighbours (the paper's)")
+            label="printed ε̃ / exact ε, replace-one neighbours (the paper's)")
     ax.plot(scan.sigma, scan.printed / positive(scan.exact_add_remove), color=he_colour, alpha=0.4, lw=1.4,
-            label="one step, add/remove neighbours (faint)")
+            label="the same, add/remove neighbours (faint)")
     for r in grid[grid.exact_replace_one > 0].itertuples():
         ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=5)
-    bad = grid[~grid.ok]
-    ring(ax, bad.sigma, bad.printed / positive(bad.exact_replace_one), label=None)
     text = _failing_sigma_text(steps) if not steps.ok.all() else ""
     if text.startswith("σ ≤"):  # a contiguous failing range: name where it ends, below the line at 1
         top = float(steps.sigma[~steps.ok].max())
@@ -200,72 +194,60 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
                     fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "color": COLORS["reference"], "lw": 1,
                                                         "shrinkB": 0})
     ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", xlim=(lo, hi))
-    ax.set_title("one step", fontsize=POWER_TITLE_PT)
+    ax.set_title("one step", fontsize=SIZES["title"])
     ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax((scan.printed / positive(scan.exact_add_remove)).to_numpy(),
                                                              initial=0.0)) * 1.08))
     log_axis(ax, "x")
 
 
 def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
-    """The delta~ with a failing composition point (one panel each), or the smallest delta~ if none fails."""
+    """The delta~ with a failing composition point (drawn), or the smallest delta~ if none fails."""
     bad = sorted(table.delta_tilde[~table.sound_free.astype(bool)].unique())
     return [float(d) for d in bad] or [float(table.delta_tilde.min())]
 
 
-#: Horizontal offset (decades of T) between the points of neighbouring sample sizes N at one T, so that points of
-#: the same shortfall but different N never hide each other.
-N_DODGE = 0.14
-#: Name of the strip under the log axis that holds the points with no shortfall (a tick label).
-NOT_SHORT = "no\nshortfall"
+#: Line style of each drawn delta~ (smallest first) on the composition panels: their only line-style meaning.
+DT_STYLES = ["-", "--", ":", "-."]
+#: Half-height of a composition panel's y range around 0, in multiples of its largest shortfall (at least 1e-3 %).
+HALF_RANGE = 1.35
 
 
 def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
-    """Step 2, one panel per delta~ of :func:`_shown_delta_tildes`: how far delta' (additive delta~ as given) falls
-    short of the exact delta(eps') of T (2 q eps~, q delta)-DP steps, in percent, on a log axis (every shortfall is
-    a failure of row sound: shaded, and each failing point ringed); points with no shortfall sit as markers in a
-    grey strip under the axis (:func:`plotting.floor_band`), one level per σ. Colour = sigma, line style = N, and
-    the points of different N at one T are set slightly apart (:data:`N_DODGE`)."""
-    t = table.assign(short=100 * (1 - table.delta_prime_free / table.exact_delta_at_eps_prime),
-                     fails=~table.sound_free.astype(bool))
+    """Step 2, one panel per N: how far delta' (additive delta~ as given) lies above or below the exact delta(eps')
+    of T (2 q eps~, q delta)-DP steps (KOV 2015 Thm 3.3), in percent of the exact delta, against T, on a linear axis
+    around 0 whose height follows the panel's largest shortfall; below 0 fails row sound (shaded). Colour = sigma,
+    line style = delta~ (those of :func:`_shown_delta_tildes`); a value above the panel's top is a triangle on the
+    top edge."""
+    t = table.assign(excess=100 * (table.delta_prime_free / table.exact_delta_at_eps_prime - 1))
     dts = _shown_delta_tildes(table)
-    shown = t[t.delta_tilde.isin(dts)]
-    failing = shown.short[shown.fails & (shown.short > 0)]
-    floor = 10.0 ** np.floor(np.log10(failing.min())) if len(failing) else 1e-3
-    top = 10.0 ** np.ceil(np.log10(failing.max()) + 1e-9) if len(failing) else 1.0
-    for ax in axes:
-        ax.set_yscale("log")
-        ax.set_ylim(floor / 10**1.3, top)
-        log_axis(ax, "y")
-        ax.axhspan(floor / 10**0.25, top, **SHADE)
-    y_strip = floor_band(axes, floor, top, NOT_SHORT, decades=1.3)
-    for ax in axes[1:]:  # the strip's name and the ticks on the first panel only (shared y)
-        ax.tick_params(axis="y", which="both", labelleft=False)
-    Ns, sigmas = sorted(t.N.unique()), sorted(sigma_colours)
-    for ax, dt in zip(axes, dts):
-        d = shown[shown.delta_tilde == dt]
-        for (N, sigma), g in d.groupby(["N", "sigma"]):
+    for ax, (N, panel) in zip(axes, t.groupby("N")):
+        shown = panel[panel.delta_tilde.isin(dts)]
+        short = float(-shown.excess.min())
+        half = HALF_RANGE * max(short, 1e-3)
+        ax.axhspan(-half, 0, **SHADE)
+        ax.axhline(0, color=COLORS["reference"], lw=1.2)
+        for (dt, sigma), g in shown.groupby(["delta_tilde", "sigma"]):
             g = g.sort_values("T")
-            i, j = Ns.index(N), sigmas.index(sigma)
-            x = g["T"] * 10 ** (N_DODGE * (i - (len(Ns) - 1) / 2))
-            y = g.short.where(g.fails & (g.short > 0))
-            ax.plot(x, y, color=sigma_colours[sigma], ls=N_STYLES[i % len(N_STYLES)], marker="o", ms=3.5, lw=1.3,
+            colour, ls = sigma_colours[sigma], DT_STYLES[dts.index(dt) % len(DT_STYLES)]
+            ax.plot(g["T"], g.excess.where(g.excess <= half), color=colour, ls=ls, marker="o", ms=4, lw=1.3,
                     zorder=4)
-            held = y.isna()
-            ax.plot(x[held], [y_strip * 10 ** (0.27 * (j - (len(sigmas) - 1) / 2))] * int(held.sum()), ls="",
-                    marker="o", ms=3.5, color=sigma_colours[sigma], zorder=4)
-            ring(ax, x[~held], y[~held], label=None, size=55)
-        ax.set(xscale="log", xlabel="iterations T")
-        ax.set_title(rf"T steps, $\tilde{{\delta}}$ = {tex_number(dt)}", fontsize=POWER_TITLE_PT)
+            above = g[g.excess > half]
+            if len(above):  # (an empty unclipped line would count its origin in the layout)
+                ax.plot(above["T"], [half] * len(above), ls="", marker="^", ms=6, color=colour, clip_on=False,
+                        zorder=5)
+        ax.set(xscale="log", xlabel="iterations T", ylim=(-half, half))
         ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
         log_axis(ax, "x")
-    axes[0].set_ylabel("δ′ short of the exact δ(ε′), %")
+        worst = f"up to {short:.2g}% short" if short > 0 else "no shortfall"
+        ax.set_title(f"T steps, N = {number_text(N)}\n{worst}", fontsize=SIZES["title"])
+    axes[0].set_ylabel("δ′ − exact δ(ε′) of T steps, % of it")
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
     """Theorem 7/8 checked step by step against exact accounting: left, the printed per-step eps~ against the exact
-    eps of one Gaussian step (row per-step-eps-exact); right, delta''s shortfall below the exact composition of T steps
-    at the theorem's eps' (row sound), one panel per delta~ where it fails. Verdict title from the same points;
-    failing points ringed; sigma has one colour in every panel, shading one meaning (the claim fails there)."""
+    eps of one Gaussian step (row per-step-eps-exact); right, delta' over the exact composition of T steps at the
+    theorem's eps' (row sound), one panel per N. Verdict title with the sizes of both failures; sigma has one colour
+    in every panel, shading one meaning (the claim fails there)."""
     pyplot = plt()
     p = params
     thm = "Theorem 7" if which == "sgld" else "Theorem 8"
@@ -273,32 +255,30 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     dts = _shown_delta_tildes(table)
     sigmas = sorted(float(s) for s in p["sigma"])
     colours = sigma_colours(sigmas)
+    Ns = sorted(table.N.unique())
     fig = pyplot.figure(figsize=(9.8, 5.0))
-    grid = fig.add_gridspec(1, 1 + len(dts), width_ratios=[1.15] + [1] * len(dts))
+    grid = fig.add_gridspec(1, 1 + len(Ns), width_ratios=[1.15] + [1] * len(Ns))
     left = fig.add_subplot(grid[0, 0])
-    right = [fig.add_subplot(grid[0, 1])]
-    right += [fig.add_subplot(grid[0, 1 + i], sharey=right[0]) for i in range(1, len(dts))]
-    for ax in right[1:]:
-        ax.tick_params(labelleft=False)
+    right = [fig.add_subplot(grid[0, 1 + i]) for i in range(len(Ns))]
     per_step_panel(left, steps, colours)
     composition_panels(right, table, colours)
     setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {number_text(p['tau'])}, "
                f"δ = {tex_number(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
                + ", q = τ/N")
     verdict_title(fig, application_verdict(table, steps, thm), setting).set_fontsize(POWER_TITLE_PT)
-    handles, labels = left.get_legend_handles_labels()
-    if not (steps[~steps.scan].ok.all() and table.sound_free.astype(bool).all()):
-        handles.append(Line2D([], [], ls="", marker="o", ms=12, mfc="none", mec=COLORS["violation"], mew=1.8,
-                              label="claim fails here"))
-    handles += [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}") for s, c in colours.items()]
-    handles += [Line2D([], [], ls="", label=" ")] * max(0, 4 - len(colours))  # σ in a column of their own
-    Ns = sorted(table.N.unique())
-    handles += [Line2D([], [], color="black", lw=1.3, ls=N_STYLES[i % len(N_STYLES)], label=f"N = {number_text(n)}")
-                for i, n in enumerate(Ns)]
+    first, _ = left.get_legend_handles_labels()
+    second = [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}") for s, c in colours.items()]
+    third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], label=f"δ̃ = {number_text(d)}")
+             for i, d in enumerate(dts)]
+    third.append(Line2D([], [], ls="", marker="^", ms=6, color="black", label="above the panel's top"))
     rest = sorted(set(table.delta_tilde) - set(dts))
-    if rest:  # no failing point there: no panel
-        handles.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(number_text(d) for d in rest)
-                              + ": no shortfall"))
+    if rest:  # no failing point there: not drawn
+        low = float((table.delta_prime_free / table.exact_delta_at_eps_prime)[table.delta_tilde.isin(rest)].min())
+        third.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(number_text(d) for d in rest)
+                            + f": δ′ ≥ {low:.3g} × exact,\nnot drawn"))
+    rows = max(map(len, (first, second, third)))
+    blank = Line2D([], [], ls="", label=" ")
+    handles = [h for column in (first, second, third) for h in column + [blank] * (rows - len(column))]
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
     return fig
 
