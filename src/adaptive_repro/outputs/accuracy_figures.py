@@ -25,29 +25,53 @@ OUTPUT_TITLES = {
 }
 
 
+#: Line width of the fresh-data curve: wider than the others, so that it shows on both sides of the dotted
+#: population curve drawn over it (the two coincide where nothing overfits).
+FRESH_LW = 3.6
+
+
 def accuracy_curves(ax, sub: pd.DataFrame, mark_holdout: bool = False):
-    """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with ± SD bands, the exact
-    population dotted (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table. Each
-    data set in its encoding's colour; ``mark_holdout``: the holdout's answered points with its marker (a ⊥ leaves a
-    gap), the other curves plain lines."""
+    """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with the 95% band of each mean
+    (± stats.Z95 SE, the convention of every experiment figure), the exact population dotted over the wide fresh
+    line (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table. Each data set in its
+    encoding's colour; ``mark_holdout``: the holdout's answered points with its marker (a ⊥ leaves a gap), the other
+    curves plain lines."""
     for dataset in ("train", "holdout", "fresh", "population"):
         cur = sub[sub["dataset"] == dataset].sort_values("k")
         if cur.empty:
             continue
+        extra = {"ms": 3.5} if mark_holdout and dataset == "holdout" else {"marker": None}
+        if dataset == "fresh":
+            extra["lw"] = FRESH_LW
         ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=name(dataset),
-                **(style(dataset) | ({"ms": 3.5} if mark_holdout and dataset == "holdout" else {"marker": None})))
+                **(style(dataset) | extra), zorder=3 if dataset == "population" else 2)
         if dataset != "population":
-            ax.fill_between(cur["k"], cur["mean"] - cur["sd"], cur["mean"] + cur["sd"], color=COLORS[dataset],
-                            alpha=0.15)
+            half = Z95 * cur["se"].fillna(0.0)
+            ax.fill_between(cur["k"], cur["mean"] - half, cur["mean"] + half, color=COLORS[dataset], alpha=0.15)
+
+
+#: Ticks of the number of selected variables k on the square-root axis of the accuracy panels (which gives the
+#: first few k, where the signal is found, room).
+K_TICKS = (0, 10, 20, 50, 100, 200, 300, 400, 500)
+
+
+def sqrt_k_axis(ax, k_max: float) -> None:
+    """A square-root x axis for k with :data:`K_TICKS` up to ``k_max``."""
+    import numpy as np
+
+    ax.set_xscale("function", functions=(lambda k: np.sqrt(np.maximum(k, 0)), np.square))
+    ax.set_xticks([k for k in K_TICKS if k <= k_max])
+    ax.set_xlim(0, k_max * 1.02)
 
 
 def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=None,
                     gaps: pd.DataFrame | None = None, tolerances: dict | None = None, tolerance_label: str = ""):
-    """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k with +-SD bands for
-    train / holdout / fresh and the exact population accuracy (the paper's view). With ``gaps``
-    (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the quantity the
-    claims test, and each arm's tolerance from ``tolerances`` (arm -> value). ``title`` is the figure's verdict and
-    ``subtitle`` what is plotted (:func:`verdict_title`); the axes are row-major (accuracy row, then gap row).
+    """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k (square-root axis) with
+    the 95% bands of the means for train / holdout / fresh and the exact population accuracy (the paper's view).
+    With ``gaps`` (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the
+    quantity the claims test, and each arm's tolerance from ``tolerances`` (arm -> value). ``title`` is the
+    figure's verdict and ``subtitle`` what is plotted (:func:`verdict_title`); the axes are row-major (accuracy
+    row, then gap row).
 
     ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; ``arms`` the arm objects to draw
     (their ``name`` is the table's ``mechanism``, their ``display_name`` the panel title).
@@ -55,8 +79,9 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
     arm_col = "mechanism"
     if ylim is None:  # the Dwork2015 range 0.45-0.75, widened to show every band
         shown = table[table["dataset"] != "population"]
-        ylim = (min(0.45, float((shown["mean"] - shown["sd"]).min()) - 0.02),
-                max(0.75, float((shown["mean"] + shown["sd"]).max()) + 0.02))
+        half = Z95 * shown["se"].fillna(0.0)
+        ylim = (min(0.45, float((shown["mean"] - half).min()) - 0.02),
+                max(0.75, float((shown["mean"] + half).max()) + 0.02))
     w = panel_width(len(arms), 5.4)
     rows = [3, 1.6] if gaps is not None else [3]
     fig, axes = pyplot().subplots(len(rows), len(arms), figsize=(w * len(arms), 1.1 * sum(rows) + 1.6), sharex=True,
@@ -68,8 +93,9 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
         ax.set_ylim(*ylim)
         if gaps is not None:
             gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], (tolerances or {}).get(arm), tolerance_label)
-        axes[-1][j].set_xlabel("number of selected variables k")
-    axes[0][0].set_ylabel("accuracy (mean ± SD over replicates)")
+        axes[-1][j].set_xlabel("number of selected variables k (square-root axis)")
+    sqrt_k_axis(axes[0][0], float(table["k"].max()))
+    axes[0][0].set_ylabel("accuracy (mean, 95% band)")
     if gaps is not None:
         axes[1][0].set_ylabel(GAP_YLABEL)
     verdict_title(fig, title, subtitle)

@@ -13,7 +13,7 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import COLORS, legend_below, log_axis, ring, style, verdict_title
+from adaptive_repro.plotting import legend_below, log_axis, ring, style, verdict_title
 from adaptive_repro.plotting import pyplot as plt
 from adaptive_repro.registry import Claim, code_name
 
@@ -95,9 +95,9 @@ def kl_figure(table: pd.DataFrame, params: dict):
                     label=KL_METHODS[m][0] + (" (attains Lemma 5)" if m.startswith("randomized") and
                                               checks["lemma5-valid-rr"].all() else ""))
     factor = (1 + np.exp(w.eps)) / 2
-    on_dr = ", band under Dwork–Rothblum" if checks["dr-factor"].all() else ""
-    # a wide pale band under the curves, so that the Dwork–Rothblum curve on it stays visible
-    axes[1].plot(w.eps, factor, lw=7, alpha=0.45, color=COLORS["reference"], zorder=1, solid_capstyle="butt",
+    on_dr = " (on the Dwork–Rothblum curve)" if checks["dr-factor"].all() else ""
+    # dashed black over the curves, so that it shows where it lies on the Dwork–Rothblum ratio
+    axes[1].plot(w.eps, factor, lw=1.3, ls=(0, (3, 2)), color="black", zorder=4,
                  label=rf"$(1+e^{{\varepsilon}})/2$, He's stated factor{on_dr}")
     for cid, (num, den) in {"lemma5-valid-rr": ("randomized_response_exact", "lemma5"),
                             "lemma5-valid-laplace": ("laplace_exact", "lemma5"),

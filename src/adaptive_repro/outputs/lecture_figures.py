@@ -40,13 +40,13 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
         y = np.maximum(s.mc_probability, floor)
         jitter = 1.0 + 0.04 * (i - (len(groups) - 1) / 2)  # multiplicative x offset so bars do not overlap
         ax.errorbar(s.m * jitter, y, yerr=[y - np.maximum(s.mc_ci_low, floor), np.maximum(s.mc_ci_high, floor) - y],
-                    fmt="o", color=c, capsize=3)
+                    fmt="o", color=c, capsize=3, zorder=3)
         ax.plot(s.m, s.bound, "--", color=c, lw=1.2, alpha=0.8)
         ins = s[s.conditions_hold]
         ax.plot(ins.m, ins.bound, "-", color=c, lw=2.2)
     ring(ax, failing["m"], np.maximum(failing["mc_probability"], floor), label="Theorem 0.2 fails here")
     delta = frame["delta"].iloc[0]
-    ax.axhline(delta, color=COLORS["reference"], ls=":")
+    ax.axhline(delta, color=COLORS["reference"], ls=":", zorder=1)  # behind the measured points
     ax.set(xlabel="data set size m", ylabel="probability")
     ax.set_xscale("log")
     ax.set_yscale("log")

@@ -113,7 +113,7 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
         arm = spec.arm(r.mechanism)
         ax.errorbar([r.frequency], [y], xerr=[[r.frequency - r.ci_low], [r.ci_high - r.frequency]], capsize=4,
                     ls="none", color=arm.color)
-        ax.plot([r.frequency], [y], ls="none", ms=8, **style(arm))
+        ax.plot([r.frequency], [y], ls="none", ms=8, **style(arm), zorder=25)  # above a ring's white halo
         if r.mechanism in failing:
             ring(ax, r.frequency, y, label=None)
         notes = ([f"{r.answered_fraction:.0%} of queries answered"] if r.answered_fraction < 0.995 else []) + (

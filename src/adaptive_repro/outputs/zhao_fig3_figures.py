@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from adaptive_repro.outputs.accuracy_figures import accuracy_curves
+from adaptive_repro.outputs.accuracy_figures import accuracy_curves, sqrt_k_axis
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
     BDP_ARM,
@@ -97,18 +97,17 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], sp
     fig, (ax_acc, ax_gap) = plt.subplots(1, 2, figsize=(10, 4.6), gridspec_kw={"width_ratios": [1, 1.1]})
     std = next((a for a in arms if a.name == "standard"), arms[0])
     rows = table[table["mechanism"] == std.name]
-    # accuracy_curves bands ± the "sd" column: the 95% band of the mean here, as in panel (b), not the spread of runs
-    accuracy_curves(ax_acc, rows.assign(sd=Z95 * rows["se"]), mark_holdout=True)
+    accuracy_curves(ax_acc, rows, mark_holdout=True)  # 95% bands of the means, as in panel (b)
     ax_acc.set_title(f"(a) {std.display_name}: accuracy")
     ax_acc.set_ylabel("accuracy\n(mean, 95% band of the mean)")
     gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, claims, gaps)
     ax_gap.set_title("(b) holdout − fresh, per arm")
-    ax_gap.set_ylabel(GAP_AXIS_LABEL)
-    se_units_axis(ax_gap, spec.n)
+    ax_gap.set_ylabel(GAP_AXIS_LABEL)  # one unit: the title's z is the gap over its replicate SE
     for ax in (ax_acc, ax_gap):
-        ax.set_xlabel("selected variables k")
+        sqrt_k_axis(ax, float(table["k"].max()))  # as the Dwork et al. figures: the peak at small k gets room
+        ax.set_xlabel("selected variables k (square-root axis)")
     verdict = standard_verdict(claims, records) if "standard" in set(table["mechanism"]) else "Fig. 2's setting"
     verdict_title(fig, wrap_verdict(verdict), short_setting(spec, replicates))
     handles = ax_acc.get_legend_handles_labels()[0]  # the data sets as accuracy_curves draws them

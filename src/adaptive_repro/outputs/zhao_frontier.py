@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from adaptive_repro import privacy
 from adaptive_repro.bounds import zhao as zb
@@ -182,7 +183,10 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             found.setdefault(lab, h)
     order = sorted(found, key=lambda lab: (": " not in lab, lab.split(":")[0].split(",")[0], "law" in lab))  # arms
-    legend_below(fig, handles=[found[lab] for lab in order], labels=order, ncol=2)
+    handles = [found[lab] for lab in order]
+    handles.append(Line2D([], [], ls="", marker="|", ms=11, mew=1.4, color="black",
+                          label="bar: down to the previous grid n (the resolution)"))
+    legend_below(fig, handles=handles, labels=order + [handles[-1].get_label()], ncol=2)
     return fig
 
 
