@@ -116,3 +116,24 @@ def test_a_theory_key_at_its_bounds_is_refused_or_decides_nothing_from_numerical
         if (c.strength == "identity" and c.claim_id not in CONDITIONAL_IDENTITIES and default.get(c.claim_id)
                 and default[c.claim_id].status == "holds"):
             assert c.status != "does not hold", (c.claim_id, c.measured, c.counterexample)
+
+
+def singletons():
+    """(output ID, key, [value]) for every value of every numeric grid of the default config: each grid reduced to
+    one of its own values (the others at the fast settings), where an empty selection inside a builder shows."""
+    config = validation.validated(default_config())
+    for oid in catalogue.THEORY_OUTPUTS:
+        for key, grid in output_params(config, oid).items():
+            if isinstance(grid, list) and len(grid) > 1 and all(isinstance(v, (int, float)) for v in grid):
+                for value in grid:
+                    yield pytest.param(oid, key, [value], id=f"{oid}.{key}=[{value:g}]")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("oid, key, value", list(singletons()))
+def test_a_grid_of_one_default_value_builds_or_is_refused(oid, key, value):
+    block = copy.deepcopy(SMALL[oid]) | {key: value}
+    try:
+        _claims(oid, block)
+    except ConfigError as err:
+        assert key in str(err) and "\n" not in str(err), str(err)

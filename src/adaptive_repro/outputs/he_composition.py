@@ -127,6 +127,12 @@ def _largest(values) -> float:
     return float(values[np.isfinite(values)].max(initial=0.0))
 
 
+def _extreme(values, reduce, fmt: str = ".3g") -> str:
+    """``reduce`` (np.nanmax / np.nanmin) of ``values`` as text, or "none" where no value is finite (no point)."""
+    values = np.asarray(values, dtype=float)
+    return format(float(reduce(values)), fmt) if np.isfinite(values).any() else "none (no point)"
+
+
 def composition_curve(params: dict, dts=None) -> pd.DataFrame:
     """Dense-T (``T_curve``) closed forms and exact optimum (no PLD) at each delta~ of ``dts`` (default: the sweep
     and ``delta_tilde``)."""
@@ -319,6 +325,8 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     res = (lt.kairouz_minus_he - lt.he_gap_claim)
     sec_lt = (lt["T"] * lt.delta) ** 2 + lt.delta_tilde * lt.delta_floor
     q = (res + lt.delta_tilde * lt.delta_floor) / (-(lt["T"] * lt.delta) ** 2 / 4)
+    q_span = (f"lies between {np.nanmin(q):.3g} and {np.nanmax(q):.3g}" if np.isfinite(q).any()
+              else "is not computed here (no grid point with delta > 0 and m < T)")
     cl.append(claim(oid, "he-gap-first-order", "paper", f"{HE}, Section 1 and Section 4.2.2",
                     "Kairouz's delta' exceeds Corollary 2's by delta (e^eps-1)/(e^eps+1) (T - m) to first order in "
                     "delta and delta~: the residual (Kairouz - He) - gap is at most (T delta)^2 + delta~ "
@@ -326,8 +334,8 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "|residual| <= second-order terms", res.abs() <= sec_lt, lt,
                     hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     quote=QUOTES["same_eps"],
-                    note="the miss is second order: (residual + delta~ (1-(1-delta)^T)) / (-(T delta)^2/4) lies "
-                         f"between {np.nanmin(q):.3g} and {np.nanmax(q):.3g}, i.e. about -(T delta)^2/4 at small eps, "
+                    note="the miss is second order: (residual + delta~ (1-(1-delta)^T)) / (-(T delta)^2/4) "
+                         f"{q_span}, i.e. about -(T delta)^2/4 at small eps, "
                          "plus -delta~ (1-(1-delta)^T) (Kairouz multiplies by 1-delta~, He adds delta~)"))
     rel = (lt.kairouz_minus_he / lt.he_gap_claim - 1).abs()
     cl.append(claim(oid, "he-gap-approx-10pct", "project", f"{HE}, Section 4.2.2 (numerical accuracy)",
@@ -336,20 +344,21 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "comparable with the gap delta tanh(eps/2)(T - m) (small eps, large T delta or large delta~)",
                     "relative error <= 0.1", rel <= 0.1, lt,
                     hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
-                    note=f"largest relative error {np.nanmax(rel):.3g}"))
+                    note=f"largest relative error {_extreme(rel, np.nanmax)}"))
     cl.append(significant_row(oid, positive_gap.reset_index(drop=True)))
     err = (h.he_approx - h.delta_prime).abs()
     cl.append(claim(oid, "cor2-first-order", "paper", f"{HE}, Corollary 2 (second line)",
                     "Corollary 2's first-order form (T-m) 2 delta/(1+e^eps) + m delta + delta~ differs from its exact "
                     "form by second-order terms only: |difference| <= (T delta)^2", "|difference| <= (T delta)^2",
                     err <= Td**2, h, hk + ["he_approx", "delta_prime"], code=code_name(he.he_corollary2_delta_approx),
-                    quote=QUOTES["cor2_approx"], note=f"largest |difference|/(T delta)^2 {np.nanmax(err / Td**2):.3g}"))
+                    quote=QUOTES["cor2_approx"],
+                    note=f"largest |difference|/(T delta)^2 {_extreme(err / Td**2, np.nanmax)}"))
     cl.append(claim(oid, "he-above-floor", "paper", f"{HE}, Corollary 2 (ground truth KOV 2015 Thm 3.3, i = 0)",
                     "Corollary 2's delta' is at least 1-(1-delta)^T, below which no valid delta' exists; to first "
                     "order it is T delta - delta tanh(eps/2)(T - m) + delta~, below the floor T delta wherever the "
                     "claimed improvement exceeds delta~", "delta' >= floor", h.valid, h,
                     hk + ["delta_prime", "delta_floor"], code=code_name(he.he_corollary2_delta), quote=QUOTES["cor2"],
-                    note=f"smallest delta'/floor {np.nanmin(h.delta_over_floor):.4g}"))
+                    note=f"smallest delta'/floor {_extreme(h.delta_over_floor, np.nanmin, '.4g')}"))
     c = _method(table, "he_cor3", table.delta == 0)
     defined = np.isfinite(c.delta_prime)
     cl.append(claim(oid, "cor3-defined", "project", f"{HE}, Corollary 3",

@@ -298,8 +298,11 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
         claim="Lemma 3 gives a positive eps' for some correlated binary chain at the smallest configured eps = tau/3",
         expected="eps > 4 a_i for weak enough correlation",
         measured=f"binary chain, eps={eps_min:.4g}: feasible only for 0.5 < p < p* = {p_star:.6f} "
-                 f"(correlation 2p-1 < {2 * p_star - 1:.2g})",
-        status=verdict(p_star > 0.5, "statement"), kind="project", code=code_name(lemmas.lemma3_blanket_influence)))
+                 f"(correlation 2p-1 < {2 * p_star - 1:.2g}); identity: the blanket influence a_i falls to 0 as p "
+                 "-> 1/2 (an independent chain), so eps > 4 a_i near p = 1/2 at every eps > 0; what is measured is "
+                 "how near",
+        status=verdict(p_star > 0.5, "statement"), kind="project", code=code_name(lemmas.lemma3_blanket_influence),
+        strength="identity"))
 
     # Section 5.2's BDP-level sentence (a harmless slip) and eq. (12) (the right inversion)
     ok, desc, ok12, desc12 = [], [], [], []
