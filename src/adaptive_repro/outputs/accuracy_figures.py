@@ -53,14 +53,18 @@ def accuracy_curves(ax, sub: pd.DataFrame, mark_holdout: bool = False):
 #: Ticks of the number of selected variables k on the square-root axis of the accuracy panels (which gives the
 #: first few k, where the signal is found, room).
 K_TICKS = (0, 10, 20, 50, 100, 200, 300, 400, 500)
+#: The same for a narrow panel (about 3 inches), where neighbouring labels of K_TICKS would touch.
+K_TICKS_NARROW = (0, 20, 50, 100, 200, 500)
+#: ... and for a very narrow one (about 2 inches).
+K_TICKS_NARROWEST = (0, 50, 200, 500)
 
 
-def sqrt_k_axis(ax, k_max: float) -> None:
-    """A square-root x axis for k with :data:`K_TICKS` up to ``k_max``."""
+def sqrt_k_axis(ax, k_max: float, ticks: tuple = K_TICKS) -> None:
+    """A square-root x axis for k with ``ticks`` up to ``k_max``."""
     import numpy as np
 
     ax.set_xscale("function", functions=(lambda k: np.sqrt(np.maximum(k, 0)), np.square))
-    ax.set_xticks([k for k in K_TICKS if k <= k_max])
+    ax.set_xticks([k for k in ticks if k <= k_max])
     ax.set_xlim(0, k_max * 1.02)
 
 

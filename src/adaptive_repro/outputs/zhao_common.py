@@ -72,8 +72,7 @@ REQUIREMENT = {"color": COLORS["reference"], "ls": "--", "lw": 1.3, "zorder": 1}
 REQUIREMENT_TEXT = "#505050"
 #: Legend entry of the dashed requirement lines.
 REQUIREMENT_LABEL = "dashed grey: what the claim requires"
-#: The right axis's unit, named apart from the SE of a mean over replicates: one accuracy estimate's sampling SE
-SE_UNITS_LABEL = "in SE units: 2√n (holdout − fresh)"
+#: The gap axis of the experiment figures: one unit (accuracy), with the 95% band of the mean
 GAP_AXIS_LABEL = "holdout − fresh accuracy\n(mean, 95% band of the mean)"
 
 
@@ -202,13 +201,6 @@ def marker_indices(curves: dict[str, tuple], x_span: float, y_span: float, min_g
             last = xi
         marks[name] = keep
     return marks
-
-
-def se_units_axis(ax, n: int):
-    """A right axis on a gap panel in sampling-SE units 2 sqrt(n)(holdout − fresh): drawn on one panel only."""
-    sec = ax.secondary_yaxis("right", functions=(lambda g: 2.0 * np.sqrt(n) * g, lambda z: z / (2.0 * np.sqrt(n))))
-    sec.set_ylabel(SE_UNITS_LABEL)
-    return sec
 
 
 def arm_handle(arm, label: str | None = None) -> Line2D:

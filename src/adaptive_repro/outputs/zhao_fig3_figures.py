@@ -9,9 +9,8 @@ import copy
 import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
-from matplotlib.ticker import MaxNLocator
 
-from adaptive_repro.outputs.accuracy_figures import accuracy_curves, sqrt_k_axis
+from adaptive_repro.outputs.accuracy_figures import K_TICKS_NARROW, K_TICKS_NARROWEST, accuracy_curves, sqrt_k_axis
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
     BDP_ARM,
@@ -24,7 +23,6 @@ from adaptive_repro.outputs.zhao_common import (
     gap_curves,
     marker_indices,
     requirement_line,
-    se_units_axis,
     short_arm_name,
     shortfalls,
     style_handle,
@@ -163,7 +161,7 @@ def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
 def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
                 replicates: int):
     """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
-    threshold T, in units of one accuracy's SE on the right; (b) per Algorithm 1 arm, on two stacked sub-axes, the
+    threshold T; (b) per Algorithm 1 arm, on two stacked sub-axes, the
     fraction of accuracy queries answered (against 90% required) and the budget used / B; markers thinned where arms
     coincide or k is dense, points never moved; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ
     against the session's ε. Points where a claim fails are ringed; the title is :func:`fig3_verdict`."""
@@ -187,14 +185,14 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
              label=ring_label(claims, f"{arm.name}-prevents-overfitting"))
     ax_gap.set_title("(a) holdout − fresh, per arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)
-    ax_gap.set_xlabel("selected variables k")
-    # one line (the shared label), to leave (b) and (c) room; the caption says one SE of an accuracy is 1/(2√n)
-    se_axis = se_units_axis(ax_gap, spec.n)
-    se_axis.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))  # 0, 5, 10, not 2.5, 7.5
+    k_max = float(table["k"].max())
+    sqrt_k_axis(ax_gap, k_max, K_TICKS_NARROW)  # one gap unit (accuracy) and one k axis, as zhao-fig2 and the Dwork figures
+    ax_gap.set_xlabel("selected variables k (square-root axis)")
     if alg1:
         ax_answered = fig.add_subplot(grid[0, 1])
-        _answered_panels(ax_answered, fig.add_subplot(grid[1, 1], sharex=ax_answered), table, gaps, theory, alg1,
-                         claims)
+        ax_budget = fig.add_subplot(grid[1, 1], sharex=ax_answered)
+        _answered_panels(ax_answered, ax_budget, table, gaps, theory, alg1, claims)
+        sqrt_k_axis(ax_answered, k_max, K_TICKS_NARROWEST)
     if len(certified):
         _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec, claims)
     verdict_title(fig, wrap_verdict(fig3_verdict(claims, table, theory, spec, records)),
@@ -263,7 +261,7 @@ def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataF
         ax.set_ylabel(label)
     ax_answered.set_title("(b) answered; budget used")
     ax_answered.tick_params(labelbottom=False)
-    ax_budget.set_xlabel("selected variables k")
+    ax_budget.set_xlabel("selected variables k (square-root axis)")
 
 
 def _certified_panel(ax, certified: pd.DataFrame, spec, claims: list[Claim]) -> None:

@@ -204,7 +204,7 @@ def test_fig3_figure_gap_panel_one_se_axis_and_no_calibration_block(output_id):
     assert not [ln for ln in gap_axes[0].lines if ln.get_gid() == "encoding:zhao_alg1_bdp"]
     assert paired_gap_table(recs).query("mechanism == 'zhao_alg1_bdp'")["mean"].isna().all()
     texts = [t.get_text() for t in fig.findobj(Text)]
-    assert sum("in SE units" in t for t in texts) == 1  # the secondary axis's label: one panel only
+    assert not any("in SE units" in t for t in texts)  # one gap unit: accuracy (the title's z is its replicate SE)
     # the verdict on one line over one settings line; answered and budget used on their own sub-axes
     assert fig._suptitle.get_text().count("\n") == 1
     assert {"answered", "budget used / B"} <= {ax.get_ylabel() for ax in fig.axes}
