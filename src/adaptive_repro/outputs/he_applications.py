@@ -151,9 +151,9 @@ PER_STEP_TOP = 3.7
 SHADE_LABEL = "shaded: a point here fails the claim"
 
 
-#: Viridis range of the σ colours: stops before viridis's light yellow-green end, so the lightest σ still reads on
-#: white and on the pale shading.
-SIGMA_RANGE = (0.0, 0.62)
+#: Range of the σ colours on the yellow-orange-red map (dark = small σ; no blue or green, which He's line and
+#: the other figures use): starts past the pale yellow, so the lightest σ reads on white and on the pale shading.
+SIGMA_RANGE = (0.98, 0.45)
 
 
 def sigma_colours(sigmas: list[float]) -> dict[float, str]:
@@ -163,7 +163,7 @@ def sigma_colours(sigmas: list[float]) -> dict[float, str]:
     import matplotlib.colors as mcolors
 
     lo, hi = SIGMA_RANGE
-    cmap = matplotlib.colormaps["viridis"]
+    cmap = matplotlib.colormaps["YlOrRd"]
     k = max(1, len(sigmas) - 1)
     return {s: mcolors.to_hex(cmap(lo + (hi - lo) * i / k)) for i, s in enumerate(sigmas)}
 
@@ -210,6 +210,8 @@ def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
 DT_STYLES = ["-", "--", ":", "-."]
 #: Half-height of a composition panel's y range around 0, in multiples of its largest shortfall (at least 1e-3 %).
 HALF_RANGE = 1.35
+#: The axis reaches this factor beyond the half-height, so a point at the top keeps its whole marker in view.
+TOP_ROOM = 1.1
 
 
 def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
@@ -224,18 +226,18 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
         shown = panel[panel.delta_tilde.isin(dts)]
         short = float(-shown.excess.min())
         half = HALF_RANGE * max(short, 1e-3)
-        ax.axhspan(-half, 0, **SHADE)
+        ax.axhspan(-half * TOP_ROOM, 0, **SHADE)
         ax.axhline(0, color=COLORS["reference"], lw=1.2)
         for (dt, sigma), g in shown.groupby(["delta_tilde", "sigma"]):
             g = g.sort_values("T")
             colour, ls = sigma_colours[sigma], DT_STYLES[dts.index(dt) % len(DT_STYLES)]
             ax.plot(g["T"], g.excess.where(g.excess <= half), color=colour, ls=ls, marker="o", ms=4, lw=1.3,
                     zorder=4)
-            above = g[g.excess > half]
-            if len(above):  # (an empty unclipped line would count its origin in the layout)
-                ax.plot(above["T"], [half] * len(above), ls="", marker="^", ms=6, color=colour, clip_on=False,
-                        zorder=5)
-        ax.set(xscale="log", xlabel="iterations T", ylim=(-half, half))
+        above = sorted(set(shown["T"][shown.excess > half]))
+        if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
+            ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],
+                    zorder=5)
+        ax.set(xscale="log", xlabel="iterations T", ylim=(-half * TOP_ROOM, half * TOP_ROOM * 1.04))
         ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
         log_axis(ax, "x")
         worst = f"up to {short:.2g}% short" if short > 0 else "no shortfall"
@@ -270,7 +272,8 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     second = [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}") for s, c in colours.items()]
     third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], label=f"δ̃ = {number_text(d)}")
              for i, d in enumerate(dts)]
-    third.append(Line2D([], [], ls="", marker="^", ms=6, color="black", label="above the panel's top"))
+    third.append(Line2D([], [], ls="", marker="^", ms=6, color=COLORS["reference"],
+                        label="a point above the panel's top (any σ)"))
     rest = sorted(set(table.delta_tilde) - set(dts))
     if rest:  # no failing point there: not drawn
         low = float((table.delta_prime_free / table.exact_delta_at_eps_prime)[table.delta_tilde.isin(rest)].min())

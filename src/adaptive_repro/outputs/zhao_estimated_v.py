@@ -130,7 +130,7 @@ def headline(table: pd.DataFrame) -> str:
         return sum(_interval(r)[0] >= TARGET for r in rows.itertuples()), len(rows)
 
     (est, total), (known, _), (unknown, _) = count("v_hat"), count("v_known"), count("v_hat_order_unknown")
-    return (f"Estimated V answers ≥ {TARGET:.0%} at {est} of {total} settings "
+    return (f"T√V̂ per query answers ≥ {TARGET:.0%} (bar's lower end) at {est} of {total} settings "
             f"(V known: {known}; record order unknown: {unknown})")
 
 

@@ -61,7 +61,8 @@ def fig1_figure(table: pd.DataFrame, verdict: str):
     nx.draw_networkx_labels(g, pos, labels={k: f"$X_{{{k + 1}}}$" for k in range(n)}, ax=ax, font_size=12)
     i, a, b = int(table["focal_node"][0]) - 1, int(table["a"][0]), int(table["b"][0])
     handles = [plt.Line2D([], [], marker="o", ls="", ms=10, mfc=COLORS[r], mec="black", label=lab)
-               for r, lab in (("node", f"$X_i$ ($i={i + 1}$)"), ("quilt", f"Markov quilt $X_{{Q_i}}$ (a={a}, b={b})"),
+               for r, lab in (("node", f"$X_i$ ($i={i + 1}$)"),
+                              ("quilt", "Markov quilt $X_{Q_i} = \\{X_{i-a}, X_{i+b}\\}$" + f" ($a={a}$, $b={b}$)"),
                               ("nearby", "nearby set $X_{N_i}$"), ("remote", "remote set $X_{R_i}$"))]
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.36), ncol=2, frameon=False)
     verdict_title(fig, verdict, "a Markov quilt of $X_i$ on a Markov chain")

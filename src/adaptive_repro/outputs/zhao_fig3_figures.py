@@ -186,7 +186,7 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     ax_gap.set_title("(a) holdout − fresh, per arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)
     k_max = float(table["k"].max())
-    sqrt_k_axis(ax_gap, k_max, K_TICKS_NARROW)  # one gap unit (accuracy) and one k axis, as zhao-fig2 and the Dwork figures
+    sqrt_k_axis(ax_gap, k_max, K_TICKS_NARROW)  # one gap unit and one k axis, as zhao-fig2 and Dwork's figures
     ax_gap.set_xlabel("selected variables k (square-root axis)")
     if alg1:
         ax_answered = fig.add_subplot(grid[0, 1])

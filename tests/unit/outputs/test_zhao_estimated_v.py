@@ -80,7 +80,7 @@ def test_every_threshold_sees_the_same_data_and_the_estimates_are_as_documented(
     shuffled = chains[chains["variant"] == "v_hat_order_unknown"]["v_hat_mean"].mean()
     assert shuffled < 2 < estimate  # without the order the dependence is invisible
     assert {c.claim_id.split("-v")[0] for c in claims} >= {"regimes", "attribute_chains"}
-    assert fig.get_suptitle().startswith("Estimated V answers")
+    assert fig.get_suptitle().startswith("T√V̂ per query answers")
 
 
 def _table(fractions: dict, se=0.01, tails=None):
