@@ -25,7 +25,6 @@ from adaptive_repro.plotting import (
     log_axis,
     name,
     power_of_ten_label,
-    ring,
     style,
     verdict_title,
 )
@@ -117,9 +116,11 @@ def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
 
 def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     """The high-probability bounds P[|gap| < a] > 1 - b as He quotes them, against eps: left the accuracy term a,
-    right the failure probability b (at the grid's middle delta; b below :data:`B_FLOOR` in a strip). Colour =
-    method (plotting keys); Oneto et al. at empirical risk 0 for each N with a point comparable with Theorem 1, line
-    style = N. Rings on Theorem 1 where Oneto et al.'s bound is tighter (row thm1-tighter-than-oneto). The other
+    right the failure probability b (at the grid's middle delta, drawn as a line: no (eps, delta)-DP bound can have
+    b below it; b below :data:`B_FLOOR` in a strip). Colour = method (plotting keys); Oneto et al. at empirical
+    risk 0 for each N with a point comparable with Theorem 1, line style = N. No rings: Oneto et al.'s b as He
+    quotes it is below delta wherever N meets Theorem 1's condition (N eps^2 >= 2 ln(16 e^eps/delta) >
+    ln(3/delta)), so row thm1-tighter-than-oneto is not applicable and nothing is compared. The other
     comparisons (Dwork et al.'s window point, Nissim-Stemmer's "tightest", Theorem 2) are in the claims and table."""
     from matplotlib.patches import Patch
 
@@ -130,7 +131,6 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     delta = sorted(p["delta"])[len(p["delta"]) // 2]
     fig, axes = pyplot.subplots(1, 2, figsize=(9.8, 4.6), sharex=True)
     hp = table[table.N.isna() & table.k.isna()]
-    failing = wo[~wo.ok] if oneto_quote_possible(wo) else wo.iloc[:0]  # an impossible quote beats nothing
     Ns = sorted(wo.N.unique()) or [max(p["N"])]
     oneto_a = table[(table.method == "oneto_et_al") & (table.quantity == "a") & table.N.isin(Ns)
                     & (table.empirical_risk == 0)].value
@@ -144,8 +144,6 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
     # hide each other
     strip_at = {key: y_strip * 10 ** (2.2 * (i / 3 - 0.5)) for i, key in enumerate([*METHOD_KEYS, "oneto_et_al"])}
     axes[1].yaxis.set_major_formatter(FuncFormatter(power_of_ten_label))  # 10^k as on the left panel
-    ring_label = "claim fails: Oneto et al. tighter at this ε"
-    link_label = "thin line: from the ring to the Oneto et al. value that beats it"
     for ax, q in ((axes[0], "a"), (axes[1], "b")):
         d = hp[(hp.quantity == q) & ((hp.delta == delta) if q == "b" else (hp.delta == hp.delta.min()))]
         for m, key in METHOD_KEYS.items():
@@ -161,11 +159,8 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
                           strip_at["oneto_et_al"] if q == "b" else None, ls=N_STYLES[i % len(N_STYLES)],
                           label=f"Oneto et al., N = {number_text(N)}, empirical risk 0",
                           **(style("oneto") | {"marker": None}))
-        he = d[d.method == "he_thm1"]
-        at = failing if q == "a" else failing[failing.delta == delta]
-        pts = he[he.eps.isin(set(at.eps))]
-        ring(ax, pts.eps, pts.value, label=ring_label)
-        _link_failing_pairs(ax, pts, at, q, strip_at["oneto_et_al"] if q == "b" else None, link_label)
+    axes[1].axhline(delta, color=COLORS["reference"], ls=":", lw=1.4, zorder=1,
+                    label=f"δ = {number_text(delta)}: no (ε, δ)-DP bound has a b below it")
     top = max(p["eps"])
     for ax in axes:
         ax.axhspan(1, ax.get_ylim()[1], **SHADE)
@@ -188,33 +183,8 @@ def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
             if not lab.startswith("_"):
                 found.setdefault(lab, h)
     found["shaded: the bound says nothing\n(a ≥ 1, b ≥ 1, or b ≤ 0 for ε ≥ 2)"] = Patch(**{**SHADE, "alpha": 0.25})
-    for last in (ring_label, link_label):
-        if last in found:
-            found[last] = found.pop(last)
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig
-
-
-def _link_failing_pairs(ax, he_pts: pd.DataFrame, failing: pd.DataFrame, q: str, y_strip: float | None,
-                        label: str) -> None:
-    """Join each ringed Theorem 1 point (``he_pts``: eps, value) to the Oneto et al. values (empirical risk 0, the
-    curves drawn) of the failing comparable points ``failing`` at its eps, by a thin black vertical line ending in a
-    pink dot (a) or at the strip's marker (b, below :data:`B_FLOOR`, at ``y_strip``), so that the reader pairs a
-    ring with the bound that beats it."""
-    ends = failing[failing.empirical_risk == 0]
-    for e, g in ends.groupby("eps"):
-        he_y = he_pts.value[he_pts.eps == e]
-        if not len(he_y):
-            continue
-        ys = np.asarray(g[q], dtype=float)
-        if y_strip is not None:
-            ys = np.where(ys < B_FLOOR, y_strip, ys)
-        ys = np.unique(ys)
-        ax.plot([e, e], [float(he_y.iloc[0]), float(ys.min())], color=COLORS["violation"], lw=0.9, zorder=1.9,
-                label=label)  # under the curves' markers: the strip's ▼ stays visible at its end
-        if y_strip is None:  # Oneto et al.'s curve has no markers: a dot in its colour marks the end
-            ax.plot(np.full(len(ys), e), ys, ls="", marker="o", ms=4.5, color=style("oneto")["color"], zorder=3,
-                    label="_link")
 
 
 UNDERFLOW = "; Oneto's b = 3 e^{-N eps^2} prints as 0 where it is below 1e-308"
