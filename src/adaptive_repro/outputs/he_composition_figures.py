@@ -190,8 +190,9 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         h, k = c[c.method == "he"], c[c.method == "kairouz"]
         ax.axhspan(ylim[0], 1.0, **SHADE)
         ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label=f"floor {FLOOR}: no valid δ′ below (shaded)")
-        ax.plot(h["T"], h.delta_over_floor, **_draw("he", **HE))
-        ax.plot(k["T"], k.delta_over_floor, **_draw("kairouz", **KAIROUZ))
+        inside = lambda v: v.where(v <= ylim[1])  # above the top: a ▲ on the top edge (_above_marks), not a cut marker
+        ax.plot(h["T"], inside(h.delta_over_floor), **_draw("he", **HE))
+        ax.plot(k["T"], inside(k.delta_over_floor), **_draw("kairouz", **KAIROUZ))
         ax.plot(h["T"], h.exact_delta_at_eps_prime / h.delta_floor, **_draw("exact_optimal", **EXACT,
                                                                             label=exact_label))
         b = bad[(bad.eps == eps) & (bad.delta == delta)]
@@ -208,7 +209,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         ax.set_xlabel("number of steps T")
     for ax in axes:
         _t_axis(ax, table)
-        ax.set_ylim(*ylim)
+        ax.set_ylim(ylim[0], ylim[1] + 0.04 * (ylim[1] - ylim[0]))  # room for a whole marker at the top value
     _title(fig, _verdict(len(bad), len(he), f"He's δ′ is below the floor {FLOOR} that no valid δ′ can undercut,",
                          f"He's δ′ is at least the floor {FLOOR}"),
            f"δ′ of T-fold composition relative to the floor, He vs Kairouz et al., {_settings(cells, dt)}")

@@ -235,7 +235,7 @@ def monitor_verdict(masks: dict[str, pd.Series]) -> str:
     text = "; ".join(f"{w} fails at {k} of {n} (ε', T) point{'s' if n > 1 else ''}" for w, k in failed)
     held = len(masks) - len(failed)
     if held:
-        text += f"; the other {held} bound{'s hold' if held > 1 else ' holds'} at all {n}"
+        text += f"; the other {held} check{'s hold' if held > 1 else ' holds'} at all {n}"
     return text[0].upper() + text[1:]
 
 

@@ -152,10 +152,15 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
                 ax.plot(T[~pos] * shift, np.full(int((~pos).sum()), floor), "v", ms=8, color=c, clip_on=False,
                         zorder=3)
             h = [bar]
+            banded = False
             for b, ls, lab in bounds:
                 h += ax.plot(*_with_zero_crossings(T, vv[b].to_numpy()), ls=ls, color=c, lw=2, label=lab)
                 if b != "lemma04_upper":  # the band where both its ends are above 0 (below, the bound is trivial)
                     ax.fill_between(T, ll[b], hh[b], where=(ll[b] > 0).to_numpy(), color=c, alpha=BAND_ALPHA, lw=0)
+                    banded = True
+            if banded:  # the band's own colour in the legend, in its quantity's column
+                h.append(Patch(color=c, alpha=BAND_ALPHA * 1.5,
+                               label=f"{frame.confidence.iloc[0]:.0%} interval of a lower bound"))
             if ax is axes[0]:
                 legends.append((title, h))
         shift = {q: sh for _, _, (q, _, _, sh), _ in MONITOR_GROUPS}
@@ -178,7 +183,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     verdict_title(fig, verdict, f"ε = {frame.epsilon.iloc[0]:g}, m = {int(frame.m.iloc[0]):,}, "
                                 f"δ = {frame.delta.iloc[0]:g}; "
                                 f"{frame.replicates.min():,}–{frame.replicates.max():,} runs per point, "
-                                f"{frame.confidence.iloc[0]:.0%} intervals")
+                                f"{frame.confidence.iloc[0]:.0%} intervals; markers apart in T")
     fig.tight_layout()
     bounds = [(b, lab) for *_, bs in MONITOR_GROUPS for b, _, lab in bs]
     for ax, ep in zip(axes, eps_primes):  # why a lower bound's line is short or absent, in the panel where it is
@@ -195,8 +200,6 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")
     handles, labels = [], []
-    legends[-1][1].append(Patch(color=COLORS["reference"], alpha=BAND_ALPHA * 1.5,
-                                label=f"{frame.confidence.iloc[0]:.0%} interval of a lower bound"))
     for title, h in legends:
         col = [(blank, title)] + [(x, x.get_label()) for x in h]
         col += [(blank, "")] * (rows - len(col))

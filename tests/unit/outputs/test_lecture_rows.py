@@ -56,7 +56,7 @@ def test_monitor_verdict_names_the_failing_bound_and_the_figure_rings_it():
     masks["step-4-without-assumption"] = pd.Series([True, True, False], index=idx)
     verdict = lo.monitor_verdict(masks)
     assert verdict == ("The notes' Step 4 bound on the actual Monitor fails at 1 of 3 (ε', T) points; "
-                       "the other 4 bounds hold at all 3")
+                       "the other 4 checks hold at all 3")
     f = _frame()
     fig = lo.monitor_figure(f, verdict, [("monitor_gap", lo.ring_words("step-4-without-assumption"), [(0.02, 1)])])
     rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
