@@ -67,7 +67,10 @@ def fig3_verdict(claims: list[Claim], table: pd.DataFrame, theory: pd.DataFrame,
         if dp is None:
             return f"{who} prevents overfitting"
         if dp.status == "reproduced":
-            return "Both calibrations of Algorithm 1 prevent overfitting, so this run does not separate them"
+            certified = by_id.get(f"{DP_ARM}-certified-bdp")
+            return ("Both calibrations of Algorithm 1 prevent overfitting, so this run does not separate them" + (
+                "; only the Bayesian-DP one is certified at the session's ε (c)"
+                if certified is not None and certified.status == "does not hold" else ""))
         return "Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting"
     hold = table[(table["mechanism"] == BDP_ARM) & (table["dataset"] == "holdout")].sort_values("k")
     asked = hold[hold["k"] > 0]
@@ -199,6 +202,8 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
                   short_setting(spec, replicates))
     handles = [arm_handle(a, a.display_name + (" (every accuracy answer ⊥: no gap)" if a in silent else ""))
                for a in arms]
+    if alg1:  # the budget sub-axis: its own line style, in each arm's colour
+        handles.append(style_handle(":", "dotted, open markers: budget used / B (b, lower)", marker="v", mfc="white"))
     handles += [style_handle("--", REQUIREMENT_LABEL, color=REQUIREMENT["color"])]
     rings = [h for ax in fig.axes for h in ax.collections if h.get_gid() == "encoding:violation"]
     if rings:  # one entry; its words say which statuses the rings mark
