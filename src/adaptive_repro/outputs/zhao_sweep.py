@@ -17,6 +17,7 @@ from matplotlib.transforms import blended_transform_factory
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import (
     DP_ARM,
+    GAP_AXIS_LABEL,
     arms_in,
     marker_indices,
     requirement_line,
@@ -111,7 +112,7 @@ def sweep_verdict(table: pd.DataFrame) -> str:
 #: Height of each arm's "answered" strip relative to its gap panel.
 STRIP_RATIO = 0.42
 #: Text of the note where an arm answered nothing at some p (no gap to draw there).
-NO_ANSWER = "no gap: every answer ⊥"
+NO_ANSWER = "no gap where every answer is ⊥"
 
 
 #: Shift in p between neighbouring batch SDs' points (side by side at one p, in every arm panel and strip).
@@ -134,7 +135,7 @@ def ring_legend(claim_list: list[Claim], drawn: set[str]) -> str:
 
 
 def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
-    """A row of arm panels: above, overfitting 2 sqrt(n)(holdout − fresh) at the largest k against p (one line per
+    """A row of arm panels: above, overfitting holdout − fresh accuracy at the largest k against p (one line per
     batch SD b in sequential colours, side by side, the arm's marker, 95% bars), on one y axis shared by every arm;
     below, in a strip shared by every arm, the fraction of replicates whose accuracy query at the largest k was
     answered (not ⊥), so a missing gap reads as "answered 0" there and a note on the panel says why no point is drawn.
@@ -163,12 +164,12 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p").assign(x=lambda g, b=b: g["p"] + dodge[b])  # side by side
             drawn = grp[grp["answered"] > 0]
-            ax.errorbar(drawn["x"], drawn["gap_se_units"], yerr=Z95 * 2 * np.sqrt(n) * drawn["gap_se"], ls="-",
+            ax.errorbar(drawn["x"], drawn["gap_mean"], yerr=Z95 * drawn["gap_se"], ls="-",
                         marker=marker, ms=5.5, capsize=0, elinewidth=1.1, color=b_colours[b], lw=1.4)
             strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4, lw=1.0, color=b_colours[b])
         silent_p = sorted(sub.loc[sub["answered"] == 0, "p"].unique())
         if silent_p:  # why no point is drawn there (never a point at 0, which would read "no overfitting")
-            ax.text(float(np.mean(silent_p)), 0.5, NO_ANSWER.replace(": ", ":\n"),
+            ax.text(float(np.mean(silent_p)), 0.5, NO_ANSWER.replace(" every", "\nevery"),
                     transform=blended_transform_factory(ax.transData, ax.transAxes), ha="center", va="center",
                     fontsize=SIZES["note"], color="#555555")
         ax.axhline(0, color=COLORS["reference"], lw=0.9)
@@ -181,7 +182,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     strips[0].set_yticks([0, 1], ["0%", "100%"])
     for i, (ax, strip) in enumerate(zip(axes, strips)):
         if i % ncols == 0:
-            ax.set_ylabel("2√n (holdout − fresh)\n[SE units]")
+            ax.set_ylabel(GAP_AXIS_LABEL)  # one gap unit in every experiment figure
         else:
             ax.tick_params(labelleft=False)
             strip.tick_params(labelleft=False)
@@ -203,9 +204,10 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         handles[-1].set_label(ring_legend(claim_list if claim_list is not None else claims(table), ringed))
     verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}, "
-                               f"{spec.replicates} replicates per point; gap at the largest k, bars: 95% band",
+                               f"{spec.replicates} replicates per point; gap at the largest k = {max(spec.k_grid)}, "
+                               "bars: 95% band",
                                1.05 * MAX_WIDTH))
-    fig.subplots_adjust(left=0.09, right=0.91, top=0.82, bottom=0.08)
+    fig.subplots_adjust(left=0.09, right=0.91, top=0.8, bottom=0.08)
     spare = fig.add_subplot(outer[arm_rows, max(1, ncols // 2):])  # the legend beside the certified panel
     spare.set_axis_off()
     spare.legend(handles, [h.get_label() for h in handles], loc="center left", bbox_to_anchor=(0.08, 0.5),
@@ -228,7 +230,7 @@ def _ring_trend(ax, table: pd.DataFrame) -> bool:
     sub = table[(table["mechanism"] == "standard") & (table["p"] == p_hi) & table["b"].isin(failing)]
     b_values = sorted(table["b"].unique())
     x = [p_hi + DODGE * (b_values.index(b) - (len(b_values) - 1) / 2) for b in sub["b"]]
-    ring(ax, x, sub["gap_se_units"], label="claim differs here", size=120)
+    ring(ax, x, sub["gap_mean"], label="claim differs here", size=120)
     return len(sub) > 0
 
 
