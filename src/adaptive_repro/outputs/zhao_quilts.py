@@ -16,6 +16,7 @@ from adaptive_repro.outputs.zhao_proof_checks import eq38_row
 from adaptive_repro.plotting import (
     COLORS,
     OKABE_ITO,
+    SIZES,
     floor_band,
     legend_below,
     log_axis,
@@ -96,14 +97,21 @@ def lemma3_gives_up(curves: pd.DataFrame) -> float | None:
 
 
 def conversion_verdict(curves: pd.DataFrame) -> str:
-    """The figure's one message, from the curves it draws: where the Markov-blanket route (Lemma 3) stops certifying
-    a DP level, and up to which correlation Lemma 2's exact quilts still do."""
+    """The figure's one message, from the curves it draws: from which correlation on the Markov-blanket route
+    (Lemma 3) certifies no DP level, per panel (tau) where they differ, and up to which correlation Lemma 2's exact
+    quilts still do."""
     x = lemma3_gives_up(curves)
     l2 = curves[(curves["method"] == "lemma2") & curves["feasible"]]
     up_to = f"; Lemma 2's quilts do up to {2 * l2['p'].max() - 1:.2g}" if len(l2) else ""
     if x is None:
         return "Lemma 3 (Markov blanket) certifies a DP level at every correlation drawn" + up_to
-    return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {plain_number(x)}" + up_to
+    per_tau = {t: lemma3_gives_up(g) for t, g in curves.groupby("tau")}
+    found = {t: v for t, v in per_tau.items() if v is not None}
+    (t_lo, lo), (t_hi, hi) = min(found.items(), key=lambda kv: kv[1]), max(found.items(), key=lambda kv: kv[1])
+    if lo == hi:
+        return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {plain_number(x)}" + up_to
+    return (f"Lemma 3 (Markov blanket) certifies no DP level from correlation 2p − 1 ≥ {plain_number(lo)} "
+            f"(τ = {t_lo:g}) to ≥ {plain_number(hi)} (τ = {t_hi:g})" + up_to.replace("; ", ";\n"))
 
 
 def _runs(frame: pd.DataFrame, mask: np.ndarray) -> list[pd.DataFrame]:
@@ -176,6 +184,11 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
             artist.set_ydata(np.full(len(artist.get_xdata()), y))
         else:
             artist.set_offsets(np.column_stack([artist.get_offsets()[:, 0], np.full(len(artist.get_offsets()), y)]))
+    for ax, tau in zip(axes, taus):  # where the infeasible range starts, named on it
+        start = lemma3_gives_up(curves[np.isclose(curves["tau"], tau)])
+        if start is not None:
+            ax.annotate(f"from {plain_number(start)}", (start, y), textcoords="offset points", xytext=(-5, 0),
+                        ha="right", va="center", fontsize=SIZES["tick"], color=l3_colour)
     axes[0].set_ylabel("DP level ε′ implying ε-BDP")
     verdict_title(fig, conversion_verdict(curves), f"a binary symmetric chain of n = {n:,} records, stay probability p")
     legend_below(fig, axes, ncol=3)
