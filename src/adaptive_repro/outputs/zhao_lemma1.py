@@ -224,7 +224,9 @@ def build_figure(frame: pd.DataFrame):
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())
     fig, axes = panel_grid(len(taus), max_cols=4, size=(2.5, 3.7), sharey=True)
-    colors = ordinal_colors(len(ps))
+    correlated = [p for p in ps if not np.isclose(p, 0.5)]  # the i.i.d. control grey, apart from the chains' scale
+    colors = [COLORS["reference"] if np.isclose(p, 0.5) else c
+              for p, c in zip(ps, [None] * (len(ps) - len(correlated)) + ordinal_colors(len(correlated)))]
     floor = 10.0 ** np.floor(np.log10(frame["bound"].min()))  # every bound value, hence every failure, above it
     bad = correlated_failures(frame)
     below_any = False
@@ -263,10 +265,11 @@ def build_figure(frame: pd.DataFrame):
                 line.set_ydata(np.full(len(line.get_xdata()), y_band))
     axes[0].set_ylabel("exact P[|q(X) − ½| ≥ τ]")
     if below_any:
-        axes[0].plot([], [], "v", color="grey", mfc="white", label=f"exact probability below {_plain_power(floor)}")
+        axes[0].plot([], [], "v", color="grey", mfc="white",
+                     label=f"exact probability below {_plain_power(floor)} (set apart in n, one per p)")
     verdict_title(fig, verdict(frame),
                   "a data-independent (0-BDP) query on Markov-chain labels with stay probability p")
-    legend_below(fig, axes, ncol=4)
+    legend_below(fig, axes, ncol=3)
     return fig
 
 
