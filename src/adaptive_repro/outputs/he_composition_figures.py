@@ -110,7 +110,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
     ratio = drawn.delta_prime / drawn.exact_delta_at_eps_prime
     ratio = ratio[np.isfinite(ratio)]
     span = max(1.0 - float(ratio.min()), 0.05) if len(ratio) else 0.05
-    dlim = (1.0 - 1.5 * span, 1.0 + 1.5 * span)  # a linear zoom on ratio 1 and He's deepest shortfall
+    dlim = (1.0 - 1.8 * span, 1.0 + 1.5 * span)  # a linear zoom on ratio 1 and He's deepest shortfall (+ its label)
     n = max(1, len(cells))
     fig, axes = plt().subplots(n, 2, figsize=(MAX_WIDTH, 1.15 * n + 2.3), squeeze=False, sharex=True,
                                sharey="col", gridspec_kw={"width_ratios": [1, 2.4]})
@@ -134,6 +134,11 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         b = bad[(bad.eps == eps) & (bad.delta == delta)]["T"]
         ring(low, b, dr["he"].reindex(b), size=RING_SIZE,
              label="He's δ′ below the exact δ at its ε′: not a valid guarantee")
+        if len(b):  # its lowest ratio in numbers: a ring near the line at 1 cannot show how far below it is
+            worst = dr["he"].reindex(b).idxmin()
+            low.annotate(f"{dr['he'][worst]:.4g}", (worst, dr["he"][worst]), xytext=(-6, -9),
+                         textcoords="offset points", ha="right", va="top", fontsize=SIZES["note"],
+                         color=COLORS["violation"])
         both = pd.concat([dr["he"], dr["kairouz"]])
         _above_marks(low, pd.DataFrame({"T": both.index}, index=range(len(both))),
                      pd.Series(both.values, index=range(len(both))), dlim[1])
