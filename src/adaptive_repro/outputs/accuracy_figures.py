@@ -52,7 +52,7 @@ def accuracy_curves(ax, sub: pd.DataFrame, mark_holdout: bool = False):
 
 #: Ticks of the number of selected variables k on the square-root axis of the accuracy panels (which gives the
 #: first few k, where the signal is found, room).
-K_TICKS = (0, 10, 20, 50, 100, 200, 300, 400, 500)
+K_TICKS = (0, 20, 50, 100, 200, 300, 400, 500)
 #: The same for a narrow panel (about 3 inches), where neighbouring labels of K_TICKS would touch.
 K_TICKS_NARROW = (0, 20, 50, 100, 200, 500)
 #: ... and for a very narrow one (about 2 inches).
@@ -63,9 +63,9 @@ def sqrt_k_axis(ax, k_max: float, ticks: tuple = K_TICKS) -> None:
     """A square-root x axis for k with ``ticks`` up to ``k_max``."""
     import numpy as np
 
-    ax.set_xscale("function", functions=(lambda k: np.sqrt(np.maximum(k, 0)), np.square))
+    ax.set_xscale("function", functions=(lambda k: np.sign(k) * np.sqrt(np.abs(k)), lambda r: np.sign(r) * r**2))
     ax.set_xticks([k for k in ticks if k <= k_max])
-    ax.set_xlim(0, k_max * 1.02)
+    ax.set_xlim(-(0.035 * np.sqrt(k_max)) ** 2, (1.035 * np.sqrt(k_max)) ** 2)  # whole markers at k = 0 and k_max
 
 
 def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=None,

@@ -82,7 +82,8 @@ def transfer_verdict(inr: pd.DataFrame, ok: np.ndarray) -> str:
         factor = int(np.floor(float((inr["bound"] / inr["mc_ci_high"]).min())))  # floored: "at least" stays true
         margin = (f"is at least {factor} times below the bound" if factor >= 2 else
                   "stays below the bound" if factor == 1 else "is within Monte-Carlo error of the bound")
-        return f"Theorem 0.2 holds at all {len(inr)} (ε, m) inside its range: the measured probability {margin}"
+        return (f"Theorem 0.2 holds at all {len(inr)} (ε, m) inside its range:\nthe top of each measured "
+                f"probability's bar {margin}")
     return f"Theorem 0.2 fails at {int((~ok).sum())} of {len(inr)} (ε, m) inside its range (ringed)"
 
 

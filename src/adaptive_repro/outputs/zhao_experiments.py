@@ -116,7 +116,7 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
         ax.plot([r.frequency], [y], ls="none", ms=8, **style(arm), zorder=25)  # above a ring's white halo
         if r.mechanism in failing:
             ring(ax, r.frequency, y, label=None)
-        notes = ([f"{r.answered_fraction:.0%} of queries answered"] if r.answered_fraction < 0.995 else []) + (
+        notes = [f"{r.answered_fraction:.0%} of queries answered"] + (
             ["ringed: above β"] if r.mechanism in failing else [])
         label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
         right = r.ci_high < 0.6  # the label right of the interval, or left of it near the right edge
@@ -134,7 +134,7 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
     ax.set_xlim(-0.03, 1.05)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel(r"rate of Theorem 2's failure event P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]"
-                  " over replicates, 95% interval")
+                  " over replicates, 95% Clopper–Pearson interval")
     ax.set_ylabel("Algorithm 1\ncalibration")
     verdict_title(fig, wrap_verdict(thm2_verdict(table, beta, spec), 1.05 * MAX_WIDTH),  # 113 characters fit
                   setting_line(spec, int(table["replicates"].max()), 1.15 * MAX_WIDTH))  # its mathtext is short
