@@ -92,8 +92,28 @@ def linear_instance(params: dict, which: str, theorem: pd.DataFrame) -> pd.Serie
     L = float(params.get("L", 1.0)) if which == "sgld" else 1.0
     out = pd.Series(np.nan, index=theorem.index)
     for (N, sigma, T), group in theorem.groupby(["N", "sigma", "T"]):
-        out[group.index] = gt.linear_instance_delta(tau / N, L / tau, sigma, int(T), group.eps_prime.to_numpy())
+        try:
+            out[group.index] = gt.linear_instance_delta(tau / N, L / tau, sigma, int(T), group.eps_prime.to_numpy())
+        except ValueError:  # the accountant cannot represent it (e.g. sigma near 0): left nan, and the row says so
+            continue
     return out
+
+
+def _instance_text(instance: pd.Series, ratio: float) -> str:
+    """The row's sentence on :func:`linear_instance` (nan where the accountant cannot represent the instance)."""
+    what = ("the natural worst-case instance (a linear loss whose changed example has gradient +L in one data set and "
+            "-L in the other, sampled with probability tau/N per step)")
+    computed = instance.notna()
+    if not computed.any():
+        return f"{what} is not computed here (dp_accounting cannot represent it at these parameters)"
+    skipped = f" (not computed at the other {int((~computed).sum())})" if not computed.all() else ""
+    where = (f"every one of the {len(instance)} points" if computed.all()
+             else f"{int(computed.sum())} of the {len(instance)} points")
+    verdict = ("at some points this upper bound is above delta', so it neither shows nor rules out a violation there"
+               if ratio > 1 else "that instance does not violate the printed pair; it is one instance, not a proof")
+    return (f"{what} has delta(eps') <= {instance.max():.2g} at {where}{skipped}, at most {ratio:.2g} x delta' "
+            "(dp_accounting's pessimistic PLD: an upper bound, not resolved below its tail truncation of 1e-15): "
+            + verdict)
 
 
 def per_step_checked(params: dict, which: str) -> pd.DataFrame:
@@ -119,16 +139,13 @@ def per_step_row(oid: str, params: dict, which: str, theorem: pd.DataFrame) -> C
     add_remove = checked.printed >= checked.exact_add_remove * (1 - 1e-9)
     proved = rdp_proved(params, which, theorem)
     instance = linear_instance(params, which, theorem)
-    ratio = float((instance / theorem.delta_prime_free).max())
+    computed = instance.notna()
+    ratio = float((instance / theorem.delta_prime_free)[computed].max()) if computed.any() else np.nan
     end = ("no violation of the printed end result (eps', delta') is known: an RDP upper bound (sampling without "
            "replacement, replace-one, Wang-Balle-Kasiviswanathan 2019 via "
            f"dp_accounting, at delta' with the free delta~) proves the printed pair at {int(proved.sum())} of "
-           f"{len(proved)} grid points; at the others it is neither proved nor refuted here; the natural worst-case "
-           "instance (a linear loss whose changed example has gradient +L in one data set and -L in the other, "
-           f"sampled with probability tau/N per step) has delta(eps') <= {instance.max():.2g} at every one of the "
-           f"{len(instance)} points, at most {ratio:.2g} x delta' (dp_accounting's pessimistic PLD: an upper "
-           "bound, not resolved below its tail truncation of 1e-15): "
-           "that instance does not violate the printed pair; it is one instance, not a proof")
+           f"{len(proved)} grid points; at the others it is neither proved nor refuted here; " + _instance_text(
+               instance, ratio))
     pairs = ", ".join(f"sigma = {r.sigma:g}: {r.printed:.4g} vs {r.exact_replace_one:.4g} (add/remove "
                       f"{r.exact_add_remove:.4g})" for r in t.itertuples())
     note = (f"printed vs exact (replace-one): {pairs}; {scanned}; the printed eps~ is at least the add/remove exact "
