@@ -21,12 +21,10 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 import pytest
+from test_theory_params import SMALL  # a sibling test module, imported as test_theory_extremes does
 
 from adaptive_repro import catalogue
 from adaptive_repro.catalogue import default_params
-
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-from test_theory_params import SMALL
 
 DECIDED = ("holds", "does not hold")
 

@@ -15,19 +15,16 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from test_claim_strength import Patch, generic
 
 from adaptive_repro import catalogue, validation
 from adaptive_repro.simulation.specs import output_of
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_claim_strength import Patch, generic
 
 ROOT = Path(__file__).resolve().parents[2]
 CAP = 20  # replicates per experiment (point)

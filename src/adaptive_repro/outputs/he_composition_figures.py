@@ -134,11 +134,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         b = bad[(bad.eps == eps) & (bad.delta == delta)]["T"]
         ring(low, b, dr["he"].reindex(b), size=RING_SIZE,
              label="He's δ′ below the exact δ at its ε′: not a valid guarantee")
-        if len(b):  # its lowest ratio in numbers: a ring near the line at 1 cannot show how far below it is
-            worst = dr["he"].reindex(b).idxmin()
-            low.annotate(f"{dr['he'][worst]:.4g}", (worst, dr["he"][worst]), xytext=(-6, -9),
-                         textcoords="offset points", ha="right", va="top", fontsize=SIZES["note"],
-                         color=COLORS["violation"])
+        _lowest_label(low, dr["he"].reindex(b))
         both = pd.concat([dr["he"], dr["kairouz"]])
         _above_marks(low, pd.DataFrame({"T": both.index}, index=range(len(both))),
                      pd.Series(both.values, index=range(len(both))), dlim[1])
@@ -160,13 +156,13 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
     return fig
 
 
-def _lowest_label(ax, rows: pd.DataFrame):
-    """Write He's lowest δ′/floor beside its point (a ring near the floor line cannot show how far below it is)."""
-    if len(rows):
-        low = rows.loc[rows.delta_over_floor.idxmin()]
-        ax.annotate(f"{low.delta_over_floor:.4g}", (low["T"], low.delta_over_floor), xytext=(-6, -9),
-                    textcoords="offset points", ha="right", va="top", fontsize=SIZES["note"],
-                    color=COLORS["violation"])  # the rings' colour
+def _lowest_label(ax, ratio: pd.Series):
+    """Write He's lowest ratio (``ratio`` indexed by T: δ′/floor or δ′/exact) beside its point: a ring near the line
+    at 1 cannot show how far below it is."""
+    if len(ratio):
+        T = ratio.idxmin()
+        ax.annotate(f"{ratio[T]:.4g}", (T, ratio[T]), xytext=(-6, -9), textcoords="offset points", ha="right",
+                    va="top", fontsize=SIZES["note"], color=COLORS["violation"])  # the rings' colour
 
 
 def composition_delta_figure(table: pd.DataFrame, params: dict):
@@ -202,7 +198,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
                                                                             label=exact_label))
         b = bad[(bad.eps == eps) & (bad.delta == delta)]
         ring(ax, b["T"], b.delta_over_floor, size=RING_SIZE, label="He's δ′ below the floor: not a valid guarantee")
-        _lowest_label(ax, b)
+        _lowest_label(ax, b.set_index("T").delta_over_floor)
         both = pd.concat([h, k])
         _above_marks(ax, both, both.delta_over_floor, ylim[1])
         ax.set_title(_cell_name(delta, eps, deltas))

@@ -99,13 +99,15 @@ def linear_instance(params: dict, which: str, theorem: pd.DataFrame) -> pd.Serie
     return out
 
 
-def _instance_text(instance: pd.Series, ratio: float) -> str:
-    """The row's sentence on :func:`linear_instance` (nan where the accountant cannot represent the instance)."""
+def _instance_text(instance: pd.Series, delta_prime: pd.Series) -> str:
+    """The row's sentence on :func:`linear_instance` (nan where the accountant cannot represent the instance) against
+    the printed ``delta_prime`` of the same points."""
     what = ("the natural worst-case instance (a linear loss whose changed example has gradient +L in one data set and "
             "-L in the other, sampled with probability tau/N per step)")
     computed = instance.notna()
     if not computed.any():
         return f"{what} is not computed here (dp_accounting cannot represent it at these parameters)"
+    ratio = float((instance / delta_prime)[computed].max())
     skipped = f" (not computed at the other {int((~computed).sum())})" if not computed.all() else ""
     where = (f"every one of the {len(instance)} points" if computed.all()
              else f"{int(computed.sum())} of the {len(instance)} points")
@@ -138,14 +140,11 @@ def per_step_row(oid: str, params: dict, which: str, theorem: pd.DataFrame) -> C
                " it is never below")
     add_remove = checked.printed >= checked.exact_add_remove * (1 - 1e-9)
     proved = rdp_proved(params, which, theorem)
-    instance = linear_instance(params, which, theorem)
-    computed = instance.notna()
-    ratio = float((instance / theorem.delta_prime_free)[computed].max()) if computed.any() else np.nan
     end = ("no violation of the printed end result (eps', delta') is known: an RDP upper bound (sampling without "
            "replacement, replace-one, Wang-Balle-Kasiviswanathan 2019 via "
            f"dp_accounting, at delta' with the free delta~) proves the printed pair at {int(proved.sum())} of "
            f"{len(proved)} grid points; at the others it is neither proved nor refuted here; " + _instance_text(
-               instance, ratio))
+               linear_instance(params, which, theorem), theorem.delta_prime_free))
     pairs = ", ".join(f"sigma = {r.sigma:g}: {r.printed:.4g} vs {r.exact_replace_one:.4g} (add/remove "
                       f"{r.exact_add_remove:.4g})" for r in t.itertuples())
     note = (f"printed vs exact (replace-one): {pairs}; {scanned}; the printed eps~ is at least the add/remove exact "

@@ -224,9 +224,8 @@ def build_figure(frame: pd.DataFrame):
     taus = sorted(frame["tau"].unique())
     ps = sorted(frame["p"].unique())
     fig, axes = panel_grid(len(taus), max_cols=4, size=(2.5, 3.7), sharey=True)
-    correlated = [p for p in ps if not np.isclose(p, 0.5)]  # the i.i.d. control grey, apart from the chains' scale
-    colors = [COLORS["reference"] if np.isclose(p, 0.5) else c
-              for p, c in zip(ps, [None] * (len(ps) - len(correlated)) + ordinal_colors(len(correlated)))]
+    chain_colours = iter(ordinal_colors(sum(not np.isclose(p, 0.5) for p in ps)))
+    colors = [COLORS["reference"] if np.isclose(p, 0.5) else next(chain_colours) for p in ps]  # i.i.d. control grey
     floor = 10.0 ** np.floor(np.log10(frame["bound"].min()))  # every bound value, hence every failure, above it
     bad = correlated_failures(frame)
     below_any = False
