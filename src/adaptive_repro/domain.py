@@ -90,7 +90,8 @@ DOMAINS: dict[str, Domain] = {
                     NONNEGATIVE),
     "delta": PROBABILITY, "delta_prime": PROBABILITY,
     "delta_tilde": FAILURE_PROBABILITY, "beta": OPEN_PROBABILITY,
-    **dict.fromkeys(("T", "N", "n", "m", "B", "budget"), POSITIVE),  # counts; bounds are also solved for them as reals
+    **dict.fromkeys(("T", "N", "n", "B", "budget"), POSITIVE),  # counts; bounds are also solved for them as reals
+    "m": AT_LEAST_ONE,  # a number of queries or of samples: ln(m / beta) and the like assume m >= 1
     "k": COUNT,
     "tau": Domain(0.0, 1.0, low_open=True),
     "sigma": POSITIVE, "sensitivity": POSITIVE, "shift": POSITIVE,
@@ -151,6 +152,12 @@ def _echo(value) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _call(func: Callable, args: tuple, kwargs: dict) -> str:
+    """``name(arguments)`` of a call, each argument echoed short, for an error message."""
+    given = ", ".join([_echo(a) for a in args] + [f"{k}={_echo(v)}" for k, v in kwargs.items()])
+    return f"{func.__qualname__}({given})"
+
+
 def _passes(value, domain: Domain) -> bool:
     """Whether ``value`` lies in ``domain`` (False also where it is not a number): Python numbers in plain Python,
     anything else through numpy."""
@@ -205,10 +212,13 @@ def checked(func: Callable, domains: dict[str, Domain] | None = None) -> Callabl
         try:
             with np.errstate(over="raise", invalid="raise", divide="raise"):
                 return func(*args, **kwargs)
-        except (FloatingPointError, OverflowError) as err:
-            given = ", ".join([_echo(a) for a in args] + [f"{k}={_echo(v)}" for k, v in kwargs.items()])
-            raise ValueError(f"{func.__qualname__}({given}): the result is not representable in floating point "
+        except (FloatingPointError, OverflowError, ZeroDivisionError) as err:
+            raise ValueError(f"{_call(func, args, kwargs)}: the result is not representable in floating point "
                              f"({err}); use smaller arguments") from None
+        except ValueError as err:  # raised by a function it calls, or by itself: name the call the user made
+            if str(err).startswith(func.__qualname__):
+                raise
+            raise ValueError(f"{_call(func, args, kwargs)}: {err}") from None
 
     def checked_call(*args, **kwargs):
         bound = signature.bind(*args, **kwargs)

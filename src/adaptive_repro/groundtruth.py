@@ -138,6 +138,8 @@ def kov_delta(eps, delta, T, eps_prime):
 
 def _kov_eps_scalar(eps: float, delta: float, T: int, delta_prime: float) -> float:
     """:func:`kov_eps` at one point, without the argument checks."""
+    if not math.isfinite(T * eps):
+        raise ValueError(f"T x eps = {T} x {eps!r} is not representable in floating point; use a smaller eps")
     fl = float(unchecked(delta_floor)(delta, T))
     if not (delta_prime >= fl):  # also catches nan
         return math.nan  # infeasible: below the floor
@@ -256,7 +258,7 @@ def subsampled_gaussian_rdp_eps(N, batch, sensitivity, sigma, T, delta):
     (Wang, Balle, Kasiviswanathan 2019, "Subsampled Renyi differential privacy and analytical moments accountant",
     Theorem 9), times T, converted to (eps, delta), all by dp_accounting's public ``RdpAccountant`` (replace-one
     neighbours, a ``SampledWithoutReplacementDpEvent`` of a ``GaussianDpEvent``). A valid (not tight) eps: an
-    (eps', delta) pair with eps' at least this is proved."""
+    (eps', delta) pair with eps' at least this is proved; inf where none is (delta = 0, or too little noise)."""
     import dp_accounting
     from dp_accounting.rdp import rdp_privacy_accountant as rdp
 
@@ -285,7 +287,13 @@ def linear_instance_delta(q: float, shift: float, sigma: float, T: int, eps_prim
     from dp_accounting.pld import privacy_loss_distribution as pld
 
     eps_prime = np.asarray(eps_prime, dtype=float)
+    _require_positive("linear_instance_delta", "eps_prime", float(eps_prime.min()))
     interval = float(eps_prime.min()) / (20 * int(T))  # pessimistic rounding adds at most T x interval to eps'
+    # one step's privacy loss spans about mu^2/2 + 10 mu either way (mu = shift/sigma; the Gaussian's tails); the
+    # composition truncates its tails, so one step's grid is what must fit
+    mu = float(shift) / float(sigma)
+    _require_pld_size("linear_instance_delta", 2 * (mu * mu / 2 + 10 * mu) / interval,
+                      "a smaller T or shift/sigma, or a larger eps_prime")
     step = pld.from_gaussian_mechanism(float(sigma), sensitivity=float(shift), sampling_prob=float(q),
                                        value_discretization_interval=interval,
                                        neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
@@ -297,6 +305,34 @@ def linear_instance_delta(q: float, shift: float, sigma: float, T: int, eps_prim
 # ---------------------------------------------------------------------------------------------------------------
 # dp_accounting PLD wrappers
 # ---------------------------------------------------------------------------------------------------------------
+
+#: The largest PLD a function here builds, in grid points (the composed support T x 2 eps / interval for the
+#: Laplace and worst-case pairs, one step's for the subsampled Gaussian): about 0.8 GB of float64 per array
+#: dp-accounting holds; larger requests are refused, not attempted.
+MAX_PLD_POINTS = 10**8
+
+
+def _require_pld_size(function: str, points: float, change: str) -> None:
+    """Refuse a composition of ``points`` grid points above :data:`MAX_PLD_POINTS` (or not a finite count), naming
+    ``function`` and what to change."""
+    if not points <= MAX_PLD_POINTS:
+        raise ValueError(f"{function}: the privacy-loss distribution would have {points:.3g} grid points, "
+                         f"more than the limit {MAX_PLD_POINTS:.0e}; use {change}")
+
+
+def _require_positive(function: str, name: str, value: float) -> None:
+    """A PLD's discretization needs a positive grid step: refuse ``name`` = 0 by name."""
+    if not value > 0:
+        raise ValueError(f"{function}: argument {name} = {value!r} is not allowed; allowed: a number > 0 (the "
+                         "privacy-loss grid step is proportional to it)")
+
+def _delta_for_epsilon(pld, eps_prime) -> np.ndarray:
+    """delta(eps') of a PLD at one eps' or an array of them (dp-accounting's public ``get_delta_for_epsilon`` takes a
+    1-d sequence), in the shape of ``eps_prime``, clipped to [0, 1] (its sums can round a little above 1)."""
+    eps_prime = np.asarray(eps_prime, dtype=float)
+    deltas = np.asarray(pld.get_delta_for_epsilon(eps_prime.ravel()), dtype=float)
+    return np.reshape(np.clip(deltas, 0.0, 1.0), eps_prime.shape)
+
 
 def pld_interval(eps: float, target: float = 1e-3, min_steps: int = 100) -> float:
     """A PLD value-discretization interval that divides eps (eps / k for an integer k), at most ``target`` and at
@@ -310,7 +346,15 @@ def laplace_pld(eps: float, T: int, interval: float | None = None, pessimistic: 
     from ``dp_accounting.pld.privacy_loss_distribution.from_laplace_mechanism`` (connect-the-dots)."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
+    _require_positive("laplace_pld", "eps", eps)
     interval = unchecked(pld_interval)(eps) if interval is None else interval
+    if eps < np.finfo(float).tiny:  # a subnormal eps: dp-accounting's Laplace PLD cannot place its mass
+        raise ValueError(f"laplace_pld: argument eps = {eps!r} is not allowed; allowed: at least "
+                         f"{np.finfo(float).tiny:.3g} (a normal float)")
+    if interval > eps:
+        raise ValueError(f"laplace_pld: argument interval = {interval!r} is not allowed; allowed: at most eps = "
+                         f"{eps!r} (the privacy loss of one step lies in [-eps, eps])")
+    _require_pld_size("laplace_pld", int(T) * 2 * eps / interval, "a smaller T or eps, or a larger interval")
     # connect-the-dots only exists for the pessimistic estimate; the optimistic one uses privacy buckets
     base = pld.from_laplace_mechanism(1.0 / eps, sensitivity=1.0, pessimistic_estimate=pessimistic,
                                       value_discretization_interval=interval, use_connect_dots=pessimistic)
@@ -321,7 +365,8 @@ def laplace_pld_eps(eps: float, T: int, delta_prime: float | ArrayLike, interval
     """(pessimistic, optimistic) eps'(delta') of T-fold Laplace(1/eps) composition by the PLD accountant: floats for
     one delta', arrays for an array of them (each PLD is composed once for all of them: composing is the slow part).
     The pessimistic value is an upper bound on the true eps', the optimistic a lower bound (dp_accounting docs).
-    eps'(delta') is read off each PLD by dp-accounting's public ``get_epsilon_for_delta``."""
+    eps'(delta') is read off each PLD by dp-accounting's public ``get_epsilon_for_delta`` (inf where the accountant
+    finds no finite eps', e.g. a delta' below its tail truncation)."""
     deltas = np.asarray(delta_prime, dtype=float)
     out = []
     for pessimistic in (True, False):
@@ -334,7 +379,7 @@ def laplace_pld_eps(eps: float, T: int, delta_prime: float | ArrayLike, interval
 def laplace_pld_delta(eps: float, T: int, eps_prime, interval: float | None = None, pessimistic: bool = True):
     """delta'(eps') of T-fold Laplace(1/eps) composition by the PLD accountant."""
     p = unchecked(laplace_pld)(eps, T, interval, pessimistic=pessimistic)
-    return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+    return _delta_for_epsilon(p, eps_prime)
 
 
 def dp_pld(eps: float, delta: float = 0.0, steps_per_eps: int = 10):
@@ -348,6 +393,7 @@ def dp_pld(eps: float, delta: float = 0.0, steps_per_eps: int = 10):
     eps, a 10% error per step that compounds under composition. Placing the masses on the grid avoids that.)"""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
+    _require_positive("dp_pld", "eps", eps)
     k = int(steps_per_eps)
     p = float(special.expit(eps))
     pmf = {k: (1.0 - delta) * p, -k: (1.0 - delta) * (1.0 - p)}
@@ -357,15 +403,19 @@ def dp_pld(eps: float, delta: float = 0.0, steps_per_eps: int = 10):
 def pure_dp_pld_delta(eps: float, T: int, eps_prime, steps_per_eps: int = 10):
     """delta'(eps') of T-fold binary randomized response (the dominating pair of eps-DP) by dp_accounting's PLD
     composition (:func:`dp_pld` with delta = 0). Independent cross-check of :func:`kov_delta` with delta = 0."""
+    _require_pld_size("pure_dp_pld_delta", int(T) * 2 * int(steps_per_eps), "a smaller T or steps_per_eps")
     p = unchecked(dp_pld)(eps, 0.0, steps_per_eps).self_compose(int(T))
-    return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+    return _delta_for_epsilon(p, eps_prime)
 
 
 def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, steps_per_eps: int = 10):
     """delta'(eps') of the T-fold composition of the worst-case (eps, delta)-DP pair by dp_accounting's PLD
     composition (:func:`dp_pld`). Cross-check of :func:`kov_delta` with delta > 0."""
+    _require_pld_size("approx_dp_pld_delta", int(T) * 2 * int(steps_per_eps), "a smaller T or steps_per_eps")
+    if delta == 1.0:  # every step may fail outright: delta' = 1 at every eps' (the PLD has no finite mass)
+        return np.ones(np.shape(eps_prime))
     p = unchecked(dp_pld)(eps, delta, steps_per_eps).self_compose(int(T))
-    return np.asarray(p.get_delta_for_epsilon(np.asarray(eps_prime, dtype=float)), dtype=float)
+    return _delta_for_epsilon(p, eps_prime)
 
 
 # argument domains (adaptive_repro.domain); T: a number of mechanisms, at most 10^7 (each KOV point costs O(T)

@@ -52,7 +52,7 @@ def ceil_ratio(eps_prime, eps, T):
     """ceil(eps'/eps) clamped into [0, T] (He Corollary 2/3 use it as a count of iterations)."""
     eps_prime, eps, T = _f(eps_prime), _f(eps), _f(T)
     with np.errstate(invalid="ignore", divide="ignore"):
-        m = np.ceil(eps_prime / eps)
+        m = np.where(eps_prime == 0, 0.0, np.ceil(eps_prime / eps))  # eps' = 0 needs no step, also at eps = 0
     return _ret(np.clip(m, 0.0, T))
 
 
@@ -265,14 +265,15 @@ def he_corollary3_log_delta_pp_derived(eps, T, eps_prime):
 
 def he_corollary3_delta_pp_derived(eps, T, eps_prime):
     """Corollary 3's delta'' as its own derivation gives it (eq. (36) at (37)); see
-    :func:`he_corollary3_log_delta_pp_derived`."""
+    :func:`he_corollary3_log_delta_pp_derived` (nan where that is)."""
     return _ret(np.exp(_f(unchecked(he_corollary3_log_delta_pp_derived)(eps, T, eps_prime))))
 
 
 def he_corollary3_delta(eps, delta, T, eps_prime, derived=False):
     """He Corollary 3: delta' = 1 - (1 - e^eps delta/(1+e^eps))^m (1 - delta/(1+e^eps))^{T-m}
     + 1 - (1 - delta/(1+e^eps))^T + delta'', m = ceil(eps'/eps) clamped to [0, T]; delta'' as printed, or as its
-    derivation (App. B.4 eq. (36) at (37)) gives it when ``derived`` is true."""
+    derivation (App. B.4 eq. (36) at (37)) gives it when ``derived`` is true; nan where delta'' is undefined
+    (eps' >= T eps, :func:`he_corollary3_log_delta_pp`)."""
     eps, delta, T, ep = (_f(x) for x in (eps, delta, T, eps_prime))
     m = _f(unchecked(ceil_ratio)(ep, eps, T))
     core = _he_delta_core(delta * special.expit(eps), delta * special.expit(-eps), m, T)

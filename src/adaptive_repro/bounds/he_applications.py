@@ -54,7 +54,8 @@ def subsampled_composition(eps_tilde, N, tau, T, delta, delta_tilde):
     delta~ uses q eps~. The displayed delta~ inherits Corollary 3's exponent sign; ``delta_tilde_derived`` is
     Corollary 3's derivation (App. B.4 eqs. (36)-(37)) at per-step level q eps~ (as displayed) and
     ``delta_tilde_derived_2q`` at 2 q eps~ (the level eps' uses), with the matching ``delta_prime_derived*``.
-    Returns a dict of arrays."""
+    Returns a dict of arrays; the entries built on Corollary 3's delta'' are nan where it is undefined (eps' at
+    least T times the per-step level, :func:`adaptive_repro.bounds.he.he_corollary3_log_delta_pp`)."""
     et, N, tau, T, delta, dt = np.broadcast_arrays(*(_f(x) for x in (eps_tilde, N, tau, T, delta, delta_tilde)))
     q = tau / N
     step = 2.0 * q * et  # per-step level in eps' and in m
@@ -83,7 +84,8 @@ def subsampled_composition(eps_tilde, N, tau, T, delta, delta_tilde):
 
 def theorem7_sgld(N, tau, T, L, sigma, delta, delta_tilde):
     """He Theorem 7: (eps', delta') of SGLD (Algorithm 1) via :func:`subsampled_composition` with
-    eps~ = :func:`sgld_eps_tilde`. Returns the dict of :func:`subsampled_composition` plus ``eps_tilde``."""
+    eps~ = :func:`sgld_eps_tilde`. Returns the dict of :func:`subsampled_composition` (with its nan entries) plus
+    ``eps_tilde``."""
     et = sgld_eps_tilde(L, sigma, tau, delta)
     out = subsampled_composition(et, N, tau, T, delta, delta_tilde)
     out["eps_tilde"] = et
@@ -92,7 +94,8 @@ def theorem7_sgld(N, tau, T, L, sigma, delta, delta_tilde):
 
 def theorem8_federated(N, tau, T, sigma, delta, delta_tilde):
     """He Theorem 8: (eps', delta') of DP federated learning (Algorithm 2). Eq. (15) writes eps' with a bare eps
-    that the theorem never defines; we read it as eps~ (the delta' part of the theorem uses eps~)."""
+    that the theorem never defines; we read it as eps~ (the delta' part of the theorem uses eps~). Returns the dict
+    of :func:`subsampled_composition` (with its nan entries) plus ``eps_tilde``."""
     et = federated_eps_tilde(sigma, tau, delta)
     out = subsampled_composition(et, N, tau, T, delta, delta_tilde)
     out["eps_tilde"] = et

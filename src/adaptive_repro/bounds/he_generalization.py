@@ -37,22 +37,24 @@ def theorem1_b(eps, delta):
 
 
 def theorem1_b_intro(eps, delta):
-    """He Section 1 / Section 4.1.2 bullet: b = 2 e^{-eps} delta / eps * log(2/eps) (factor 2 absent from Theorem 1)."""
+    """He Section 1 / Section 4.1.2 bullet: b = 2 e^{-eps} delta / eps * log(2/eps) (factor 2 absent from Theorem 1);
+    nan where eps >= 2, as :func:`theorem1_b`."""
     return _ret(2.0 * _f(theorem1_b(eps, delta)))
 
 
 def theorem1_min_sample_size(eps, delta):
     """He Theorem 1 (and Lemma 4) precondition: N >= 2/eps^2 ln(16/(e^{-eps} delta))
-    = 2/eps^2 (ln 16 + eps - ln delta)."""
+    = 2/eps^2 (ln 16 + eps - ln delta); +inf at delta = 0 (no N suffices)."""
     eps, delta = _f(eps), _f(delta)
     with np.errstate(divide="ignore"):
         return _ret(2.0 / eps**2 * (np.log(16.0) + eps - np.log(delta)))
 
 
 def lemma4_k(eps, delta):
-    """He Lemma 4: k = ceil(eps / (e^{-eps} delta)) = ceil(eps e^eps / delta) sub-databases."""
+    """He Lemma 4: k = ceil(eps / (e^{-eps} delta)) = ceil(eps e^eps / delta) sub-databases; +inf at delta = 0
+    (no k suffices)."""
     eps, delta = _f(eps), _f(delta)
-    with np.errstate(divide="ignore", over="ignore"):
+    with np.errstate(divide="ignore"):
         return _ret(np.ceil(eps * np.exp(eps) / delta))
 
 

@@ -82,6 +82,7 @@ def theorem2_n_required(B, tau, m, beta, c, eps_prime):
     """Zhao 2017, Theorem 2: n >= n_#(B, (1-c)tau/(12 ln(4m/beta)), (1-c)tau/4, beta/(2m)) (eq. (8) with these values).
 
     ``eps_prime`` = Lemma 2's eps' at eps = theorem2_bdp_target(tau, c). For independent records eps' = eps.
+    +inf where eps' is None or 0 (Lemma 2 infeasible), as :func:`theorem1_n_sharp`.
     """
     sigma = theorem2_sigma(tau, m, beta, c)
     return theorem1_n_sharp(B, sigma, theorem2_tau_prime(tau, c), np.asarray(beta, dtype=float) / (2.0 * np.asarray(m)),
@@ -207,7 +208,8 @@ def theorem2_o_expression(B, tau, m, beta, eps_prime):
     """Zhao 2017, Theorem 2, the O(.) form its statement gives for n_#:
     B ln(m/beta) max_i min_Q (|N_i|+1) / (tau (tau/3 - 4 b_i)) = B ln(m/beta) / (tau eps'(tau/3)),
     with eps'(tau/3) = Lemma 2's min_i max_Q (tau/3 - 4 b_i)/(|N_i|+1) (the identity below eq. (32)); constant 1.
-    Note its denominator tau/3 - 4 b_i, where n_# itself (eq. (8) at tau' = (1-c)tau/4) has (1-c)tau/12 - 4 b_i."""
+    Note its denominator tau/3 - 4 b_i, where n_# itself (eq. (8) at tau' = (1-c)tau/4) has (1-c)tau/12 - 4 b_i.
+    +inf where eps' is None or 0 (Lemma 2 infeasible)."""
     ep = np.asarray(np.nan if eps_prime is None else eps_prime, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(ep > 0,
