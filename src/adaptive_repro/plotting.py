@@ -179,8 +179,10 @@ def panel_grid(n_panels: int, max_cols: int = 3, size=(3.4, 3.0), **kwargs):
     return fig, flat[:n_panels]
 
 
-def legend_below(fig, axes=None, handles=None, labels=None, ncol: int | None = None, rect_top: float = 1.0):
-    """One figure legend below all panels, outside the data; entries of ``axes`` merged by label (first wins).
+def legend_below(fig, axes=None, handles=None, labels=None, ncol: int | None = None, rect_top: float = 1.0,
+                 **options):
+    """One figure legend below all panels, outside the data; entries of ``axes`` merged by label (first wins);
+    ``options`` go to matplotlib's ``Figure.legend`` (e.g. a ``handler_map``).
 
     Lays the figure out (tight_layout) and places the legend under the lowest axes, so it never covers a curve.
     """
@@ -200,7 +202,7 @@ def legend_below(fig, axes=None, handles=None, labels=None, ncol: int | None = N
         ncol = max(1, min(len(labels), int(fig.get_figwidth() * 72 / (SIZES["legend"] * 0.55 * longest + 40))))
     fig.tight_layout(rect=(0, 0, 1, rect_top))
     return fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
-                      bbox_transform=fig.transFigure, frameon=False)
+                      bbox_transform=fig.transFigure, frameon=False, **options)
 
 
 def _plain(x: float, _pos=None) -> str:

@@ -180,116 +180,128 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 
 #: Horizontal offset factor between the arms' markers at one V (log axis): small, so that every marker stays on its
 #: V tick and the error bars stay apart.
-DODGE = 1.035
-#: Line styles of the thresholds drawn (one per distinct threshold curve, in grey).
-THRESHOLD_STYLES = ("--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))
+DODGE = 1.04
+#: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
+DODGE_ANSWERED = 1.18
 
 
-def threshold_curves(table: pd.DataFrame, arms) -> list[tuple[str, pd.DataFrame]]:
-    """The distinct thresholds of the arms in true SEs (T / (sqrt(V) 1/(2 sqrt(n)))) against V, one per group of arms
-    that share it (Algorithm 1's DP, Bayesian-DP and noiseless arms share T; the n/V arms have T times sqrt(V)), each
-    with its legend words: "T of <arm>" for one arm, "T of Algorithm 1 (<calibrations>)" for several."""
-    groups: dict[tuple, tuple[list, pd.DataFrame]] = {}
-    for arm in arms:
-        rows = table[table["mechanism"] == arm.name].groupby("V", as_index=False)[["threshold", "n"]].first()
-        rows["t_true"] = rows["threshold"] / (0.5 * np.sqrt(rows["V"] / rows["n"]))
-        key = tuple(np.round(rows["t_true"], 3))
-        groups.setdefault(key, ([], rows))[0].append(arm)
-    out = []
-    for members, rows in groups.values():
-        calibrations = [getattr(a, "calibration", None) for a in members]
-        if len(members) > 1 and all(calibrations):
-            words = "T of Algorithm 1 (" + ", ".join(c.name for c in calibrations) + ")"
-        else:
-            words = "T of " + " and ".join(a.display_name for a in members)
-        out.append((words, rows))
-    return out
+def answering_arms(table: pd.DataFrame, arms) -> list:
+    """The protected arms that answer at least :data:`ANSWERED_MIN` of the accuracy queries at every point: their
+    gap is a gap of answered queries everywhere, so the figure's gap row draws them (the others stop answering, and
+    their gaps stay in the table)."""
+    return [a for a in arms if (table.loc[table["mechanism"] == a.name, "answered"] >= ANSWERED_MIN).all()]
+
+
+def threshold_in_true_se(table: pd.DataFrame, arm) -> pd.DataFrame:
+    """``arm``'s threshold T against V in true SEs, T / (sqrt(V) 1/(2 sqrt(n))) (columns V, t_true)."""
+    rows = table[table["mechanism"] == arm.name].groupby("V", as_index=False)[["threshold", "n"]].first()
+    return rows.assign(t_true=rows["threshold"] / (0.5 * np.sqrt(rows["V"] / rows["n"])))
 
 
 def figure(table: pd.DataFrame, spec):
-    """Per structure (columns, titled with the data model in words): top, holdout − fresh at the largest k of every
-    arm, the standard holdout included, in one unit, the true SE √V·½/√n of a query (with its 95% band; drawn where
-    at least MIN_DRAWN replicates were answered), and the arms' thresholds T in the same unit (grey, one line per
-    distinct T); bottom, the fraction of accuracy queries answered at the largest k, with the 90% line, titled with the
-    structure's verdict (:func:`structure_verdict`) only when the structures' verdicts differ. Every point where an
-    arm is not valid (:func:`_valid`, the claims' test) is ringed where it fails: on the answered fraction if it
-    answers too little, on the gap if gap − 3 SE > T. The Algorithm 1 arms' legend entries say what Bayesian-DP level
-    they certify."""
+    """Per structure (columns, titled with the data model in words), two rows, each with the arms it is about:
+
+    * top, holdout − fresh at the largest k in one unit, the true SE √V·½/√n of a query (95% band of the mean; drawn
+      where at least MIN_DRAWN replicates were answered), for the standard holdout and the protected arms that
+      answer throughout (:func:`answering_arms`), each protected arm's threshold T as a thin dashed line in its
+      colour, in the same unit;
+    * bottom, the fraction of accuracy queries answered at the largest k by the budgeted arms, with the 90% line.
+
+    A ring marks where the claim "<arm> is valid" fails (answers < 90%, or gap − 3 SE > T: :func:`_valid`, the
+    claims' test), on the row that shows why. The bottom panels are titled with each structure's verdict
+    (:func:`structure_verdict`) when the structures' verdicts differ."""
     models = {point.model.name: point.model for point in spec.points}
+    from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
     from adaptive_repro.plotting import ring, style, verdict_title
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))
-    protected = [a for a in spec.points[0].arms if table.loc[table["mechanism"] == a.name, "threshold"].notna().any()]
-    drawn = [a for a in spec.points[0].arms if a in protected or a.name == "standard"]
+    arms = spec.points[0].arms
+    protected = [a for a in arms if table.loc[table["mechanism"] == a.name, "threshold"].notna().any()]
+    top_arms = [a for a in arms if a.name == "standard" or a in answering_arms(table, protected)]
+    bottom_arms = [a for a in protected if a.budgeted]
     verdicts = {s: structure_verdict(table[table["structure"] == s]) for s in structures}
     per_panel = len(set(verdicts.values())) > 1
     fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
-    limit = {"color": COLORS["reference"], "lw": 1.3, "ls": "--", "zorder": 1.5}
-    ring_label = f"arm not valid here: answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > its T"
-    # markers side by side at each V; the two calibrations that fail together at the outer places, so that their
-    # rings (often both at 0 answered) stay apart
-    order = sorted(range(len(drawn)), key=lambda i: ({DP_ARM: 0, BDP_ARM: 2}.get(drawn[i].name, 1), i))
-    place = {drawn[i].name: rank - (len(drawn) - 1) / 2 for rank, i in enumerate(order)}
-    threshold_handles = {}
+    ring_label = f"claim fails here: “the arm is valid” (answers ≥ {ANSWERED_MIN:.0%}, gap − {Z:g} SE ≤ its T)"
+    keyed: dict[str, Line2D] = {}  # arm display name -> its threshold's line key
+    noted = False  # whether a panel says its n/V thresholds are untested (room is made for the words below the data)
+    answered_line = {"color": COLORS["population"], "lw": 1.0, "ls": ":"}
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         top, bottom = axes[0][j], axes[1][j]
-        for k, (label, curve) in enumerate(threshold_curves(sub, protected)):
-            line_style = THRESHOLD_STYLES[k % len(THRESHOLD_STYLES)]
-            top.plot(curve["V"], curve["t_true"], color=COLORS["reference"], lw=1.1, ls=line_style, zorder=1.5)
-            threshold_handles.setdefault(label, Line2D([], [], color=COLORS["reference"], lw=1.1, ls=line_style))
-        for arm in drawn:
+        for rank, arm in enumerate(top_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
-            x = a["V"] * DODGE ** place[arm.name]
+            x = a["V"] * DODGE ** (rank - (len(top_arms) - 1) / 2)
             unit = 0.5 * np.sqrt(a["V"] / a["n"])  # the true SE of a query
             gap, band = a["gap_mean"] / unit, Z95 * a["gap_se"] / unit
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
-            label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
             bars = top.errorbar(x[shown], gap[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
-                                elinewidth=1.0, lw=1.3, label=label, **encoding)
+                                elinewidth=1.0, lw=1.3, label=arm.display_name, **encoding)
             bars.lines[0].set_gid(gid)
             if arm not in protected:
                 continue
-            bottom.plot(x, a["answered"], "-", ms=4.5, mec="white", mew=0.4, lw=1.5, **style(arm))
-            failing = [(xi, r, _valid(r)[1]) for xi, r in zip(x, a.itertuples()) if not _valid(r)[0]]
-            low = [(xi, r) for xi, r, why in failing if not why.startswith("overfitting")]
-            over = [(xi, r, u) for (xi, r, why), u in zip(failing, unit[[not _valid(r)[0] for r in a.itertuples()]])
-                    if why.startswith("overfitting") and r.replicates >= MIN_DRAWN]
+            t = threshold_in_true_se(sub, arm)
+            top.plot(t["V"], t["t_true"], color=arm.color, lw=1.0, ls="--", zorder=1.5)
+            keyed[arm.display_name] = Line2D([], [], color=arm.color, lw=1.0, ls="--")
+            over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
+                    if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
+            ring(top, [xi for xi, _ in over], [g for _, g in over], label=ring_label, size=75)
+        remedy = sub[sub["mechanism"].isin(REMEDY_ARMS)]
+        std_at = {r.point: r for r in sub[sub["mechanism"] == "standard"].itertuples()}
+        if len(remedy) and not any(_standard_fails(std_at.get(r.point), r.threshold) for r in remedy.itertuples()):
+            noted = True
+            top.text(0.97, 0.03, "no power: the standard\nholdout stays under\nevery n/V threshold too",
+                     transform=top.transAxes, ha="right", va="bottom", fontsize=SIZES["tick"],
+                     color=COLORS["train"])
+        for rank, arm in enumerate(bottom_arms):
+            a = sub[sub["mechanism"] == arm.name].sort_values("V")
+            x = a["V"] * DODGE_ANSWERED ** (rank - (len(bottom_arms) - 1) / 2)
+            label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
+            bottom.plot(x, a["answered"], "-", ms=4.5, mec="white", mew=0.4, lw=1.5, label=label, **style(arm))
+            low = [(xi, r) for xi, r in zip(x, a.itertuples())
+                   if not _valid(r)[0] and not _valid(r)[1].startswith("overfitting")]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
                  size=75)
-            ring(top, [xi for xi, _, _ in over], [r.gap_mean / u for _, r, u in over], label=ring_label, size=75)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
-        bottom.axhline(ANSWERED_MIN, **limit)
+        bottom.axhline(ANSWERED_MIN, **answered_line, zorder=1.5)
         top.set_title(structure_words(models[structure]))
         if per_panel:
             bottom.set_title(verdicts[structure], fontsize=SIZES["tick"])
         v_ticks(bottom, table)
         lo, hi = bottom.get_xlim()
-        bottom.set_xlim(lo / DODGE ** 3, hi * DODGE ** 3)  # the outer arms' rings in view
+        bottom.set_xlim(lo / DODGE_ANSWERED ** 2, hi * DODGE_ANSWERED ** 2)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    axes[0][0].set_ylabel("holdout − fresh at the largest k\n(true SEs √V·½/√n)")
-    axes[1][0].set_ylabel("accuracy queries\nanswered (not ⊥)")
+    if noted:
+        low, high = axes[0][0].get_ylim()
+        axes[0][0].set_ylim(low - 0.3 * (high - low), high)
+    axes[0][0].set_ylabel(f"holdout − fresh accuracy after k = {max(spec.k_grid)}\nqueries (true SEs √V·½/√n)")
+    axes[1][0].set_ylabel("fraction of accuracy\nqueries answered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
-                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point; "
-                  "bars: 95% confidence interval of the mean")
+                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point; top: "
+                  f"arms answering ≥ {ANSWERED_MIN:.0%} throughout, bars 95% CI of the mean")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if lab not in labels:
                 handles.append(h), labels.append(lab)
-    at = labels.index(ring_label) if ring_label in labels else len(labels)
-    extra = {**threshold_handles, f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D(
-        [], [], **{k: v for k, v in limit.items() if k != "zorder"})}
-    handles[at:at], labels[at:at] = list(extra.values()), list(extra)
-    legend_below(fig, handles=handles, labels=labels, ncol=2)
+    for i, label in enumerate(labels):  # an arm with a threshold: its marker and its dashed T in one entry
+        if label in keyed:
+            handles[i], labels[i] = (handles[i], keyed[label]), f"{label} (dashed: its T)"
+    keys = {f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D([], [], **answered_line)}
+    if ring_label in labels:  # last, after the lines' keys
+        keys[ring_label] = handles[labels.index(ring_label)]
+    kept = [(h, lab) for h, lab in zip(handles, labels) if lab not in keys]
+    handles, labels = [h for h, _ in kept], [lab for _, lab in kept]
+    legend_below(fig, handles=handles + list(keys.values()), labels=labels + list(keys), ncol=2,
+                 handler_map={tuple: HandlerTuple(ndivide=None, pad=0.6)})
     return fig
 
 

@@ -144,10 +144,13 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                      + ", ".join(f"{'fails' if powered else 'passes'} at V = {r.V:.3g}"
                                  for r, _, _, powered in verdicts))
             if unpowered:
+                short = ", ".join(f"{std_at[r.point].gap_mean / r.threshold:.2g} × T at V = {r.V:.3g}"
+                                  for r in unpowered if r.point in std_at)
                 power += (". Not checked (no power at this setting) at V = "
                           + ", ".join(f"{r.V:.3g}" for r in unpowered)
-                          + ": the unprotected standard holdout passes the same gap test there, so passing it shows "
-                            "nothing; a setting where naive reuse overfits beyond T (larger d and k) would decide it")
+                          + ": the unprotected standard holdout passes the same gap test there (its gap is "
+                          + short + "), so passing it shows nothing; a setting where naive reuse overfits beyond T "
+                            "would decide it")
             power += "."
             certified = ("; certified Bayesian-DP level " + ", ".join(
                 f"{r.certified_bdp:.3g} at V = {r.V:.3g}" for r in rows.itertuples() if np.isfinite(r.certified_bdp))

@@ -1,5 +1,4 @@
-"""Data models: the contract (:class:`DataModel`), Dwork2015's i.i.d. Gaussian data and this project's correlated
-"batch chain" model (:class:`BatchChain`).
+"""Data models: the contract (:class:`DataModel`), Dwork2015's i.i.d. data and the "batch chain" (:class:`BatchChain`).
 
 i.i.d. (docs/METHODS.md §3): x_ij ~ N(0, 1) + mu_j y_i, y_i = +-1 uniform; mu_j = signal_scale/sqrt(n) for the first
 ``signal_attributes`` attributes (Dwork et al. 2015, supplementary script), else 0.
@@ -18,6 +17,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
+from adaptive_repro.domain import COUNT, NONNEGATIVE, POSITIVE, PROBABILITY, Domain, check_public_functions
 from adaptive_repro.plugins import check_keys
 from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
 from adaptive_repro.privacy.lemmas import ConversionResult
@@ -51,11 +51,8 @@ def chain_population(rng: np.random.Generator, n: int, d: int, p_s: float, p_y: 
 
 
 def sample_symmetric_chain(rng: np.random.Generator, n: int, p_stay: float) -> np.ndarray:
-    """A stationary symmetric two-state Markov chain on {-1, +1} of length n with stay probability p_stay.
-
-    The stationary law is uniform, so s_1 is a fair sign; then s_{i+1} = s_i with probability p_stay.
-    p_stay = 0.5 gives i.i.d. fair signs.
-    """
+    """A stationary symmetric two-state Markov chain on {-1, +1} of length n with stay probability p_stay: s_1 a fair
+    sign (the stationary law), then s_{i+1} = s_i with probability p_stay (0.5: i.i.d. fair signs)."""
     first = rng.choice(np.array([-1, 1]))
     flips = rng.random(n - 1) >= p_stay  # a flip happens with probability 1 - p_stay
     signs = np.where(flips, -1, 1)
@@ -71,10 +68,6 @@ def chain_product_stay(p_s: float, p_y: float) -> float:
 def sample_n_plus(rng: np.random.Generator, n: int, p_stay: float) -> int:
     """#{i: r_i = +1} of a stationary symmetric two-state chain of length n with stay probability p_stay, exactly,
     in O(1) random numbers (:mod:`sign_engine` docstring, item 4)."""
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    if not 0.0 <= p_stay <= 1.0:
-        raise ValueError(f"p_stay must be in [0, 1], got {p_stay}")
     runs = 1 + int(rng.binomial(n - 1, 1.0 - p_stay))
     first_plus = rng.random() < 0.5
     j = (runs + 1) // 2 if first_plus else runs // 2
@@ -163,8 +156,7 @@ _SQRT_2PI = np.sqrt(2 * np.pi)
 
 
 def _normal_pdf(x):
-    """The standard normal density as scipy.stats.norm.pdf computes it, exp(-x**2/2.0) / sqrt(2 pi) (the same bits; a
-    test checks it), without importing scipy.stats."""
+    """scipy.stats.norm.pdf's bits (a test checks it) without importing scipy.stats."""
     return np.exp(-x**2 / 2.0) / _SQRT_2PI
 
 
@@ -448,3 +440,10 @@ class BatchChain(DataModel):
         plus, minus = special.ndtr(pop.mu + pop.beta), special.ndtr(pop.mu - pop.beta)
         theta = (2.0 * pop.p_s - 1.0) * (2.0 * pop.p_y - 1.0)
         return sign_query_inflation(0.5 * (plus + minus), (0.5 * (plus - minus)) ** 2, pop.n, theta)
+
+
+# argument domains (adaptive_repro.domain) here; c, m, x, y, q (a classifier, a mean, data, answers) are not checked
+check_public_functions(globals(), __name__, d=COUNT, n=COUNT, p_s=PROBABILITY, p_y=PROBABILITY, p_stay=PROBABILITY,
+                       p=PROBABILITY, b=NONNEGATIVE, lam=Domain(-1.0, 1.0), clip=POSITIVE, spread=NONNEGATIVE,
+                       signal_attributes=COUNT._replace(low=0.0), signal_scale=NONNEGATIVE, c=None, m=None, x=None,
+                       y=None, q=None)

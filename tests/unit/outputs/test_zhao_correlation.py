@@ -56,7 +56,7 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
     assert all(c.status in STATUSES and c.kind == "project" for c in claims)
     assert "Algorithm 1, DP calibration" in ids["attribute_chains-zhao_alg1_dp-valid"].claim
     titles = [t.get_text() for t in fig.legends[0].get_texts()] if fig.legends else []
-    assert "Thresholdout for n/V" in titles
+    assert "Thresholdout for n/V (dashed: its T)" in titles  # its marker and its threshold in one entry
     # the Algorithm 1 calibrations' entries say what Bayesian-DP level they certify (the session's ε for Bayesian DP)
     assert "Algorithm 1, Bayesian-DP calibration: certifies ε = 3" in titles
     assert any(t.startswith("Algorithm 1, DP calibration: certifies") for t in titles)
@@ -107,16 +107,24 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     not_valid = sum(not zc._valid(r)[0] for r in built[2][0].itertuples() if np.isfinite(r.threshold)
                     and (zc._valid(r)[1].startswith(("budget", "infeasible")) or r.replicates >= zc.MIN_DRAWN))
     assert sum(len(c.get_offsets()) for c in rings) == not_valid
-    # the top row is in one unit, the true SE sqrt(V)/(2 sqrt(n)): the standard holdout is drawn, and each arm's T
-    # in that unit is one of the grey threshold lines
+    # the top row is in one unit, the true SE sqrt(V)/(2 sqrt(n)): the standard holdout is drawn, and so is every
+    # arm that answers throughout, with its T in that unit as a dashed line in its colour
+    from adaptive_repro.simulation.registries import ARMS
+
     top = fig.axes[0]
     assert any(line.get_gid() == "encoding:standard" for line in top.lines)
     table = built[2][0]
-    first = table[(table["structure"] == table["structure"].iloc[0])
-                  & (table["mechanism"] == "zhao_alg1_dp")].sort_values("V")
-    expected = first["threshold"] / (0.5 * np.sqrt(first["V"] / first["n"]))
-    grey = [np.asarray(line.get_ydata(), dtype=float) for line in top.lines if line.get_color() == "#999999"]
-    assert any(len(y) == len(expected) and np.allclose(y, expected) for y in grey)
+    first = table[table["structure"] == table["structure"].iloc[0]]
+    answering = zc.answering_arms(table, [ARMS.get(m) for m in first["mechanism"].unique()
+                                          if first.loc[first["mechanism"] == m, "threshold"].notna().any()])
+    assert answering, "no protected arm answers throughout: the check below would be vacuous"
+    for arm in answering:
+        assert any(line.get_gid() == f"encoding:{arm.name}" for line in top.lines), arm.name
+        rows = first[first["mechanism"] == arm.name].sort_values("V")
+        expected = rows["threshold"] / (0.5 * np.sqrt(rows["V"] / rows["n"]))
+        dashed = [np.asarray(line.get_ydata(), dtype=float) for line in top.lines
+                  if line.get_color() == arm.color and line.get_linestyle() == "--"]
+        assert any(len(y) == len(expected) and np.allclose(y, expected) for y in dashed), arm.name
     # a two-line title; the answered panels carry a verdict only where the structures' verdicts differ
     assert fig._suptitle.get_text().count("\n") == 1
     table = built[2][0]

@@ -24,7 +24,8 @@ class ThresholdoutEffectiveNArm(Arm):
     name: str = "thresholdout_effective_n"
     display_name: str = "Thresholdout for n/V"
     detail: str = "(threshold and noise at the effective n, V known)"
-    color: str = "#E69F00"  # Okabe-Ito orange (sky blue read as the Bayesian-DP blue)
+    color: str = "#33BBEE"  # Paul Tol cyan: no hue near the standard holdout's vermillion (the Bayesian-DP blue is
+    # never in its row of zhao-correlation)
     marker: str = "D"
     analyst: Analyst = DWORK_ANALYST
 
