@@ -20,10 +20,13 @@ from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
 from adaptive_repro.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.simulation.zhao_calibration import theorem2_tau_in_true_se
+from adaptive_repro.stats import Z95
 
 #: The legend words of the noise-alone counterfactual drawn behind each Bayesian-DP curve, per calibration.
-NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ and T on i.i.d. records",
+NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ and T (of the stronger V) on i.i.d. records",
                "bdp_effective_n": "noise alone: the same with T for n/V"}
+#: marker size of the open star at each Bayesian-DP curve's first n answering 90% (the curves' own markers: 6)
+STAR_SIZE = 12
 #: line style per strength within the figure (strongest correlation solid)
 STRENGTH_STYLES = ("-", "--", ":", "-.")
 
@@ -100,8 +103,8 @@ def bdp_verdict(sub: pd.DataFrame, calibration: str) -> str:
     found = _firsts(sub)[calibration].to_numpy(dtype=float)
     ok = found[np.isfinite(found)]
     if not len(ok):
-        return f"Bayesian DP ≥ {TARGET:.0%}: never"
-    return f"Bayesian DP ≥ {TARGET:.0%}: {'' if len(ok) == len(found) else 'some, '}{_span(ok)}"
+        return f"Bayesian DP ≥ {TARGET:.0%}: at no n"
+    return f"Bayesian DP ≥ {TARGET:.0%}\nfrom n = {'' if len(ok) == len(found) else 'some, '}{_span(ok)}"
 
 
 #: The two rows of the figure, in words: the calibrations with T in i.i.d. units and those with T for n/V (name
@@ -151,6 +154,9 @@ def figure(table: pd.DataFrame, spec):
                             markevery=_marked(c["n"].to_numpy(), s_index, first if frontier else None),
                             **_strength_fill(s_index, encoding["color"]),
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
+                    if calibration.name.startswith("bdp"):  # the verdict's curves: 95% CI of the mean
+                        ax.errorbar(c["n"], c["answered_fraction"], yerr=Z95 * c["answered_fraction_se"].fillna(0),
+                                    fmt="none", ecolor=encoding["color"], elinewidth=0.9, capsize=0, zorder=2)
                     if calibration.name.startswith("bdp") and "answered_fraction_iid" in c and s_index == 0:
                         # the noise alone: the same sigma and T on i.i.d. records (at the strongest strength's sigma)
                         words = NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}")
@@ -158,10 +164,10 @@ def figure(table: pd.DataFrame, spec):
                                 solid_capstyle="butt", zorder=1, label=words)
                     if frontier:
                         at = c[c["n"] == first]
-                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=13, mfc="white",
-                                mec=encoding["color"], mew=1.4, zorder=5)
+                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mfc="none",
+                                mec=encoding["color"], mew=1.2, zorder=5)
                         first_markers.setdefault(calibration.display_name, Line2D(
-                            [], [], ls="", marker="*", ms=13, mfc="white", mec=encoding["color"], mew=1.4))
+                            [], [], ls="", marker="*", ms=STAR_SIZE, mfc="none", mec=encoding["color"], mew=1.2))
                     elif calibration.name == "bdp":  # its claim fails where it is > Z SE below 90% at n_max
                         last = c[c["n"] == n_max]
                         below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
@@ -182,7 +188,7 @@ def figure(table: pd.DataFrame, spec):
                 ax.set_xlabel("records n")
         axes[i][0].set_ylabel(f"{row_words}:\nfraction answered")
     setting = (f"d = {spec.d:,}, B = {spec.alg1.budget}, session ε = {spec.alg1.session_epsilon:g}, null labels, "
-               f"{spec.replicates} replicates per point")
+               f"{spec.replicates} replicates per point; bars: 95% CI of the mean (Bayesian DP)")
     verdict_title(fig, headline(table), setting)
     found: dict = {}
     for ax in axes.flat:

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from adaptive_repro import catalogue
+from adaptive_repro.outputs import zhao_correlation_frontier
 from adaptive_repro.validation import experiment_spec
 
 STRUCTURES = [{"name": "attribute_chains", "lam": 3.0, "rho": 0.9061},  # V about 20
@@ -76,7 +77,7 @@ def test_claims_and_figure(built):
     assert verdict_line.startswith("Bayesian-DP Algorithm 1") and len(verdict_line) <= 90
     assert "i.i.d." not in fig._suptitle.get_text() and "× DP" not in fig._suptitle.get_text()
     # a row per threshold (ignoring correlation, for n/V), panel titles of at most two short lines; the legend's
-    # "first n" entry is drawn as the open star at the frontier (ms 13; the curves' own markers are smaller), and the
+    # "first n" entry is drawn as the open star at the frontier (STAR_SIZE; the curves' markers are smaller), and the
     # legend groups the calibrations before the line styles
     panels = [ax for ax in fig.axes if ax.get_subplotspec()]
     assert {ax.get_subplotspec().get_geometry()[:2] for ax in panels} == {(2, len(panels) // 2)}
@@ -85,7 +86,7 @@ def test_claims_and_figure(built):
     entry = {t.get_text(): h for t, h in zip(legend.get_texts(), legend.legend_handles)}
     first_n = [h for t, h in entry.items() if t.startswith("first n")]
     drawn = {(ln.get_marker(), ln.get_markeredgecolor()) for ax in panels for ln in ax.lines
-             if ln.get_markersize() == 13}
+             if ln.get_markersize() == zhao_correlation_frontier.STAR_SIZE}
     assert first_n and all((h.get_marker(), h.get_markeredgecolor()) in drawn for h in first_n)
     labels = list(entry)
     strengths = [i for i, t in enumerate(labels) if t.startswith("V ≈")]
@@ -139,8 +140,8 @@ def test_powers_and_structure_verdicts():
     assert zcf.power_text(1e5) == "10⁵" and zcf.power_text(3e7) == "3×10⁷"
     table = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [1.0] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
-    assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: never"
-    assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90%: 10⁴"
+    assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: at no n"
+    assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90%\nfrom n = 10⁴"
     assert zcf.headline(table) == "Bayesian-DP Algorithm 1 answers 90% only with an n/V threshold, from 10⁴ records"
     never = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [0.3] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
