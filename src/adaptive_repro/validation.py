@@ -289,6 +289,10 @@ def _config_schema() -> dict:
     schema["properties"]["engine"]["enum"] = ["auto", *ENGINES.names()]
     defs = schema["$defs"]
     defs["mechanisms"]["items"]["enum"] = list(ARMS.names())
+    defs["arms"]["properties"] = {arm.name: {"type": "object", "additionalProperties": False,
+                                             "properties": {k: {kk: vv for kk, vv in v.items() if kk != "default"}
+                                                            for k, v in arm.PARAMETERS.items()}}
+                                  for arm in ARMS if arm.PARAMETERS}
     defs["query"]["enum"] = list(QUERIES.names())
     for kind in ("frontier", "correlation_frontier"):
         defs[kind]["properties"]["calibrations"]["items"]["enum"] = list(CALIBRATIONS.names())

@@ -121,7 +121,7 @@ def test_scientific_notation_without_a_point_is_a_number():
 
 def test_defaults_filled_once_from_the_schemas():
     resolved = validation.validated(copy.deepcopy(DEFAULT))
-    assert resolved["experiments"]["dwork-null"]["threshold_scale"] == 4.0
+    assert resolved["experiments"]["dwork-null"]["signal_scale"] == 6.0
     assert resolved["theory"]["he"]["kl"]["points"] > 1 and "monitor" in resolved["theory"]["lecture"]
 
 

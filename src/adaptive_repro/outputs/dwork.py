@@ -31,7 +31,8 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                                               "Reusing the holdout naively overfits it: at large k the holdout "
                                               "accuracy is well above the fresh-data accuracy."))
     if "dwork_code" in mechanisms:
-        threshold = spec.thresholdout_threshold
+        arm = spec.arm("dwork_code")
+        threshold = arm.tolerance(spec)
         rows = gaps[gaps["mechanism"] == "dwork_code"]  # holdout − fresh per k > 0, paired by replicate
         arm_gaps = list(zip(rows["k"], rows["mean"], rows["se"]))
         worst = max(arm_gaps, key=lambda t: abs(t[1]))
@@ -45,7 +46,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
         claims.append(Claim(output_id=output_id, claim_id="thresholdout-tracks-fresh", source=source,
                             claim="With Thresholdout the reported holdout accuracy tracks the fresh-data accuracy at "
                             "every k (no overfitting).",
-                            expected=f"|holdout − fresh| within the threshold T = {spec.threshold_scale}/√n "
+                            expected=f"|holdout − fresh| within the threshold T = {arm.threshold_scale}/√n "
                             f"= {threshold:.4f} at every k, where the standard holdout exceeds T at some k",
                             measured=f"largest |holdout − fresh| at k = {worst[0]}: {fmt_gap(worst[1], worst[2])}"
                                      + control,
@@ -110,7 +111,7 @@ def dwork_verdict(claims: list[Claim]) -> str:
     return text[0].upper() + text[1:] if text else "No claim checked"
 
 
-def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, threshold: float) -> None:
+def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, threshold: float | None) -> None:
     """Ring, on Thresholdout's gap panel, the k where its holdout − fresh leaves the threshold (if its claim fails)."""
     from adaptive_repro.plotting import legend_below, ring
 
@@ -164,6 +165,7 @@ def build(output_id: str, params: dict, inputs: dict):
                           f"{OUTPUT_TITLES[output_id]}; n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates",
                           gaps=gaps, tolerances=tolerances, tolerance_label=threshold_label(
                               [arm.display_name for arm in arms if tolerances[arm.name] is not None]))
-    ring_failures(fig, claims, gaps, arms, spec.thresholdout_threshold)
+    ring_failures(fig, claims, gaps, arms, spec.arm("dwork_code").tolerance(spec) if "dwork_code" in spec.mechanisms
+                  else None)
     note_overlaps(fig, table, arms)
     return table, fig, claims

@@ -148,7 +148,7 @@ def headline(table: pd.DataFrame) -> str:
         if any(powered):
             text += f"; a threshold for n/V keeps {'all ' + str(n) if valid == n else f'{valid} of {n}'} valid"
         else:  # the standard holdout passes the same test everywhere: passing it says nothing
-            text += "; the n/V threshold is untested (no power)"
+            text += "; n/V thresholds untested (no power)"
     return text
 
 
@@ -226,7 +226,7 @@ def figure(table: pd.DataFrame, spec):
     per_panel = len(set(verdicts.values())) > 1
     fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
-    ring_label = f"claim fails here: “the arm is valid” (answers ≥ {ANSWERED_MIN:.0%}, gap − {Z:g} SE ≤ its T)"
+    ring_label = f"claim “the arm is valid” fails (answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T)"
     keyed: dict[str, Line2D] = {}  # arm display name -> its threshold's line key
     noted = False  # whether a panel says its n/V thresholds are untested (room is made for the words below the data)
     answered_line = {"color": COLORS["population"], "lw": 1.0, "ls": ":"}
@@ -285,8 +285,8 @@ def figure(table: pd.DataFrame, spec):
     axes[1][0].set_ylabel("fraction of accuracy\nqueries answered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
-                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates per point; top: "
-                  f"arms answering ≥ {ANSWERED_MIN:.0%} throughout, bars 95% CI of the mean")
+                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates; top: arms that "
+                  f"answer ≥ {ANSWERED_MIN:.0%} throughout, bars: 95% CI")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -294,14 +294,14 @@ def figure(table: pd.DataFrame, spec):
                 handles.append(h), labels.append(lab)
     for i, label in enumerate(labels):  # an arm with a threshold: its marker and its dashed T in one entry
         if label in keyed:
-            handles[i], labels[i] = (handles[i], keyed[label]), f"{label} (dashed: its T)"
+            handles[i], labels[i] = (handles[i], keyed[label]), f"{label} (- - its T)"
     keys = {f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D([], [], **answered_line)}
     if ring_label in labels:  # last, after the lines' keys
         keys[ring_label] = handles[labels.index(ring_label)]
     kept = [(h, lab) for h, lab in zip(handles, labels) if lab not in keys]
     handles, labels = [h for h, _ in kept], [lab for _, lab in kept]
     legend_below(fig, handles=handles + list(keys.values()), labels=labels + list(keys), ncol=2,
-                 handler_map={tuple: HandlerTuple(ndivide=None, pad=0.6)})
+                 handler_map={tuple: HandlerTuple(ndivide=None, pad=0.4)}, handlelength=1.6, columnspacing=1.0)
     return fig
 
 

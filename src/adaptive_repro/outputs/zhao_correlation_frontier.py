@@ -23,7 +23,7 @@ from adaptive_repro.simulation.zhao_calibration import theorem2_tau_in_true_se
 from adaptive_repro.stats import Z95
 
 #: The legend words of the noise-alone counterfactual drawn behind each Bayesian-DP curve, per calibration.
-NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ and T (of the stronger V) on i.i.d. records",
+NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ, T (larger V) on i.i.d. records",
                "bdp_effective_n": "noise alone: the same with T for n/V"}
 #: marker size of the open star at each Bayesian-DP curve's first n answering 90% (the curves' own markers: 6)
 STAR_SIZE = 12

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+from typing import ClassVar
 
 import numpy as np
 
@@ -35,8 +36,13 @@ class Arm(abc.ABC):
     * ``calibration``: how Algorithm 1's sigma and T are chosen (:mod:`adaptive_repro.simulation.zhao_calibration`),
       None for mechanisms without one;
     * :meth:`setting` (default: nothing to set up), :meth:`create`, :meth:`tolerance`;
-    * :meth:`needs`: the data-model capabilities it uses (default: none; checked before any job).
+    * :meth:`needs`: the data-model capabilities it uses (default: none; checked before any job);
+    * ``PARAMETERS``: its own config keys (JSON schema per key, each with its default, the same value as the field
+      of that name): an experiment block's ``arms.<name>`` sets them, validated against this schema before any job
+      (default: none).
     """
+
+    PARAMETERS: ClassVar[dict[str, dict]] = {}
 
     name: str
     display_name: str

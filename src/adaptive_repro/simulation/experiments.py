@@ -56,8 +56,6 @@ class ExperimentSpec:
     alg1: Alg1Settings
     signal_attributes: int
     signal_scale: float
-    threshold_scale: float
-    noise_scale: float
     cut_scale: float
     engine: str  # the config's request (auto, direct, fast, ...); the arms' engines are resolved from it
 
@@ -86,12 +84,6 @@ class ExperimentSpec:
     def alg1_calibrations(self) -> dict[str, Alg1Calibration]:
         """Algorithm 1's calibrated parameters for every arm that has a calibration."""
         return {arm.name: self._settings[arm.name] for arm in self.arms if arm.calibration is not None}
-
-    @property
-    def thresholdout_threshold(self) -> float:
-        """Thresholdout's T = threshold_scale/sqrt(n) (the Dwork et al. 2015 script: 4/sqrt(n), 0.04 at n = 10,000),
-        also the tolerance of the claims about Thresholdout."""
-        return self.threshold_scale / np.sqrt(self.n)
 
     @property
     def cut(self) -> float:

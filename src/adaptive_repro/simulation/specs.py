@@ -21,7 +21,7 @@ SWEEP_SEPARATOR = "@"
 #: Sweep grids: config key -> (point-name key); p sets the model's p_s = p_y, b its b, n the records
 SWEEP_GRIDS = {"p_grid": "p", "b_grid": "b", "n_grid": "n"}
 #: Keys of an experiment block that are not plain ExperimentSpec fields (resolved to objects here).
-_RESOLVED = {"mechanisms", "model", "query", "alg1"}
+_RESOLVED = {"mechanisms", "model", "query", "alg1", "arms"}
 
 
 def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
@@ -32,7 +32,8 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
     query = QUERIES.get(block["query"], f"{where}.query")
     check_capabilities(model, block["mechanisms"], [ARMS.get(m, f"{where}.mechanisms") for m in block["mechanisms"]],
                        f"{where}.mechanisms")
-    arms = tuple(ARMS.get(m, f"{where}.mechanisms") for m in block["mechanisms"])
+    arms = with_parameters(tuple(ARMS.get(m, f"{where}.mechanisms") for m in block["mechanisms"]), block["arms"],
+                           f"{where}.arms")
     plain = {f.name for f in dataclasses.fields(ExperimentSpec)} - {"name", "arms", "arm_engine_objects", "model",
                                                                       "query", "alg1", "engine"}
     check_keys(block, plain | _RESOLVED, where)
@@ -41,6 +42,24 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
     return ExperimentSpec(name=name, arms=arms, arm_engine_objects=arm_engines(arms, model, query, engine, where),
                           model=model, query=query, alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"),
                           engine=engine, **values)
+
+
+def with_parameters(arms: tuple, blocks: dict, where: str) -> tuple:
+    """The arms with the parameters their ``arms.<name>`` blocks set (the schema checked each key's type and range);
+    a block for an arm the experiment does not run is refused, naming it."""
+    names = [arm.name for arm in arms]
+    for name in blocks:
+        if name not in names:
+            raise ValueError(f"config key '{where}.{name}': {name} is not in this experiment's mechanisms {names}")
+    out = []
+    for arm in arms:
+        block = blocks.get(arm.name) or {}
+        unknown = sorted(set(block) - set(arm.PARAMETERS))
+        if unknown:  # (the schema refuses them first; a spec built without the schema, in tests, meets this)
+            raise ValueError(f"config key '{where}.{arm.name}': unknown keys {unknown}; allowed: "
+                             f"{sorted(arm.PARAMETERS) or 'none'}")
+        out.append(dataclasses.replace(arm, **block) if block else arm)
+    return tuple(out)
 
 
 def check_capabilities(model, names, plugins, key: str, output_needs: frozenset[str] = frozenset()) -> None:

@@ -235,7 +235,7 @@ def test_fig2_accuracy_and_gap_panels_with_the_standard_holdouts_verdict():
     assert len(panels) == 2 and not any(ax.get_ylabel() == "fraction" for ax in panels)
     gap = next(ax for ax in panels if ax.get_ylabel().startswith("holdout − fresh"))
     assert {ln.get_gid() for ln in gap.lines} >= {"encoding:standard", "encoding:dwork_code"}
-    assert gap.get_ylim()[1] >= s.threshold_scale / np.sqrt(s.n)  # Thresholdout's T in range
+    assert gap.get_ylim()[1] >= s.arm("dwork_code").tolerance(s)  # Thresholdout's T in range
     mean, _, _ = paired_gap(recs, "standard", 50)
     assert fig._suptitle.get_text().startswith("On correlated records the reused holdout overfits")
     assert f"{mean:+.3f}" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") == 1

@@ -56,7 +56,7 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
     assert all(c.status in STATUSES and c.kind == "project" for c in claims)
     assert "Algorithm 1, DP calibration" in ids["attribute_chains-zhao_alg1_dp-valid"].claim
     titles = [t.get_text() for t in fig.legends[0].get_texts()] if fig.legends else []
-    assert "Thresholdout for n/V (dashed: its T)" in titles  # its marker and its threshold in one entry
+    assert "Thresholdout for n/V (- - its T)" in titles  # its marker and its threshold in one entry
     # the Algorithm 1 calibrations' entries say what Bayesian-DP level they certify (the session's ε for Bayesian DP)
     assert "Algorithm 1, Bayesian-DP calibration: certifies ε = 3" in titles
     assert any(t.startswith("Algorithm 1, DP calibration: certifies") for t in titles)
@@ -94,8 +94,8 @@ def test_verdicts_are_computed_from_the_validity_test(built):
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
     assert zc.structure_verdict(table) == "DP < 90% answered from V = 3\nBDP < 90% answered from V = 8\nn/V valid"
-    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in all 1 structures; the "
-                                  "n/V threshold is untested (no power)")
+    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in all 1 structures; "
+                                  "n/V thresholds untested (no power)")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
     assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
         "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3

@@ -138,9 +138,9 @@ def test_every_schema_key_reaches_a_spec_field():
 
 
 def test_every_experiment_key_changes_the_spec():
-    base = dict(n=300, d=100, replicates=2, k_grid=[0, 5], mechanisms=["standard"], query="sign")
-    changes = {"n": 301, "d": 101, "k_grid": [0, 6], "mechanisms": ["standard", "dwork_code"], "query": "mean",
-               "signal_attributes": 3, "signal_scale": 5.0, "threshold_scale": 3.0, "noise_scale": 2.0,
+    base = dict(n=300, d=100, replicates=2, k_grid=[0, 5], mechanisms=["standard", "dwork_code"], query="sign")
+    changes = {"n": 301, "d": 101, "k_grid": [0, 6], "mechanisms": ["standard"], "query": "mean",
+               "signal_attributes": 3, "signal_scale": 5.0, "arms": {"dwork_code": {"noise_scale": 2.0}},
                "cut_scale": 0.5, "model": {"p_s": 0.7}, "alg1": {"budget": 7}, "replicates": 3}
     assert set(changes) == _schema_keys("experiment"), "a key without a change here"
     a = validation.experiment_spec("x", base)
@@ -316,3 +316,16 @@ def test_every_registered_model_declares_what_it_supports(model):
         assert all(overridden) or not any(overridden), (model.name, capability)
         if capability == "known_inflation" and model.supports(capability):
             assert instance.expected_inflation(100) >= 1.0 - 1e-9
+
+
+def test_an_arm_takes_its_parameters_from_its_own_block():
+    """Thresholdout's constants live in ``arms.dwork_code`` (the arm's PARAMETERS), not in the experiment block: they
+    reach the arm, a block for an arm the experiment does not run or an unknown key is refused by name."""
+    base = dict(n=400, d=100, replicates=2, k_grid=[0, 5], mechanisms=["standard", "dwork_code"], query="sign")
+    spec = validation.experiment_spec("x", base | {"arms": {"dwork_code": {"threshold_scale": 2.0}}})
+    assert spec.arm("dwork_code").tolerance(spec) == pytest.approx(2.0 / 20)
+    assert validation.experiment_spec("x", base).arm("dwork_code").tolerance(spec) == pytest.approx(4.0 / 20)
+    for arms, message in [({"thresholdout_effective_n": {"threshold_scale": 2.0}}, "not in this experiment's"),
+                          ({"dwork_code": {"bogus": 1}}, r"arms.dwork_code.*bogus")]:
+        with pytest.raises(ValueError, match=message):
+            validation.experiment_spec("x", base | {"arms": arms})

@@ -7,13 +7,14 @@ noise) for the effective sample size n / V, where V is the sign query's variance
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 import numpy as np
 
 from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.mechanisms.base import ArmSetting
-from adaptive_repro.simulation.mechanisms.thresholdout import DworkCodeThresholdout
+from adaptive_repro.simulation.mechanisms.thresholdout import DworkCodeThresholdout, ThresholdoutArm
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,6 +29,9 @@ class ThresholdoutEffectiveNArm(Arm):
     # never in its row of zhao-correlation)
     marker: str = "D"
     analyst: Analyst = DWORK_ANALYST
+    PARAMETERS: ClassVar[dict[str, dict]] = ThresholdoutArm.PARAMETERS  # the same constants, at n / V
+    threshold_scale: float = PARAMETERS["threshold_scale"]["default"]
+    noise_scale: float = PARAMETERS["noise_scale"]["default"]
 
     def needs(self) -> frozenset[str]:
         return frozenset({"known_inflation"})
@@ -37,8 +41,8 @@ class ThresholdoutEffectiveNArm(Arm):
         return float(np.sqrt(spec.model.expected_inflation(spec.n) / spec.n))
 
     def create(self, rng, spec, setting: ArmSetting) -> DworkCodeThresholdout:
-        return DworkCodeThresholdout(rng, threshold=spec.threshold_scale * self.scale(spec),
-                                     noise_sd=spec.noise_scale * self.scale(spec))
+        return DworkCodeThresholdout(rng, threshold=self.threshold_scale * self.scale(spec),
+                                     noise_sd=self.noise_scale * self.scale(spec))
 
-    def tolerance(self, spec, setting: ArmSetting) -> float:
-        return spec.threshold_scale * self.scale(spec)
+    def tolerance(self, spec, setting: ArmSetting | None = None) -> float:
+        return self.threshold_scale * self.scale(spec)

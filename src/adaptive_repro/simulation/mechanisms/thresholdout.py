@@ -5,6 +5,7 @@ Algorithm 1 is that one, :mod:`adaptive_repro.simulation.mechanisms.algorithm1`.
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 import numpy as np
 
@@ -19,7 +20,7 @@ class DworkCodeThresholdout(HoldoutMechanism):
 
     Statistics: if |w_train - w_hold| > T + N(0, tau^2) report w_hold + N(0, tau^2), else w_train.
     Accuracy:   if |acc_train - acc_hold| < T + N(0, tau^2) report acc_train, else acc_hold + N(0, tau^2).
-    With T = threshold_scale/sqrt(n), tau = noise_scale/sqrt(n) (0.04 and 0.01 at n = 10,000).
+    With T = threshold_scale/sqrt(n), tau = noise_scale/sqrt(n) (0.04 and 0.01 at n = 10,000; the arm's parameters).
     """
 
     rng: np.random.Generator
@@ -46,11 +47,19 @@ class ThresholdoutArm(Arm):
     color: str = "#882255"  # Paul Tol wine (Okabe-Ito orange sat too close to the standard holdout's vermillion)
     marker: str = "s"
     analyst: Analyst = DWORK_ANALYST
+    PARAMETERS: ClassVar[dict[str, dict]] = {
+        "threshold_scale": {"type": "number", "exclusiveMinimum": 0, "default": 4.0,
+                            "description": "threshold T = threshold_scale / sqrt(n) (the script's 0.04 at n = 10,000)"},
+        "noise_scale": {"type": "number", "exclusiveMinimum": 0, "default": 1.0,
+                        "description": "Gaussian noise SD tau = noise_scale / sqrt(n) (the script's 0.01)"},
+    }
+    threshold_scale: float = PARAMETERS["threshold_scale"]["default"]
+    noise_scale: float = PARAMETERS["noise_scale"]["default"]
 
     def create(self, rng: np.random.Generator, spec, setting: ArmSetting) -> DworkCodeThresholdout:
-        return DworkCodeThresholdout(rng, threshold=spec.thresholdout_threshold,
-                                     noise_sd=spec.noise_scale / np.sqrt(spec.n))
+        return DworkCodeThresholdout(rng, threshold=self.tolerance(spec, setting),
+                                     noise_sd=self.noise_scale / np.sqrt(spec.n))
 
-    def tolerance(self, spec, setting: ArmSetting) -> float:
-        """Thresholdout's T = threshold_scale/sqrt(n), as on the Dwork figures."""
-        return spec.thresholdout_threshold
+    def tolerance(self, spec, setting: ArmSetting | None = None) -> float:
+        """Thresholdout's T = threshold_scale/sqrt(n), as on the Dwork figures (also the claims' tolerance)."""
+        return self.threshold_scale / np.sqrt(spec.n)
