@@ -7,6 +7,7 @@ The counts that set a computation's size (T, n, steps_per_eps) are drawn up to 1
 (the ground truth, the chain lemmas): their documented limits are checked by refusal, not by waiting.
 """
 import dataclasses
+import importlib
 import inspect
 import math
 import warnings
@@ -20,8 +21,12 @@ from test_domain import wrapped_functions  # a sibling test module
 from adaptive_repro import groundtruth
 from adaptive_repro.domain import Domain
 
+#: The data models' module-level functions, checked as the library's are (those taking only checked arguments, a
+#: random generator or a transition matrix are called here).
+MODELS = ["adaptive_repro.simulation.data_models", "adaptive_repro.simulation.models.regimes",
+          "adaptive_repro.simulation.models.households", "adaptive_repro.simulation.models.attribute_chains"]
 #: Modules whose cost grows with a count argument: those counts are drawn up to SIZE_CAP.
-SIZED = ("adaptive_repro.groundtruth", "adaptive_repro.privacy.lemmas")
+SIZED = ("adaptive_repro.groundtruth", "adaptive_repro.privacy.lemmas", *MODELS)
 SIZE_CAP = 10**4
 #: A two-state chain for the functions taking a transition matrix P (not a checked argument).
 CHAIN = np.array([[0.9, 0.1], [0.2, 0.8]])
@@ -56,7 +61,8 @@ def arguments(module_name: str, func) -> st.SearchStrategy:
         kind = st.sampled_from([lambda v: v, np.int64 if domain.integer else np.float64])
         draws[name] = st.tuples(value, kind).map(lambda pair: pair[1](pair[0]))
     params = inspect.signature(func).parameters
-    fixed = {name: value for name, value in (("P", CHAIN), ("batch", 1)) if name in params}
+    fixed = {name: value for name, value in (("P", CHAIN), ("batch", 1), ("rng", np.random.default_rng(0)))
+             if name in params}
     return st.fixed_dictionaries(draws).map(lambda kw: kw | fixed)
 
 
@@ -78,9 +84,24 @@ def _is_probability(module_name: str, name: str) -> bool:
     return module_name == "adaptive_repro.groundtruth" and ("delta" in name and "log" not in name)
 
 
-CASES = [p for p in wrapped_functions()
-         if getattr(p.values[2], "__wrapped_domains__", None)
-         and not {"joint", "graph"} & set(inspect.signature(p.values[2]).parameters)]
+def _model_functions():
+    for module_name in MODELS:
+        module = importlib.import_module(module_name)
+        for name, func in vars(module).items():
+            if inspect.isfunction(func) and func.__module__ == module_name and not name.startswith("_"):
+                yield pytest.param(module_name, name, func, id=f"{module_name.split('.')[-1]}.{name}")
+
+
+def _callable_here(func) -> bool:
+    """Checked, and every required argument checked or one this test supplies."""
+    domains = getattr(func, "__wrapped_domains__", None)
+    if not domains:
+        return False
+    required = [p for p, v in inspect.signature(func).parameters.items() if v.default is inspect.Parameter.empty]
+    return all(p in domains or p in ("P", "batch", "rng") for p in required)
+
+
+CASES = [p for p in [*wrapped_functions(), *_model_functions()] if _callable_here(p.values[2])]
 
 
 @pytest.mark.slow

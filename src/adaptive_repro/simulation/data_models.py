@@ -175,7 +175,8 @@ def null_loading_spread(b: float) -> float:
     """E[(Phi(beta) - 1/2)^2] for beta ~ N(0, b^2) = arcsin(b^2 / (1 + b^2)) / (2 pi) (P[Z_1 < beta, Z_2 < beta] for
     standard normals Z_1, Z_2 is the bivariate normal orthant probability 1/4 + arcsin(rho)/(2 pi),
     rho = b^2/(1 + b^2)): the expected squared half-difference a^2 at a null attribute."""
-    return float(np.arcsin(b * b / (1.0 + b * b)) / (2.0 * np.pi))
+    rho = b * b / (1.0 + b * b) if b < 1e150 else 1.0  # (b^2 overflows beyond 1e154; rho is 1 to double precision)
+    return float(np.arcsin(rho) / (2.0 * np.pi))
 
 
 def sign_query_inflation(p: np.ndarray, spread: np.ndarray, n: int, lam: float) -> np.ndarray:
