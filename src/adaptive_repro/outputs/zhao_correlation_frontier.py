@@ -100,11 +100,13 @@ def headline(table: pd.DataFrame) -> str:
 def bdp_verdict(sub: pd.DataFrame, calibration: str) -> str:
     """One structure's verdict for one Bayesian-DP calibration (a panel title's second line): from which grid n it
     answers 90%, the range over the structure's strengths ("never": at no n of the grid)."""
-    found = _firsts(sub)[calibration].to_numpy(dtype=float)
-    ok = found[np.isfinite(found)]
-    if not len(ok):
+    firsts = _firsts(sub)[calibration]
+    if not np.isfinite(firsts.to_numpy(dtype=float)).any():
         return f"Bayesian DP ≥ {TARGET:.0%}: at no n"
-    return f"Bayesian DP ≥ {TARGET:.0%}\nfrom n = {'' if len(ok) == len(found) else 'some, '}{_span(ok)}"
+    v = sub.drop_duplicates("experiment").set_index("experiment")["V"]
+    per_v = [(v[e], n) for e, n in firsts.items()]
+    return f"Bayesian DP ≥ {TARGET:.0%} from n =\n" + ", ".join(
+        f"{power_text(n) if np.isfinite(n) else 'none'} (V ≈ {vv:.0f})" for vv, n in sorted(per_v, reverse=True))
 
 
 #: The two rows of the figure, in words: the calibrations with T in i.i.d. units and those with T for n/V (name
@@ -164,8 +166,8 @@ def figure(table: pd.DataFrame, spec):
                                 solid_capstyle="butt", zorder=1, label=words)
                     if frontier:
                         at = c[c["n"] == first]
-                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mfc="none",
-                                mec=encoding["color"], mew=1.2, zorder=5)
+                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mew=1.2, zorder=5,
+                                mec=encoding["color"], mfc=encoding["color"] if s_index == 0 else "white")
                         first_markers.setdefault(calibration.display_name, Line2D(
                             [], [], ls="", marker="*", ms=STAR_SIZE, mfc="none", mec=encoding["color"], mew=1.2))
                     elif calibration.name == "bdp":  # its claim fails where it is > Z SE below 90% at n_max
@@ -200,9 +202,9 @@ def figure(table: pd.DataFrame, spec):
     if target in found:
         found[target] = found.pop(target)  # after the calibrations: the end of column 1
     found |= {h.get_label(): h for h in strength_handles.values()}
-    for display_name, handle in first_markers.items():  # the open star in the arm's colour, as drawn
-        found[f"first n from which ≥ {TARGET:.0%} are answered" + (f" ({display_name})" if len(first_markers) > 1
-                                                                    else "")] = handle
+    for display_name, handle in first_markers.items():  # the star in the arm's colour, as drawn
+        which = f" ({display_name})" if len(first_markers) > 1 else ""
+        found[f"first n with ≥ {TARGET:.0%} answered (filled: larger V){which}"] = handle
     found |= rings
     legend_below(fig, handles=list(found.values()), labels=list(found), ncol=2)
     return fig

@@ -45,12 +45,9 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
 
 
 def with_parameters(arms: tuple, blocks: dict, where: str) -> tuple:
-    """The arms with the parameters their ``arms.<name>`` blocks set (the schema checked each key's type and range);
-    a block for an arm the experiment does not run is refused, naming it."""
-    names = [arm.name for arm in arms]
-    for name in blocks:
-        if name not in names:
-            raise ValueError(f"config key '{where}.{name}': {name} is not in this experiment's mechanisms {names}")
+    """The arms with the parameters their ``arms.<name>`` blocks set (the schema checked each key's type and range).
+    A block for an arm the experiment does not run has no effect (as a theory block of an output not built): taking
+    an arm out of ``mechanisms`` needs no other edit, and the spec, so its digest, holds only the arms it runs."""
     out = []
     for arm in arms:
         block = blocks.get(arm.name) or {}
