@@ -255,10 +255,11 @@ def figure(table: pd.DataFrame, spec):
         remedy = sub[sub["mechanism"].isin(REMEDY_ARMS)]
         std_at = {r.point: r for r in sub[sub["mechanism"] == "standard"].itertuples()}
         if len(remedy) and not any(_standard_fails(std_at.get(r.point), r.threshold) for r in remedy.itertuples()):
-            noted = True
-            top.text(0.97, 0.03, "no power: the standard\nholdout exceeds no n/V\nthreshold by 3 SE either",
+            top.text(0.97, 0.03, "no power" if noted else "no power: the standard\nholdout exceeds no n/V\n"
+                     "threshold by 3 SE either",
                      transform=top.transAxes, ha="right", va="bottom", fontsize=SIZES["tick"],
                      color=COLORS["train"])
+            noted = True
         for rank, arm in enumerate(bottom_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE_ANSWERED ** (rank - (len(bottom_arms) - 1) / 2)

@@ -85,7 +85,7 @@ def headline(table: pd.DataFrame) -> str:
         ok = found[np.isfinite(found)]
         some = "" if len(ok) == len(found) else f" at {len(ok)} of {len(found)} settings"
         lo, hi = power_text(ok.min()), power_text(ok.max())
-        return f"from {lo} records{some}" if lo == hi else f"from {lo} to {hi} records{some}"
+        return f"first at n = {lo}{some}" if lo == hi else f"first at n = {lo}–{hi}{some}"
 
     who = "Bayesian-DP Algorithm 1"
     if np.isfinite(plain).any():
@@ -189,8 +189,8 @@ def figure(table: pd.DataFrame, spec):
             if i == len(rows) - 1:
                 ax.set_xlabel("records n")
         axes[i][0].set_ylabel(f"{row_words}:\nfraction answered")
-    setting = (f"d = {spec.d:,}, B = {spec.alg1.budget}, session ε = {spec.alg1.session_epsilon:g}, null labels, "
-               f"{spec.replicates} replicates per point; bars: 95% CI of the mean (Bayesian DP)")
+    setting = (f"d = {spec.d:,}, budget B = {spec.alg1.budget}, session ε = {spec.alg1.session_epsilon:g}, "
+               f"null labels, {spec.replicates} replicates; bars: 95% CI of the mean (Bayesian DP)")
     verdict_title(fig, headline(table), setting)
     found: dict = {}
     for ax in axes.flat:

@@ -142,7 +142,7 @@ def test_powers_and_structure_verdicts():
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: at no n"
     assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90% from n =\n10⁴ (V ≈ 8)"
-    assert zcf.headline(table) == "Bayesian-DP Algorithm 1 answers 90% only with an n/V threshold, from 10⁴ records"
+    assert zcf.headline(table) == "Bayesian-DP Algorithm 1 answers 90% only with an n/V threshold, first at n = 10⁴"
     never = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [0.3] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.headline(never) == "Bayesian-DP Algorithm 1 never answers 90% at n ≤ 10⁴ with either threshold"
