@@ -326,6 +326,7 @@ def _require_positive(function: str, name: str, value: float) -> None:
         raise ValueError(f"{function}: argument {name} = {value!r} is not allowed; allowed: a number > 0 (the "
                          "privacy-loss grid step is proportional to it)")
 
+
 def _delta_for_epsilon(pld, eps_prime) -> np.ndarray:
     """delta(eps') of a PLD at one eps' or an array of them (dp-accounting's public ``get_delta_for_epsilon`` takes a
     1-d sequence), in the shape of ``eps_prime``, clipped to [0, 1] (its sums can round a little above 1)."""
@@ -346,11 +347,10 @@ def laplace_pld(eps: float, T: int, interval: float | None = None, pessimistic: 
     from ``dp_accounting.pld.privacy_loss_distribution.from_laplace_mechanism`` (connect-the-dots)."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
-    _require_positive("laplace_pld", "eps", eps)
-    interval = unchecked(pld_interval)(eps) if interval is None else interval
-    if eps < np.finfo(float).tiny:  # a subnormal eps: dp-accounting's Laplace PLD cannot place its mass
+    if not eps >= np.finfo(float).tiny:  # 0 or subnormal: dp-accounting's Laplace PLD cannot place its mass
         raise ValueError(f"laplace_pld: argument eps = {eps!r} is not allowed; allowed: at least "
                          f"{np.finfo(float).tiny:.3g} (a normal float)")
+    interval = unchecked(pld_interval)(eps) if interval is None else interval
     if interval > eps:
         raise ValueError(f"laplace_pld: argument interval = {interval!r} is not allowed; allowed: at most eps = "
                          f"{eps!r} (the privacy loss of one step lies in [-eps, eps])")

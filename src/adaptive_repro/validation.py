@@ -290,8 +290,7 @@ def _config_schema() -> dict:
     defs = schema["$defs"]
     defs["mechanisms"]["items"]["enum"] = list(ARMS.names())
     defs["arms"]["properties"] = {arm.name: {"type": "object", "additionalProperties": False,
-                                             "properties": {k: {kk: vv for kk, vv in v.items() if kk != "default"}
-                                                            for k, v in arm.PARAMETERS.items()}}
+                                             "properties": _without_defaults(arm.PARAMETERS)}
                                   for arm in ARMS if arm.PARAMETERS}
     defs["query"]["enum"] = list(QUERIES.names())
     for kind in ("frontier", "correlation_frontier"):
@@ -303,10 +302,14 @@ def _config_schema() -> dict:
         {"if": {"properties": {"name": {"const": data_model.name}}, "required": ["name"]}
          if data_model.name != default_name else
          {"anyOf": [{"not": {"required": ["name"]}}, {"properties": {"name": {"const": data_model.name}}}]},
-         "then": {"properties": {key: {k: v for k, v in prop.items() if k != "default"}
-                                 for key, prop in data_model.PARAMETERS.items()}}}
+         "then": {"properties": _without_defaults(data_model.PARAMETERS)}}
         for data_model in DATA_MODELS]
     return schema
+
+
+def _without_defaults(parameters: dict[str, dict]) -> dict[str, dict]:
+    """A plug-in's ``PARAMETERS`` as schema properties without their defaults (the plug-in's fields hold those)."""
+    return {key: {k: v for k, v in prop.items() if k != "default"} for key, prop in parameters.items()}
 
 
 def _model_blocks(config: dict):

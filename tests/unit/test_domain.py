@@ -17,8 +17,9 @@ LIBRARY = ["adaptive_repro.bounds.he", "adaptive_repro.bounds.he_applications",
            "adaptive_repro.privacy.lemmas", "adaptive_repro.groundtruth"]
 
 
-def wrapped_functions():
-    for module_name in LIBRARY:
+def wrapped_functions(modules=LIBRARY):
+    """Every public function defined in ``modules``, as pytest params (module name, function name, function)."""
+    for module_name in modules:
         module = importlib.import_module(module_name)
         for name, func in vars(module).items():
             if inspect.isfunction(func) and func.__module__ == module_name and not name.startswith("_"):

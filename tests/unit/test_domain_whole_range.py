@@ -7,7 +7,6 @@ The counts that set a computation's size (T, n, steps_per_eps) are drawn up to 1
 (the ground truth, the chain lemmas): their documented limits are checked by refusal, not by waiting.
 """
 import dataclasses
-import importlib
 import inspect
 import math
 import warnings
@@ -84,14 +83,6 @@ def _is_probability(module_name: str, name: str) -> bool:
     return module_name == "adaptive_repro.groundtruth" and ("delta" in name and "log" not in name)
 
 
-def _model_functions():
-    for module_name in MODELS:
-        module = importlib.import_module(module_name)
-        for name, func in vars(module).items():
-            if inspect.isfunction(func) and func.__module__ == module_name and not name.startswith("_"):
-                yield pytest.param(module_name, name, func, id=f"{module_name.split('.')[-1]}.{name}")
-
-
 def _callable_here(func) -> bool:
     """Checked, and every required argument checked or one this test supplies."""
     domains = getattr(func, "__wrapped_domains__", None)
@@ -101,7 +92,7 @@ def _callable_here(func) -> bool:
     return all(p in domains or p in ("P", "batch", "rng") for p in required)
 
 
-CASES = [p for p in [*wrapped_functions(), *_model_functions()] if _callable_here(p.values[2])]
+CASES = [p for p in [*wrapped_functions(), *wrapped_functions(MODELS)] if _callable_here(p.values[2])]
 
 
 @pytest.mark.slow

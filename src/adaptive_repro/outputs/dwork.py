@@ -111,15 +111,15 @@ def dwork_verdict(claims: list[Claim]) -> str:
     return text[0].upper() + text[1:] if text else "No claim checked"
 
 
-def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, threshold: float | None) -> None:
-    """Ring, on Thresholdout's gap panel, the k where its holdout − fresh leaves the threshold (if its claim fails)."""
+def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, spec) -> None:
+    """Ring, on Thresholdout's gap panel, the k where its holdout − fresh leaves its threshold (if its claim fails)."""
     from adaptive_repro.plotting import legend_below, ring
 
     names = [a.name for a in arms]
     if "dwork_code" not in names or len(fig.axes) < 2 * len(names) or any(
             c.claim_id == "thresholdout-tracks-fresh" and c.status == "reproduced" for c in claims):
         return
-    rows = gaps[(gaps["mechanism"] == "dwork_code") & (gaps["mean"].abs() > threshold)]
+    rows = gaps[(gaps["mechanism"] == "dwork_code") & (gaps["mean"].abs() > spec.arm("dwork_code").tolerance(spec))]
     ring(fig.axes[len(names) + names.index("dwork_code")], rows["k"], rows["mean"],
          label="Thresholdout leaves its threshold here")
     fig.legends.clear()  # the legend again, with the rings' entry
@@ -165,7 +165,6 @@ def build(output_id: str, params: dict, inputs: dict):
                           f"{OUTPUT_TITLES[output_id]}; n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates",
                           gaps=gaps, tolerances=tolerances, tolerance_label=threshold_label(
                               [arm.display_name for arm in arms if tolerances[arm.name] is not None]))
-    ring_failures(fig, claims, gaps, arms, spec.arm("dwork_code").tolerance(spec) if "dwork_code" in spec.mechanisms
-                  else None)
+    ring_failures(fig, claims, gaps, arms, spec)
     note_overlaps(fig, table, arms)
     return table, fig, claims

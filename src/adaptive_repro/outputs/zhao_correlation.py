@@ -122,6 +122,14 @@ def _past_break(table: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([table[(table["structure"] == s) & (table["V"] >= v - 1e-9)] for s, (v, _) in broken.items()])
 
 
+def n_over_v_powered(table: pd.DataFrame) -> bool:
+    """Whether the standard holdout fails the validity test of some n/V arm at its point (:func:`_standard_fails`):
+    only then can an n/V arm passing it show anything."""
+    std = {r.point: r for r in table[table["mechanism"] == "standard"].itertuples()} if "point" in table else {}
+    return any(_standard_fails(std.get(getattr(r, "point", None)), r.threshold)
+               for r in table[table["mechanism"].isin(REMEDY_ARMS)].itertuples())
+
+
 def headline(table: pd.DataFrame) -> str:
     """The figure's verdict, the measured answer to the question: from which V correlation breaks DP-calibrated
     Algorithm 1 and how (per structure, :func:`first_break`), and in how many structures the arms with a threshold
@@ -143,9 +151,7 @@ def headline(table: pd.DataFrame) -> str:
     if len(remedy):
         valid = sum(all(first_break(g) is None for _, g in remedy[remedy["structure"] == s].groupby("mechanism"))
                     for s in dict.fromkeys(table["structure"]))
-        std = {r.point: r for r in table[table["mechanism"] == "standard"].itertuples()} if "point" in table else {}
-        powered = [_standard_fails(std.get(getattr(r, "point", None)), r.threshold) for r in remedy.itertuples()]
-        if any(powered):
+        if n_over_v_powered(table):
             text += f"; a threshold for n/V keeps {'all ' + str(n) if valid == n else f'{valid} of {n}'} valid"
         else:  # the standard holdout passes the same test everywhere: passing it says nothing
             text += "; n/V thresholds untested (no power)"
@@ -252,9 +258,7 @@ def figure(table: pd.DataFrame, spec):
             over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
                     if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
             ring(top, [xi for xi, _ in over], [g for _, g in over], label=ring_label, size=75)
-        remedy = sub[sub["mechanism"].isin(REMEDY_ARMS)]
-        std_at = {r.point: r for r in sub[sub["mechanism"] == "standard"].itertuples()}
-        if len(remedy) and not any(_standard_fails(std_at.get(r.point), r.threshold) for r in remedy.itertuples()):
+        if sub["mechanism"].isin(REMEDY_ARMS).any() and not n_over_v_powered(sub):
             top.text(0.97, 0.03, "no power" if noted else "no power: the standard\nholdout exceeds no n/V\n"
                      "threshold by 3 SE either",
                      transform=top.transAxes, ha="right", va="bottom", fontsize=SIZES["tick"],
