@@ -184,7 +184,7 @@ def figure(table: pd.DataFrame, spec):
             name = structure_words(models[structure]).split(":")[0] if i == 0 else ""
             ax.set_title("\n".join(t for t in (name, verdict_line) if t), fontsize=SIZES["tick"])
             log_axis(ax, "x")
-            ax.set_xlim(table["n"].min() / 1.8, n_max * 1.8)  # the open markers at the ends fully in view
+            ax.set_xlim(table["n"].min() / 1.8, n_max * 2.6)  # the stars and rings at the largest n fully in view
             ax.set_ylim(-0.03, 1.05)
             if i == len(rows) - 1:
                 ax.set_xlabel("records n")
