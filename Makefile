@@ -35,7 +35,7 @@ CHATTER := ^(Select jobs to execute\.\.\.|Execute [0-9]+ jobs\.\.\.)$$
 RESULTS_LINE := Results: results/report.html (every output's figure, table and claims), results/REPRODUCTION.md (the claims registry).
 
 reproduce: $(STAMP)
-	$(BIN)/python -m adaptive_repro.validation $(CONFIG_QUOTED)
+	$(BIN)/python -m adaptive_repro.validation --files-only $(CONFIG_QUOTED)
 	set -o pipefail; $(BIN)/snakemake $(PROFILE) --cores $(CORES) $(QUIET) $(SMK_ARGS) $(CONFIG_ARGS) 2>&1 \
 		| grep --line-buffered -v -E '$(CHATTER)'
 	@if [ -z "$(SMK_ARGS)" ] && [ -f results/report.html ]; then echo "$(RESULTS_LINE)"; fi

@@ -382,16 +382,21 @@ def default_config_path() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m adaptive_repro.validation [CONFIGFILE ...]``: check config.yaml with the given config files on top,
-    as Snakemake would read them; print one line and exit 1 on the first error (the Makefile runs this first)."""
+    """``python -m adaptive_repro.validation [--files-only] [CONFIGFILE ...]``: check config.yaml with the given
+    config files on top, as Snakemake would read them; print one line and exit 1 on the first error.
+    ``--files-only`` checks only that each file exists and is plain YAML (no template, no duplicate key): what must
+    be refused before Snakemake reads a file (`make reproduce` runs this; the Snakefile then checks the rest once)."""
     import sys
 
-    paths = [default_config_path(), *(sys.argv[1:] if argv is None else argv)]
+    args = list(sys.argv[1:] if argv is None else argv)
+    files_only = "--files-only" in args
+    paths = [default_config_path(), *(a for a in args if a != "--files-only")]
     try:
         config: dict = {}
         for path in paths:
             config = merged(config, load_config_file(path))
-        validated(with_model_blocks_replaced(config, paths))
+        if not files_only:
+            validated(with_model_blocks_replaced(config, paths))
     except ConfigError as err:
         print(f"Config error: {err}", file=sys.stderr)
         return 1

@@ -398,3 +398,14 @@ def test_an_experiment_blocks_kind_comes_from_the_catalogue_not_from_its_keys():
     cfg["experiments"]["dwork-null"]["p_grid"] = [0.5, 0.9]
     with pytest.raises(ConfigError, match=r"unknown config key 'p_grid' under 'experiments.dwork-null'"):
         validation.validated(cfg)
+
+
+def test_make_reproduce_checks_only_the_files_before_snakemake(tmp_path):
+    """`make reproduce` runs the files-only check (a missing file, YAML, templates) and leaves the config's values to
+    the Snakefile, so the config is validated once per run: a value out of range passes here, a template does not."""
+    (tmp_path / "range.yaml").write_text("seed: -3\n")
+    (tmp_path / "yte.yaml").write_text("__use_yte__: true\nseed: 1\n")
+    assert validation.main(["--files-only", str(tmp_path / "range.yaml")]) == 0
+    assert validation.main([str(tmp_path / "range.yaml")]) == 1
+    assert validation.main(["--files-only", str(tmp_path / "yte.yaml")]) == 1
+    assert "--files-only" in (ROOT / "Makefile").read_text()

@@ -21,7 +21,7 @@ from adaptive_repro.outputs.zhao_common import (
 )
 from adaptive_repro.plotting import MAX_WIDTH, SIZES, pyplot, ring, style, verdict_title
 from adaptive_repro.registry import Claim, verdict
-from adaptive_repro.simulation.analysts import theorem2_diagnostics
+from adaptive_repro.simulation.mechanisms.algorithm1 import theorem2_diagnostics
 
 #: The function that computes the measured event (named from the object, so a move renames it).
 EVENT_CODE = f"{theorem2_diagnostics.__module__}.{theorem2_diagnostics.__qualname__}"

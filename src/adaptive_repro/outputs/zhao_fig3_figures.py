@@ -164,25 +164,25 @@ def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
 def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
                 replicates: int):
     """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
-    threshold T; (b) per Algorithm 1 arm, on two stacked sub-axes, the
+    threshold T; (b) per budgeted arm (any mechanism that answers ⊥), on two stacked sub-axes, the
     fraction of accuracy queries answered (against 90% required) and the budget used / B; markers thinned where arms
     coincide or k is dense, points never moved; (c) the Bayesian-DP level Lemma 2 certifies for each calibration's σ
     against the session's ε. Points where a claim fails are ringed; the title is :func:`fig3_verdict`."""
     plt = pyplot()
     arms = arms_in(spec, table["mechanism"])
-    alg1 = [a for a in arms if a.budgeted]
+    budgeted = [a for a in arms if a.budgeted]
     certified = theory.dropna(subset=["certified_bdp"]) if "certified_bdp" in theory else theory.iloc[:0]
     if len(certified):  # the calibrations that aim at the session's ε (their certified-level claims)
         certified = certified[certified["arm"].map(lambda a: spec.arm(a).calibration.targets_session_epsilon)]
-    ratios = [1.25] + ([0.95] if alg1 else []) + ([0.8] if len(certified) else [])
+    ratios = [1.25] + ([0.95] if budgeted else []) + ([0.8] if len(certified) else [])
     fig = plt.figure(figsize=(10, 5.0))
     grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
     ax_gap = fig.add_subplot(grid[:, 0])
     silent = gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, claims, gaps)
-    for arm in alg1:  # gaps significantly above T (the claims' reading): ringed on the curve
-        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
+    for arm in budgeted:  # gaps significantly above T (the claims' reading): ringed on the curve
+        hold, arm_rows, tolerance = _arm_rows(table, gaps, spec, arm)
         bad_gap = shortfalls(hold, arm_rows, tolerance)[1]
         ring(ax_gap, [g[0] for g in bad_gap], [g[1] for g in bad_gap],
              label=ring_label(claims, f"{arm.name}-prevents-overfitting"))
@@ -191,10 +191,10 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     k_max = float(table["k"].max())
     sqrt_k_axis(ax_gap, k_max, K_TICKS_NARROW)  # one gap unit and one k axis, as zhao-fig2 and Dwork's figures
     ax_gap.set_xlabel("selected variables k (square-root axis)")
-    if alg1:
+    if budgeted:
         ax_answered = fig.add_subplot(grid[0, 1])
         ax_budget = fig.add_subplot(grid[1, 1], sharex=ax_answered)
-        _answered_panels(ax_answered, ax_budget, table, gaps, theory, alg1, claims)
+        _answered_panels(ax_answered, ax_budget, table, gaps, spec, budgeted, claims)
         sqrt_k_axis(ax_answered, k_max, K_TICKS_NARROWEST)
     if len(certified):
         _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec, claims)
@@ -202,7 +202,7 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
                   short_setting(spec, replicates))
     handles = [arm_handle(a, a.display_name + (" (every accuracy answer ⊥: no gap)" if a in silent else ""))
                for a in arms]
-    if alg1:  # the budget sub-axis: its own line style, in each arm's colour
+    if budgeted:  # the budget sub-axis: its own line style, in each arm's colour
         handles.append(style_handle(":", "dotted, open markers: budget used / B (b, lower)", marker="v", mfc="white"))
     handles += [style_handle("--", REQUIREMENT_LABEL, color=REQUIREMENT["color"])]
     rings = [h for ax in fig.axes for h in ax.collections if h.get_gid() == "encoding:violation"]
@@ -214,19 +214,18 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     return fig
 
 
-def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, arm: str):
-    """One Algorithm 1 arm's holdout rows at k > 0, its gaps as (k, mean, SE, replicates) over answered replicates,
+def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, spec, arm):
+    """One budgeted arm's holdout rows at k > 0, its gaps as (k, mean, SE, replicates) over answered replicates,
     and its threshold T: the inputs of :func:`shortfalls`, as the claims use them."""
-    hold = table[(table["mechanism"] == arm) & (table["dataset"] == "holdout") & (table["k"] > 0)]
-    g = gaps[(gaps["mechanism"] == arm) & gaps["mean"].notna()].sort_values("k")
-    th = theory[theory["arm"] == arm]
-    tolerance = float(th["threshold"].iloc[0]) if len(th) else np.nan
+    hold = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout") & (table["k"] > 0)]
+    g = gaps[(gaps["mechanism"] == arm.name) & gaps["mean"].notna()].sort_values("k")
+    tolerance = arm.tolerance(spec, spec.arm_settings()[arm.name])
     return hold, [(int(r.k), r.mean, r.se, int(r.replicates)) for r in g.itertuples()], tolerance
 
 
-def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame,
-                     arms, claims: list[Claim]) -> None:
-    """Per Algorithm 1 arm, in its colour and marker: above, the fraction of accuracy queries answered at each k
+def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataFrame, spec, arms,
+                     claims: list[Claim]) -> None:
+    """Per budgeted arm, in its colour and marker: above, the fraction of accuracy queries answered at each k
     (k = 0 is never asked) against 90% required (dashed), the k where it answers less ringed (only the first, labelled
     "at every k", when it answers less at every k: the claim fails for the whole arm, and a chain of rings would hide
     the curve); below, the budget used / B (dotted, open marker; at k = 0: after the attribute queries). Points stay
@@ -235,15 +234,15 @@ def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataF
     kmax = float(table["k"].max())
     holds, budgets = {}, {}
     for arm in arms:
-        hold = _arm_rows(table, gaps, theory, arm.name)[0].sort_values("k")
+        hold = _arm_rows(table, gaps, spec, arm)[0].sort_values("k")
         holds[arm.name] = (hold["k"].to_numpy(), hold["answered"].to_numpy())
         every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
-        th = theory[theory["arm"] == arm.name]
-        if len(th):
-            budgets[arm.name] = (every["k"].to_numpy(), every["budget_used"].to_numpy() / float(th["budget"].iloc[0]))
+        if len(every):
+            budget = arm.total_budget(spec, spec.arm_settings()[arm.name])
+            budgets[arm.name] = (every["k"].to_numpy(), every["budget_used"].to_numpy() / float(budget))
     answered_marks, budget_marks = marker_indices(holds, kmax, 1.2), marker_indices(budgets, kmax, 1.2)
     for arm in arms:
-        hold, arm_rows, tolerance = _arm_rows(table, gaps, theory, arm.name)
+        hold, arm_rows, tolerance = _arm_rows(table, gaps, spec, arm)
         hold = hold.sort_values("k")
         label = ring_label(claims, f"{arm.name}-prevents-overfitting")
         ax_answered.plot(hold["k"], hold["answered"], "-", ms=6, markevery=answered_marks[arm.name], **style(arm))

@@ -6,7 +6,8 @@
 - ``budget_aware`` (:class:`BudgetAwareAnalyst`), facing a budgeted mechanism that answers [0, 1] statistical
   queries (Algorithm 1): asks only candidate attributes (|w_train| > cut; the others can never be kept), most
   promising first, then one accuracy query per distinct classifier in increasing k; answers are clamped to [0, 1]
-  (post-processing), and it records Zhao's Theorem 2 diagnostics.
+  (post-processing), and it records its budget counters and the queries it asked (the arm adds its own checks of
+  them, e.g. Algorithm 1's Theorem 2 event).
 
 An analyst plays a replicate in two phases, :meth:`Analyst.select` (the attribute queries, ending with the nested
 classifiers to measure) and :meth:`Analyst.report` (the accuracy queries), so that the runner can measure every arm's
@@ -52,17 +53,29 @@ class Selection:
 
 
 @dataclasses.dataclass
+class QueryLog:
+    """The [0, 1] queries of one replicate, in the order asked: the answers (NaN = bottom), the training values and
+    the exact population values (a call: computed only for an arm whose checks read them)."""
+
+    answers: np.ndarray
+    train: np.ndarray
+    population: Callable[[], np.ndarray]
+
+
+@dataclasses.dataclass
 class ArmOutcome:
     """One arm's replicate: per k, the classifier size and the accuracy per data set ("holdout" as reported), the
     budget used up to that k's accuracy query, the number of attributes kept, and the diagnostics row (or None): its
     keys must be columns of ``experiments.DIAGNOSTIC_COLUMNS`` (a key outside them stops the job, naming it), its
-    values Python or numpy bools, integers, floats or None."""
+    values Python or numpy bools, integers, floats or None; ``queries``: the [0, 1] queries asked, for the arm's own
+    checks (:meth:`adaptive_repro.simulation.arm.Arm.diagnostics`), or None."""
 
     sizes: np.ndarray
     values: dict[str, np.ndarray]
     budget_used: np.ndarray
     n_kept: int
     diagnostics: dict | None = None
+    queries: QueryLog | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,7 +148,7 @@ class BudgetAwareAnalyst(Analyst):
                                     q_answers=q_answers, attribute_over_events=mech.over_events)
 
     def report(self, ctx: ArmContext, selection: BudgetAwareSelection, acc: dict[str, np.ndarray]) -> ArmOutcome:
-        spec, mech, sizes, acc = ctx.spec, ctx.mechanism, selection.sizes, dict(acc)
+        mech, sizes, acc = ctx.mechanism, selection.sizes, dict(acc)
         attr_over = selection.attribute_over_events
         # one accuracy query per distinct classifier, in increasing k; answers clamped to [0, 1]
         distinct, index = analyst.distinct_classifiers(sizes)
@@ -150,19 +163,16 @@ class BudgetAwareAnalyst(Analyst):
         else:  # no attribute kept: every classifier is empty and nothing is asked
             acc["holdout"] = np.full(len(sizes), analyst.EMPTY_CLASSIFIER_ACCURACY)
             budget_used = np.full(len(sizes), float(attr_over))
-        alg1 = spec.alg1
         q_answers = selection.q_answers
-        diag = theorem2_diagnostics(
-            np.concatenate([q_answers, answers]),
-            np.concatenate([selection.q_train, acc["train"][first]]),
-            np.concatenate([ctx.population_queries()[selection.asked], acc["population"][first]]),
-            alg1.tau, alg1.c, alg1.budget)
-        diagnostics = {"over_events": mech.over_events, "bottoms": mech.bottoms,
+        population = acc["population"][first]
+        queries = QueryLog(np.concatenate([q_answers, answers]),
+                           np.concatenate([selection.q_train, acc["train"][first]]),
+                           lambda: np.concatenate([ctx.population_queries()[selection.asked], population]))
+        diagnostics = {"over_events": mech.over_events, "bottoms": mech.bottoms, "queries": len(queries.answers),
                        "attribute_queries": len(selection.asked),
                        "attribute_answered": int(np.sum(~np.isnan(q_answers))), "attribute_over_events": attr_over,
-                       "accuracy_queries": len(distinct), "accuracy_answered": int(np.sum(~np.isnan(answers))),
-                       **diag}
-        return ArmOutcome(sizes, acc, budget_used, len(selection.ranked), diagnostics)
+                       "accuracy_queries": len(distinct), "accuracy_answered": int(np.sum(~np.isnan(answers)))}
+        return ArmOutcome(sizes, acc, budget_used, len(selection.ranked), diagnostics, queries)
 
 
 def _classifiers(ctx: ArmContext, w_train: np.ndarray, reported: np.ndarray):
@@ -172,18 +182,6 @@ def _classifiers(ctx: ArmContext, w_train: np.ndarray, reported: np.ndarray):
     weights = analyst.classifier_signs(w_train, ranked)
     sizes = analyst.selected_sizes(len(ranked), np.asarray(ctx.spec.k_grid))
     return ranked, weights, sizes
-
-
-def theorem2_diagnostics(answers, q_train, q_pop, tau: float, c: float, budget: int) -> dict:
-    """Zhao 2017 Theorem 2's event over the query sequence: exists i with Z_i < B and |a_i - Q_i(P)| >= tau, where
-    Z_i = |{j <= i : |Q_j(D) - Q_j(P)| >= c tau}|. Bottom answers (NaN) are not errors (no estimate was given)."""
-    answers, q_train, q_pop = map(np.asarray, (answers, q_train, q_pop))
-    z = np.cumsum(np.abs(q_train - q_pop) >= c * tau)
-    error = np.abs(answers - q_pop)
-    answered = ~np.isnan(answers)
-    event = bool(np.any(answered & (z < budget) & (error >= tau)))
-    return {"queries": len(answers), "z_final": int(z[-1]) if len(z) else 0,
-            "max_error": float(np.max(error[answered])) if answered.any() else np.nan, "thm2_event": event}
 
 
 DWORK_ANALYST = DworkAnalyst()

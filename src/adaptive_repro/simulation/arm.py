@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from adaptive_repro.simulation.analysts import Analyst
+from adaptive_repro.simulation.analysts import Analyst, QueryLog
 from adaptive_repro.simulation.mechanisms.base import ArmSetting, HoldoutMechanism
 from adaptive_repro.simulation.zhao_calibration import Calibration
 
@@ -32,10 +32,12 @@ class Arm(abc.ABC):
     * ``analyst``: the analyst that faces this mechanism (:mod:`adaptive_repro.simulation.analysts`);
     * ``unit_queries``: True if it answers statistical queries with values in [0, 1] (Algorithm 1), False if it
       answers the analyst's statistics as they are (the engines use it to pick an exact engine);
-    * ``budgeted``: True if it can answer bottom (then figures show the answered fraction and the budget used);
+    * ``budgeted``: True if it can answer bottom; such an arm implements :meth:`total_budget` (its B), and figures
+      show its answered fraction and the budget it used, whatever the mechanism;
     * ``calibration``: how Algorithm 1's sigma and T are chosen (:mod:`adaptive_repro.simulation.zhao_calibration`),
       None for mechanisms without one;
-    * :meth:`setting` (default: nothing to set up), :meth:`create`, :meth:`tolerance`;
+    * :meth:`setting` (default: nothing to set up), :meth:`create`, :meth:`tolerance`, :meth:`total_budget` (budgeted
+      arms), :meth:`diagnostics` (its own checks of a replicate's queries; default: none);
     * :meth:`needs`: the data-model capabilities it uses (default: none; checked before any job);
     * ``PARAMETERS``: its own config keys (JSON schema per key, each with its default, the same value as the field
       of that name): an experiment block's ``arms.<name>`` sets them, validated against this schema before any job
@@ -54,6 +56,11 @@ class Arm(abc.ABC):
     calibration: Calibration | None = None  # Algorithm 1's calibration, None for other mechanisms
     marker: str = "o"  # matplotlib marker of the arm in every figure (plotting.style), with its colour
 
+    def __post_init__(self):
+        if self.budgeted and type(self).total_budget is Arm.total_budget:
+            raise TypeError(f"arm {self.name!r} is budgeted but does not implement total_budget() (the B its "
+                            "budget_used counts against)")
+
     def setting(self, spec) -> ArmSetting:
         """The arm's set-up for the experiment ``spec`` (e.g. a calibrated noise scale)."""
         return ArmSetting()
@@ -66,6 +73,16 @@ class Arm(abc.ABC):
         """The gap between reported and fresh accuracy this arm is designed to allow (its threshold T), drawn on
         the gap panels and used by the claims; None if the arm promises nothing (the standard holdout)."""
         return None
+
+    def total_budget(self, spec, setting: ArmSetting) -> int | None:
+        """The budget B a budgeted arm spends (the ``budget_used`` records count in these units); None for an
+        unbudgeted arm. A budgeted arm must implement it (the registry refuses one that does not)."""
+        return None
+
+    def diagnostics(self, spec, queries: QueryLog) -> dict:
+        """The arm's own checks of one replicate's [0, 1] queries (e.g. Algorithm 1's Theorem 2 event), added to the
+        analyst's counters in the diagnostics row; keys must be columns of ``experiments.DIAGNOSTIC_COLUMNS``."""
+        return {}
 
     def needs(self) -> frozenset[str]:
         """The data-model capabilities this arm needs (keys of

@@ -153,8 +153,9 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
                 rows.append((spec.name, replicate, arm.name, engine.name, int(k), int(size), outcome.n_kept, dataset,
                              float(value), float(used)))
         if outcome.diagnostics is not None:
+            checks = arm.diagnostics(spec, outcome.queries) if outcome.queries is not None else {}
             diagnostics.append({"experiment": spec.name, "replicate": replicate, "mechanism": arm.name,
-                                **outcome.diagnostics})
+                                **outcome.diagnostics, **checks})
     return RecordTable(RECORD_COLUMNS, rows), RecordTable.from_dicts(DIAGNOSTIC_COLUMNS, diagnostics)
 
 

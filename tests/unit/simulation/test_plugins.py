@@ -11,7 +11,7 @@ import pytest
 from adaptive_repro import catalogue, validation
 from adaptive_repro.plugins import Registry
 from adaptive_repro.simulation import experiments, specs
-from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
+from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, DWORK_ANALYST, Analyst
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import BatchChain, DataModel
 from adaptive_repro.simulation.frontier import FrontierSpec
@@ -330,3 +330,97 @@ def test_an_arm_takes_its_parameters_from_its_own_block():
         validation.experiment_spec("x", base | {"arms": {"dwork_code": {"bogus": 1}}})
     unused = {"arms": {"thresholdout_effective_n": {"threshold_scale": 2.0}}}
     assert validation.experiment_spec("x", base | unused) == validation.experiment_spec("x", base)
+
+
+# ----------------------------------------------------------------------------------- a budgeted arm, not Algorithm 1
+@dataclasses.dataclass
+class GuessAndCheck(HoldoutMechanism):
+    """Guess and Check in the manner of Rogers et al. 2020: the training value is the guess; it is returned when
+    it lies within tau of the holdout value plus Laplace noise, otherwise the noisy holdout value is, at the cost of
+    one unit of budget; bottom once the budget is spent."""
+
+    rng: np.random.Generator
+    tau: float
+    noise: float
+    budget: int
+
+    def answer_statistics(self, train, holdout):
+        return np.array([self.answer_accuracy(t, h) for t, h in zip(train, holdout)])
+
+    def answer_accuracy(self, acc_train, acc_holdout):
+        if self.over_events >= self.budget:
+            self.bottoms += 1
+            return np.nan
+        noisy = acc_holdout + self.rng.laplace(0.0, self.noise)
+        if abs(acc_train - noisy) <= self.tau:
+            return acc_train
+        self.over_events += 1
+        return noisy
+
+
+@dataclasses.dataclass(frozen=True)
+class GuessAndCheckArm(Arm):
+    PARAMETERS = {"budget": {"type": "integer", "minimum": 1, "default": 20},
+                  "tolerance_scale": {"type": "number", "exclusiveMinimum": 0, "default": 2.0}}
+    name: str = "guess_and_check"
+    display_name: str = "Guess and Check"
+    detail: str = "(Rogers et al. 2020 style)"
+    color: str = "#882255"
+    marker: str = "P"
+    analyst: Analyst = BUDGET_AWARE_ANALYST
+    unit_queries: bool = True
+    budgeted: bool = True
+    budget: int = 20
+    tolerance_scale: float = 2.0
+
+    def create(self, rng, spec, setting):
+        return GuessAndCheck(rng, self.tolerance(spec, setting), 0.1 / np.sqrt(spec.n), self.budget)
+
+    def tolerance(self, spec, setting):
+        return self.tolerance_scale / np.sqrt(spec.n)
+
+    def total_budget(self, spec, setting):
+        return self.budget
+
+
+@pytest.fixture
+def guess_and_check():
+    ARMS.register(GuessAndCheckArm())  # the one registration line
+    yield ARMS.get("guess_and_check")
+    ARMS._members.pop("guess_and_check")
+
+
+def test_a_budgeted_arm_that_is_not_algorithm1_runs_zhao_fig3_with_its_own_budget_curve(guess_and_check):
+    """A Guess-and-Check-style arm with its own parameter block (budget, tolerance_scale): zhao-fig3 draws its
+    answered fraction and its budget used / its own B (not Algorithm 1's), its diagnostics row has the analyst's
+    counters and no Theorem 2 event (that check is Algorithm 1's)."""
+    spec = validation.experiment_spec("zhao-fig3", dict(
+        n=2000, d=200, replicates=3, k_grid=[0, 5, 10, 20], query="sign", signal_attributes=0,
+        mechanisms=["standard", "guess_and_check", "zhao_alg1_bdp"], model={"p_s": 0.8, "p_y": 0.8, "b": 0.1},
+        alg1={"budget": 10, "epsilon": 2.0}, arms={"guess_and_check": {"budget": 4, "tolerance_scale": 0.5}}))
+    assert spec.arm("guess_and_check").budget == 4
+    records, diagnostics = experiments.run_replicates(spec, 3, range(3), with_diagnostics=True)
+    mine = diagnostics[diagnostics["mechanism"] == "guess_and_check"]
+    assert len(mine) == 3 and mine["thm2_event"].isna().all() and (mine["over_events"] <= 4).all()
+    assert diagnostics.loc[diagnostics["mechanism"] == "zhao_alg1_bdp", "thm2_event"].notna().all()
+    used = records[(records["mechanism"] == "guess_and_check") & (records["dataset"] == "holdout")]
+    assert used["budget_used"].max() == 4, "the test should spend the whole budget somewhere"
+    table, fig, claims = catalogue.build("zhao-fig3", {"seed": 3}, {"records": records, "diagnostics": diagnostics,
+                                                                   "specs": {"zhao-fig3": spec}})
+    (budget_ax,) = [ax for ax in fig.axes if ax.get_ylabel() == "budget used / B"]
+    curves = {line.get_color(): line.get_ydata() for line in budget_ax.get_lines() if line.get_linestyle() == ":"}
+    expected = (table[(table["mechanism"] == "guess_and_check") & (table["dataset"] == "holdout")]
+                .sort_values("k")["budget_used"].to_numpy() / 4)
+    np.testing.assert_allclose(curves["#882255"], expected)
+    assert "zhao_alg1_bdp" in {c.claim_id.removesuffix("-prevents-overfitting") for c in claims}
+    assert "guess_and_check-tracks-fresh" in {c.claim_id for c in claims}
+
+
+def test_a_budgeted_arm_without_a_budget_is_refused():
+    @dataclasses.dataclass(frozen=True)
+    class Unbounded(NoisyHoldoutArm):
+        name: str = "unbounded"
+        budgeted: bool = True
+
+    with pytest.raises(TypeError, match="budgeted but does not implement total_budget"):
+        Unbounded()

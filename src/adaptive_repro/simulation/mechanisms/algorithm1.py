@@ -10,7 +10,7 @@ import dataclasses
 
 import numpy as np
 
-from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, Analyst
+from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, Analyst, QueryLog
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.mechanisms.base import BOTTOM, HoldoutMechanism
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Calibration
@@ -77,6 +77,18 @@ class ZhaoAlgorithm1(HoldoutMechanism):
         return float(self.answer_queries(np.array([acc_train]), np.array([acc_holdout]))[0])
 
 
+def theorem2_diagnostics(answers, q_train, q_pop, tau: float, c: float, budget: int) -> dict:
+    """Zhao 2017 Theorem 2's event over the query sequence: exists i with Z_i < B and |a_i - Q_i(P)| >= tau, where
+    Z_i = |{j <= i : |Q_j(D) - Q_j(P)| >= c tau}|. Bottom answers (NaN) are not errors (no estimate was given)."""
+    answers, q_train, q_pop = map(np.asarray, (answers, q_train, q_pop))
+    z = np.cumsum(np.abs(q_train - q_pop) >= c * tau)
+    error = np.abs(answers - q_pop)
+    answered = ~np.isnan(answers)
+    event = bool(np.any(answered & (z < budget) & (error >= tau)))
+    return {"queries": len(answers), "z_final": int(z[-1]) if len(z) else 0,
+            "max_error": float(np.max(error[answered])) if answered.any() else np.nan, "thm2_event": event}
+
+
 @dataclasses.dataclass(frozen=True)
 class Algorithm1Arm(Arm):
     """Algorithm 1 with one calibration. Its name, display name, detail, colour and marker come from the calibration."""
@@ -92,6 +104,7 @@ class Algorithm1Arm(Arm):
         return frozenset({"exact_population", "bdp_conversion"}) | self.calibration.needs()
 
     def __post_init__(self):
+        super().__post_init__()
         if self.calibration is None:
             raise ValueError(f"Algorithm 1 arm {self.name!r} needs a calibration (Algorithm1Arm.for_calibration)")
 
@@ -107,6 +120,16 @@ class Algorithm1Arm(Arm):
 
     def create(self, rng: np.random.Generator, spec, setting: Alg1Calibration) -> ZhaoAlgorithm1:
         return ZhaoAlgorithm1(rng, sigma=setting.sigma, threshold=setting.threshold, budget=setting.budget)
+
+    def total_budget(self, spec, setting: Alg1Calibration) -> int:
+        """Algorithm 1's B (line 3): the over-threshold answers it gives before answering bottom."""
+        return setting.budget
+
+    def diagnostics(self, spec, queries: QueryLog) -> dict:
+        """Zhao 2017 Theorem 2's event over the replicate's queries, at the experiment's tau, c and B."""
+        alg1 = spec.alg1
+        return theorem2_diagnostics(queries.answers, queries.train, queries.population(), alg1.tau, alg1.c,
+                                    alg1.budget)
 
     def tolerance(self, spec, setting: Alg1Calibration) -> float:
         """Algorithm 1's threshold T: answers within T of the holdout value are its design."""
