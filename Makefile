@@ -35,7 +35,7 @@ CHATTER := ^(Select jobs to execute\.\.\.|Execute [0-9]+ jobs\.\.\.)$$
 RESULTS_LINE := Results: results/report.html (every output's figure, table and claims), results/REPRODUCTION.md (the claims registry).
 
 reproduce: $(STAMP)
-	$(BIN)/python -m adaptive_repro.validation --files-only $(CONFIG_QUOTED)
+	$(BIN)/python -m adaptive_repro.pipeline.validation --files-only $(CONFIG_QUOTED)
 	set -o pipefail; $(BIN)/snakemake $(PROFILE) --cores $(CORES) $(QUIET) $(SMK_ARGS) $(CONFIG_ARGS) 2>&1 \
 		| grep --line-buffered -v -E '$(CHATTER)'
 	@if [ -z "$(SMK_ARGS)" ] && [ -f results/report.html ]; then echo "$(RESULTS_LINE)"; fi
@@ -84,7 +84,7 @@ docs: $(STAMP)
 # The README's figure gallery (docs/gallery/): compressed copies of key figures of the last run.
 GALLERY := dwork-null dwork-signal zhao-fig2 zhao-fig3 zhao-frontier zhao-correlation zhao-correlation-frontier he-composition-eps he-generalization lecture-monitor
 gallery: $(STAMP)
-	$(BIN)/python -m adaptive_repro.report_html results/figures docs/gallery $(GALLERY)
+	$(BIN)/python -m adaptive_repro.report.report_html results/figures docs/gallery $(GALLERY)
 
 clean:
 	rm -rf results/tables results/figures results/claims results/records results/logs results/REPRODUCTION.md results/run-config.yaml results/report.html

@@ -8,11 +8,11 @@ from snakemake.utils import min_version
 
 # Jobs run this checkout's package (src/), whatever is installed: its files are the jobs' code inputs.
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
-from adaptive_repro.sources import run_jobs_on_checkout  # noqa: E402
+from adaptive_repro.pipeline.sources import run_jobs_on_checkout  # noqa: E402
 
 run_jobs_on_checkout(workflow.basedir)
-from adaptive_repro.config import ConfigError
-from adaptive_repro import resources, validation
+from adaptive_repro.foundation.config import ConfigError
+from adaptive_repro.pipeline import resources, validation
 
 if " " in workflow.basedir:  # Snakemake writes the interpreter's path unquoted into each job's command line
     validation.refuse(ConfigError(f"the checkout's path '{workflow.basedir}' contains a space; allowed: a path "

@@ -18,7 +18,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-from adaptive_repro.io import write_csv  # noqa: E402
+from adaptive_repro.foundation.io import write_csv  # noqa: E402
 from adaptive_repro.simulation.data_models import BatchChain  # noqa: E402
 from adaptive_repro.simulation.models.attribute_chains import AttributeChains  # noqa: E402
 from adaptive_repro.simulation.models.households import Households  # noqa: E402

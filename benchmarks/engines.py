@@ -21,14 +21,14 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-from adaptive_repro.io import write_csv  # noqa: E402
+from adaptive_repro.foundation.io import write_csv  # noqa: E402
 
 K_GRID = (0, 10, 20, 30, 45, 70, 100, 150, 200, 250, 300, 400, 500)
 
 CHILD = """
 import json, resource, sys, time
 from adaptive_repro.simulation.experiments import run_replicates
-from adaptive_repro.validation import experiment_spec
+from adaptive_repro.pipeline.validation import experiment_spec
 n, engine, reps = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 spec = experiment_spec("dwork-signal", dict(n=n, d=n, replicates=reps, k_grid=list({k_grid}),
                                             mechanisms=["standard", "dwork_code"], signal_attributes=20), engine)

@@ -14,8 +14,8 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-from adaptive_repro import catalogue, resources, validation  # noqa: E402
-from adaptive_repro.io import write_csv  # noqa: E402
+from adaptive_repro.foundation.io import write_csv  # noqa: E402
+from adaptive_repro.pipeline import catalogue, resources, validation  # noqa: E402
 from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
 
 

@@ -23,9 +23,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-from adaptive_repro import catalogue, resources, validation  # noqa: E402
-from adaptive_repro.catalogue import default_params, output_params  # noqa: E402
-from adaptive_repro.io import write_csv  # noqa: E402
+from adaptive_repro.foundation.io import write_csv  # noqa: E402
+from adaptive_repro.pipeline import catalogue, resources, validation  # noqa: E402
+from adaptive_repro.pipeline.catalogue import default_params, output_params  # noqa: E402
 from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
 
 #: Estimated CPU seconds of the jobs without a cost model: an aggregation, an experiment output's build, the reports.

@@ -21,12 +21,12 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-from adaptive_repro.io import write_csv  # noqa: E402
+from adaptive_repro.foundation.io import write_csv  # noqa: E402
 
 CHILD = """
 import json, resource, sys, time
 import numpy as np
-from adaptive_repro import seeds
+from adaptive_repro.foundation import seeds
 from adaptive_repro.simulation import data_models, sign_engine
 from adaptive_repro.simulation.registries import ENGINES
 engine, n, d, k_max, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])

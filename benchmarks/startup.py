@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-from adaptive_repro import catalogue, validation  # noqa: E402
+from adaptive_repro.pipeline import catalogue, validation  # noqa: E402
 from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
 
 SCRIPTS = ROOT / "workflow" / "scripts"
@@ -134,7 +134,7 @@ def main() -> None:
     import pandas as pd
     from machine import reference_seconds
 
-    from adaptive_repro.io import write_csv
+    from adaptive_repro.foundation.io import write_csv
 
     speed = reference_seconds()  # this machine's speed now (benchmarks/machine.py), a column of every row
     cfg = resolved_config([str(ROOT / "config.yaml"), *args.configfiles])

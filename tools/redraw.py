@@ -19,10 +19,11 @@ from pathlib import Path
 
 import yaml
 
-from adaptive_repro import catalogue, figure_checks, plotting
-from adaptive_repro.catalogue import output_params
-from adaptive_repro.io import FIGURE_DPI, read_verified_csv
-from adaptive_repro.report_html import figure_css_width
+from adaptive_repro.foundation.io import FIGURE_DPI, read_verified_csv
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import output_params
+from adaptive_repro.report import figure_checks, plotting
+from adaptive_repro.report.report_html import figure_css_width
 
 
 def build_inputs(output_id: str, config: dict, results: Path) -> tuple[dict, dict]:
@@ -43,8 +44,8 @@ def redraw(output_id: str, config: dict, results: Path, out: Path) -> list[str]:
     them byte-identical); its problems (figure_problems)."""
     from PIL import Image
 
-    from adaptive_repro.io import write_csv
-    from adaptive_repro.registry import write_claims
+    from adaptive_repro.foundation.io import write_csv
+    from adaptive_repro.foundation.registry import write_claims
 
     params, inputs = build_inputs(output_id, config, results)
     start = time.process_time()

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from adaptive_repro.domain import Domain, check_public_functions, unchecked
+from adaptive_repro.foundation.domain import Domain, check_public_functions, unchecked
 
 __all__ = [
     "kov_log_delta_g",
@@ -418,6 +418,6 @@ def approx_dp_pld_delta(eps: float, delta: float, T: int, eps_prime, steps_per_e
     return _delta_for_epsilon(p, eps_prime)
 
 
-# argument domains (adaptive_repro.domain); T: a number of mechanisms, at most 10^7 (each KOV point costs O(T)
-# time and memory; dp_accounting's self-composition grows with T)
+# argument domains (adaptive_repro.foundation.domain); T: a number of mechanisms, at most 10^7 (each KOV point costs
+# O(T) time and memory; dp_accounting's self-composition grows with T)
 check_public_functions(globals(), __name__, T=Domain(1.0, 1e7, integer=True))

@@ -1,10 +1,10 @@
 """The catalogue is the one list of outputs, and the package's layers have no upward imports."""
 import pytest
 
-from adaptive_repro import catalogue, sources
-from adaptive_repro.validation import config_schema
+from adaptive_repro.pipeline import catalogue, sources
+from adaptive_repro.pipeline.validation import config_schema
 
-LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "seeds", "io", "registry", "stats")
+LOWER_LAYERS = ("bounds", "privacy", "simulation", "groundtruth", "stats", "foundation")
 
 
 def package_modules():
@@ -19,6 +19,19 @@ def test_math_and_simulation_never_import_outputs(name):
     """Transitively, function-level imports included (sources.module_sources parses every import statement)."""
     upward = [p for p in sources.module_sources(name) if "/outputs/" in p.replace("\\", "/")]
     assert not upward, f"{name} imports the output layer: {upward}"
+
+
+@pytest.mark.parametrize("name", [n for n, _ in package_modules() if n.startswith("adaptive_repro.foundation.")])
+def test_the_foundation_imports_nothing_above_it(name):
+    above = [p for p in sources.module_sources(name) if "/foundation/" not in p.replace("\\", "/")
+             and not p.endswith("adaptive_repro/__init__.py")]
+    assert not above, f"{name} imports a layer above the foundation: {above}"
+
+
+def test_the_top_level_is_grouped_by_concept():
+    """Subpackages by concept; at the top only the science modules with no layer of their own."""
+    top = sorted(p.stem for p in sources.ROOT.glob("*.py") if p.name != "__init__.py")
+    assert top == ["groundtruth", "stats"], top
 
 
 def test_no_module_over_450_lines():

@@ -23,8 +23,8 @@ import pandas as pd
 import pytest
 from test_theory_params import SMALL  # a sibling test module, imported as test_theory_extremes does
 
-from adaptive_repro import catalogue
-from adaptive_repro.catalogue import default_params
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import default_params
 
 DECIDED = ("holds", "does not hold")
 

@@ -23,7 +23,7 @@ import pytest
 import yaml
 from test_claim_strength import Patch, generic
 
-from adaptive_repro import catalogue, validation
+from adaptive_repro.pipeline import catalogue, validation
 from adaptive_repro.simulation.specs import output_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,12 +1,12 @@
-"""`python -m adaptive_repro.claims show`: a claim in full, and re-evaluated at a point the user gives."""
+"""`python -m adaptive_repro.pipeline.claims show`: a claim in full, and re-evaluated at a point the user gives."""
 import pytest
 import yaml
 from conftest import ROOT
 
-from adaptive_repro import catalogue, claims, validation
-from adaptive_repro.catalogue import output_params
-from adaptive_repro.plotting import pyplot
-from adaptive_repro.registry import claims_frame
+from adaptive_repro.foundation.registry import claims_frame
+from adaptive_repro.pipeline import catalogue, claims, validation
+from adaptive_repro.pipeline.catalogue import output_params
+from adaptive_repro.report.plotting import pyplot
 
 
 def make_run(tmp_path, points):
@@ -63,7 +63,7 @@ def test_code_location_of_a_checked_function_is_its_own_file_and_line():
     """he_corollary2_delta is wrapped by the argument checks of domain.py: the location is bounds/he.py's def line."""
     from pathlib import Path
 
-    from adaptive_repro.claims import code_location
+    from adaptive_repro.pipeline.claims import code_location
 
     path, line = code_location("adaptive_repro.bounds.he.he_corollary2_delta").rsplit(":", 1)
     assert Path(path).name == "he.py"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from adaptive_repro.domain import DOMAINS, Domain, check, checked, unchecked
+from adaptive_repro.foundation.domain import DOMAINS, Domain, check, checked, unchecked
 
 LIBRARY = ["adaptive_repro.bounds.he", "adaptive_repro.bounds.he_applications",
            "adaptive_repro.bounds.he_generalization", "adaptive_repro.bounds.lecture", "adaptive_repro.bounds.zhao",

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from test_domain import wrapped_functions  # a sibling test module
 
 from adaptive_repro import groundtruth
-from adaptive_repro.domain import Domain
+from adaptive_repro.foundation.domain import Domain
 
 #: The data models' module-level functions, checked as the library's are (those taking only checked arguments, a
 #: random generator or a transition matrix are called here).

@@ -53,7 +53,7 @@ def test_every_text_file_is_read_and_written_as_utf8():
 
 def test_non_ascii_text_round_trips_in_the_c_locale(tmp_path):
     """The package's own writer and the claims reader, run with UTF-8 mode off in the C locale."""
-    script = ("import sys\nfrom adaptive_repro import io, config\n"
+    script = ("import sys\nfrom adaptive_repro.foundation import config, io\n"
               "io.write_text('eps: 1.0  # \\u03b5 \\u2014 caf\\u00e9\\n', sys.argv[1])\n"
               "print(config.read_yaml(sys.argv[1]))\n")
     env = os.environ | {"PYTHONUTF8": "0", "LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "utf-8",

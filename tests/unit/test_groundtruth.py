@@ -206,7 +206,7 @@ def test_exact_kl_of_randomized_response_and_laplace_to_full_precision(eps):
 @pytest.mark.slow
 def test_he_kl_verdicts_are_the_same_at_the_schemas_smallest_eps():
     """theory.he.kl.eps_min at its schema minimum (1e-150) decides every row as the default grid does."""
-    from adaptive_repro import catalogue
+    from adaptive_repro.pipeline import catalogue
 
     def statuses(block):
         _, _, claims = catalogue.build("he-kl", catalogue.default_params("he-kl", block), {})

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro.io import IntegrityError, meta_path, read_verified_csv, write_verified_csv
+from adaptive_repro.foundation.io import IntegrityError, meta_path, read_verified_csv, write_verified_csv
 from adaptive_repro.stats import concat_checked_chunks
 
 

@@ -3,12 +3,12 @@ import logging
 import subprocess
 import sys
 
-from adaptive_repro import joblog
+from adaptive_repro.pipeline import joblog
 
 
 def test_a_job_whose_log_cannot_be_written_fails_instead_of_printing_done():
     """/dev/full refuses every write (ENOSPC), as a full disk does."""
-    script = ("from adaptive_repro.joblog import job_logger, finished\n"
+    script = ("from adaptive_repro.pipeline.joblog import job_logger, finished\n"
               "log = job_logger('/dev/full', 'x', 'x job')\n"
               "finished(log, 'all written')\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)

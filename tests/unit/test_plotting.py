@@ -6,7 +6,7 @@ from pathlib import Path
 
 import matplotlib.colors as mcolors
 
-from adaptive_repro import figure_checks, plotting
+from adaptive_repro.report import figure_checks, plotting
 
 SRC = Path(plotting.__file__).resolve().parent
 
@@ -124,7 +124,7 @@ def test_legend_below_sits_under_the_panels():
 def test_plotting_depends_on_no_simulation_code():
     """Every builder draws through plotting: if it imported the simulation registry (even inside a function), an edit
     of any engine would rerun every figure (tests/workflow/test_provenance.py runs the workflow to show it does not)."""
-    from adaptive_repro.sources import module_sources
+    from adaptive_repro.pipeline.sources import module_sources
 
-    for module in ("adaptive_repro.plotting", "adaptive_repro.outputs.accuracy_figures"):
+    for module in ("adaptive_repro.report.plotting", "adaptive_repro.outputs.accuracy_figures"):
         assert not [p for p in module_sources(module) if "/simulation/" in p.replace("\\", "/")], module

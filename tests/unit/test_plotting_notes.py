@@ -1,7 +1,7 @@
 """plotting.note_in_empty puts a note where nothing is drawn."""
 import numpy as np
 
-from adaptive_repro import plotting
+from adaptive_repro.report import plotting
 
 
 def test_note_in_empty_avoids_the_drawn_curve():

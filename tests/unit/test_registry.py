@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro.registry import (
+from adaptive_repro.foundation.registry import (
     Claim,
     check_grid,
     code_name,
@@ -41,7 +41,7 @@ def test_an_untested_row_names_what_decides_it(strength):
 
 
 def test_code_name_is_where_the_function_is_defined():
-    assert code_name(check_grid) == "adaptive_repro.registry.check_grid"
+    assert code_name(check_grid) == "adaptive_repro.foundation.registry.check_grid"
 
 
 def test_run_header_knows_no_paper():
@@ -94,7 +94,7 @@ def test_duplicate_claim_ids_rejected(tmp_path):
 def test_reproduction_opens_with_the_failing_paper_claims_linked_to_their_rows():
     import pandas as pd
 
-    from adaptive_repro.registry import COLUMNS, claim_anchor, render_reproduction
+    from adaptive_repro.foundation.registry import COLUMNS, claim_anchor, render_reproduction
 
     rows = [dict.fromkeys(COLUMNS, "") | {"output_id": "he-kl", "claim_id": cid, "kind": kind, "status": status,
                                           "claim": f"claim {cid}"}
@@ -129,7 +129,7 @@ def test_paper_and_slip_rows_quote_the_paper(kind):
 
 
 def test_reproduction_counts_tested_rows_apart_from_identities_and_slips_apart_from_claims():
-    from adaptive_repro.registry import COLUMNS
+    from adaptive_repro.foundation.registry import COLUMNS
 
     spec = [("a", "paper", "holds", "tested"), ("b", "paper", "holds", "identity"),
             ("c", "paper", "does not hold", "tested"), ("d", "paper", "holds", "by construction"),
@@ -153,7 +153,7 @@ def test_reproduction_counts_tested_rows_apart_from_identities_and_slips_apart_f
 
 @pytest.mark.parametrize("measured", ["ratio inf at eps = 1e-300", "lemma5 = nan", "gap -inf"])
 def test_a_row_decided_from_a_non_finite_value_is_not_checked(measured):
-    from adaptive_repro.registry import Claim
+    from adaptive_repro.foundation.registry import Claim
 
     row = Claim(output_id="he-kl", claim_id="x", source="s", claim="c", expected="e", measured=measured,
                 status="holds", kind="project")

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from adaptive_repro import report_html
-from adaptive_repro.registry import Claim, claims_frame, render_reproduction
+from adaptive_repro.foundation.registry import Claim, claims_frame, render_reproduction
+from adaptive_repro.report import report_html
 
 
 def _claims(output_id, statuses):
@@ -121,7 +121,7 @@ def test_thumbnail_keeps_every_palette_colour(tmp_path):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from adaptive_repro.plotting import OKABE_ITO
+    from adaptive_repro.report.plotting import OKABE_ITO
 
     fig, ax = plt.subplots(figsize=(20, 10))
     x = np.linspace(0, 10, 400)
@@ -149,7 +149,7 @@ def test_claim_text_and_latex_quotes_are_shown_as_written(tmp_path):
     """The project's `eps*`, `b_i`, `n_*` are characters, not Markdown emphasis, in REPRODUCTION.md rendered to HTML;
     the report's table of all claims shows every cell exactly as written (LaTeX with or without dollar signs, a
     lone dollar, display math), each row marked for the claim filter."""
-    from adaptive_repro.registry import write_claims
+    from adaptive_repro.foundation.registry import write_claims
 
     claims = [Claim(output_id="zhao-bdp-conversion", claim_id="c", source="Zhao 2017 §3 (ε*)",
                     claim="an eps*-DP Algorithm 1 is eps-BDP for eps = (eps* - 4 b_i)",
@@ -176,8 +176,8 @@ def test_the_gallery_refuses_a_run_that_is_not_the_default(tmp_path):
     """make gallery copies figures into the tracked README gallery: only from a run of the default config."""
     import yaml
 
-    from adaptive_repro import validation
-    from adaptive_repro.report_html import default_run_differences
+    from adaptive_repro.pipeline import validation
+    from adaptive_repro.report.report_html import default_run_differences
 
     default = validation.validated(validation.load_config_file(validation.default_config_path()))
     run = tmp_path / "run-config.yaml"
@@ -203,7 +203,7 @@ def test_alt_text_is_the_figures_verdict(tmp_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from adaptive_repro.io import save_figure
+    from adaptive_repro.foundation.io import save_figure
 
     fig, _ = plt.subplots()
     fig.suptitle("The holdout overfits\nn = 10, 3 replicates")

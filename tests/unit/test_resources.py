@@ -1,7 +1,13 @@
 """Automatic chunking: jobs of about MIN_JOB_SECONDS, evened out, and plans that keep complete chunks on disk."""
 from __future__ import annotations
 
-from adaptive_repro.resources import MIN_JOB_SECONDS, ReplicateCost, job_resources, plan_chunks, replicates_per_job
+from adaptive_repro.pipeline.resources import (
+    MIN_JOB_SECONDS,
+    ReplicateCost,
+    job_resources,
+    plan_chunks,
+    replicates_per_job,
+)
 
 
 def sizes(plan) -> list[int]:

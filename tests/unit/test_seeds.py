@@ -2,9 +2,9 @@
 import numpy as np
 import pandas as pd
 
-from adaptive_repro import seeds
+from adaptive_repro.foundation import seeds
+from adaptive_repro.pipeline.validation import experiment_spec
 from adaptive_repro.simulation.experiments import chunk_replicates, run_replicates
-from adaptive_repro.validation import experiment_spec
 
 
 def spec(engine):

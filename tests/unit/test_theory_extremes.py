@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from test_theory_params import SMALL, default_config
 
-from adaptive_repro import catalogue, resources, validation
-from adaptive_repro.catalogue import output_params, output_schema
-from adaptive_repro.config import ConfigError, dereferenced
+from adaptive_repro.foundation.config import ConfigError, dereferenced
+from adaptive_repro.pipeline import catalogue, resources, validation
+from adaptive_repro.pipeline.catalogue import output_params, output_schema
 
 INSIDE = 1e-9  # relative step inside an exclusive bound
 

@@ -8,9 +8,9 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from adaptive_repro import catalogue, validation
-from adaptive_repro.catalogue import ParamsError, default_params, output_params, output_schema
-from adaptive_repro.config import dereferenced, digest
+from adaptive_repro.foundation.config import dereferenced, digest
+from adaptive_repro.pipeline import catalogue, validation
+from adaptive_repro.pipeline.catalogue import ParamsError, default_params, output_params, output_schema
 
 THEORY = catalogue.THEORY_OUTPUTS
 
@@ -156,7 +156,7 @@ def test_config_module_fills_no_defaults_outside_validation():
 def test_the_run_header_names_the_theory_settings_a_run_changed(resolved_default):
     """REPRODUCTION.md's "Run:" line names every theory setting that differs from its default (nested keys dotted),
     and says none when there is none."""
-    from adaptive_repro.registry import run_header
+    from adaptive_repro.foundation.registry import run_header
 
     assert all(catalogue.changed_from_defaults(resolved_default, oid) == [] for oid in THEORY)
     assert "Theory settings changed from their defaults: none." in run_header(resolved_default, ["he-kl"])

@@ -14,10 +14,10 @@ import pytest
 import yaml
 from conftest import ROOT, snakemake, tiny_config
 
-from adaptive_repro import resources, validation
-from adaptive_repro.catalogue import default_params
-from adaptive_repro.catalogue import output_params as config_params
-from adaptive_repro.config import ConfigError
+from adaptive_repro.foundation.config import ConfigError
+from adaptive_repro.pipeline import resources, validation
+from adaptive_repro.pipeline.catalogue import default_params
+from adaptive_repro.pipeline.catalogue import output_params as config_params
 
 DEFAULT = yaml.safe_load((ROOT / "config.yaml").read_text())
 
@@ -199,7 +199,7 @@ def test_missing_or_directory_configfile_is_named_without_traceback(workflow_cop
     """`make reproduce CONFIG=...` checks the config files with this command before Snakemake reads them (Snakemake
     itself would print a traceback for a missing --configfile)."""
     (workflow_copy / "configs").mkdir()
-    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", name], cwd=workflow_copy,
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.pipeline.validation", name], cwd=workflow_copy,
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert name in proc.stderr and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
@@ -207,14 +207,14 @@ def test_missing_or_directory_configfile_is_named_without_traceback(workflow_cop
 
 @pytest.mark.slow
 def test_validation_cli_works_from_any_directory(tmp_path):
-    """``python -m adaptive_repro.validation FILE`` outside the checkout checks FILE on top of the checkout's
+    """``python -m adaptive_repro.pipeline.validation FILE`` outside the checkout checks FILE on top of the checkout's
     config.yaml (a run folder's own config.yaml wins where there is one)."""
     (tmp_path / "mine.yaml").write_text("experiments: {zhao-fig2: {model: {p_s: 1.0}}}\n")
-    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", "mine.yaml"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.pipeline.validation", "mine.yaml"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert proc.returncode == 1 and "experiments.zhao-fig2.model.p_s': value 1.0" in proc.stderr, proc.stderr
     (tmp_path / "mine.yaml").write_text("seed: 5\n")
-    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", "mine.yaml"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.pipeline.validation", "mine.yaml"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 
@@ -295,7 +295,7 @@ def test_a_templated_config_is_refused_before_anything_evaluates_it(tmp_path):
     its expression never runs (it would create a marker file)."""
     marker = tmp_path / "ran"
     (tmp_path / "yte.yaml").write_text(f'__use_yte__: true\nseed: ?__import__("os").system("touch {marker}") + 1\n')
-    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.validation", "yte.yaml"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "adaptive_repro.pipeline.validation", "yte.yaml"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert proc.returncode == 1 and "asks for YTE templating ('__use_yte__')" in proc.stderr, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not marker.exists()

@@ -56,7 +56,7 @@ def test_package_works_installed_outside_the_repository(tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                     *map(str, wheel_dir.glob("*.whl"))], check=True, capture_output=True)
-    code = ("import adaptive_repro, sys; from adaptive_repro import catalogue, config, validation; "
+    code = ("import adaptive_repro, sys; from adaptive_repro.pipeline import catalogue, validation; "
             "assert adaptive_repro.__file__.startswith(sys.argv[1]), adaptive_repro.__file__; "
             "r = validation.validated({'seed': 1, 'outputs': ['he-kl'], 'experiments': {}}); "
             "t, f, c = catalogue.build('he-kl', catalogue.output_params(r, 'he-kl'), {}); print(len(t), len(c))")

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from conftest import copy_workflow, snakemake
 
-from adaptive_repro import sources
+from adaptive_repro.pipeline import sources
 
 pytestmark = pytest.mark.slow
 
@@ -152,7 +152,7 @@ def package_file(relative: str) -> str:
 
 @pytest.mark.serial  # edits a file of the shared package: no other workflow run may see it
 def test_editing_the_catalogue_reruns_no_simulation(base_run, tmp_path):
-    jobs = dry_run_after_editing(base_run, tmp_path, package_file("catalogue.py"))
+    jobs = dry_run_after_editing(base_run, tmp_path, package_file("pipeline/catalogue.py"))
     assert "simulate_chunk" not in jobs and "aggregate_records" not in jobs, jobs
     assert jobs.get("build_output") == len(BASE["outputs"]), jobs  # the builders dispatch through it
 
@@ -172,7 +172,7 @@ def test_editing_the_sign_engine_reruns_only_the_sign_query_simulations(base_run
 
 @pytest.mark.serial  # edits a file of the shared package: no other workflow run may see it
 def test_editing_plotting_reruns_figures_but_no_simulation(base_run, tmp_path):
-    jobs = dry_run_after_editing(base_run, tmp_path, package_file("plotting.py"))
+    jobs = dry_run_after_editing(base_run, tmp_path, package_file("report/plotting.py"))
     assert "simulate_chunk" not in jobs and jobs.get("build_output") == len(BASE["outputs"]), jobs
 
 

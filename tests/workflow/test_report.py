@@ -13,8 +13,8 @@ import yaml
 from browser import dump_dom, screenshot
 from conftest import ROOT, copy_workflow, snakemake, tiny_config
 
-from adaptive_repro import catalogue
-from adaptive_repro.report_html import render_caption
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.report.report_html import render_caption
 
 REPORT_DIR = ROOT / "workflow" / "report"
 PAPERS = catalogue.PAPERS
@@ -46,7 +46,7 @@ def test_every_catalogue_id_has_a_paper_category_and_a_caption():
 def test_caption_renders_with_the_default_config(caption):
     """Jinja with the default config, resolved as the Snakefile resolves it (schema defaults filled in), then
     reStructuredText; docutils messages raise (report_html.render_caption)."""
-    from adaptive_repro.validation import validated
+    from adaptive_repro.pipeline.validation import validated
 
     config = validated(yaml.safe_load((ROOT / "config.yaml").read_text()))
     assert render_caption((REPORT_DIR / caption).read_text(), config).strip()
@@ -59,7 +59,7 @@ CAPTION_PARTS = ("*What the paper claims.*", "*What this run shows.*", "*How to 
 def test_every_caption_has_a_title_and_the_three_parts_in_order(output_id):
     """One structure for every output: a bold human title, then what the paper claims, what this run shows and how
     to read the figure, each part once and in that order."""
-    from adaptive_repro.report_html import caption_title
+    from adaptive_repro.report.report_html import caption_title
 
     text = (REPORT_DIR / f"{output_id}.rst").read_text()
     title = caption_title(text, "")

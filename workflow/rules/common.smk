@@ -2,12 +2,12 @@
 # each output's parameters and digest, and the source files whose edits must rerun a job.
 import functools
 
-from adaptive_repro import catalogue, resources
+from adaptive_repro.pipeline import catalogue, resources
 from adaptive_repro.simulation.specs import output_of, records_digest
-from adaptive_repro.config import digest
-from adaptive_repro.catalogue import default_params, output_params
-from adaptive_repro.io import META_SUFFIX
-from adaptive_repro.sources import module_sources, package_root
+from adaptive_repro.foundation.config import digest
+from adaptive_repro.pipeline.catalogue import default_params, output_params
+from adaptive_repro.foundation.io import META_SUFFIX
+from adaptive_repro.pipeline.sources import module_sources, package_root
 
 RESULTS = "results"
 REPORT_DIR = os.path.join(workflow.basedir, "workflow", "report")
@@ -175,7 +175,7 @@ def build_inputs(wildcards):
     label the figure and claims) and the aggregated records."""
     plugins = {m for name in experiments_of(wildcards.output) for m in EXPERIMENT_SPECS[name].plugin_modules()}
     files = {"code": code_files(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
-                                "adaptive_repro.catalogue", *sorted(plugins))}
+                                "adaptive_repro.pipeline.catalogue", *sorted(plugins))}
     if catalogue.get(wildcards.output).kind == "experiment":
         for kind in ("records", "diagnostics"):
             files[kind] = f"{RESULTS}/records/{wildcards.output}.{kind}.csv"

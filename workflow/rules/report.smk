@@ -21,7 +21,7 @@ rule reproduction_report:
         claims=[output_files(oid)["claims"] for oid in OUTPUTS],
         tables=[output_files(oid)["table"] for oid in OUTPUTS],
         run_config=f"{RESULTS}/run-config.yaml",
-        code=code_of("adaptive_repro.registry", "adaptive_repro.catalogue"),  # the report and the run header
+        code=code_of("adaptive_repro.foundation.registry", "adaptive_repro.pipeline.catalogue"),  # the report and the run header
     output:
         markdown=f"{RESULTS}/REPRODUCTION.md",
         claims=f"{RESULTS}/tables/claims.csv",
@@ -44,7 +44,7 @@ rule html_report:
         tables=[output_files(oid)["table"] for oid in OUTPUTS],
         figures=[output_files(oid)["png"] for oid in OUTPUTS],
         captions=[os.path.relpath(report_caption(oid)) for oid in OUTPUTS],  # relative: a moved checkout reruns nothing
-        code=code_of("adaptive_repro.report_html"),
+        code=code_of("adaptive_repro.report.report_html"),
         assets=REPORT_ASSETS,
     output:
         f"{RESULTS}/report.html",

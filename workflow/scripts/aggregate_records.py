@@ -1,8 +1,8 @@
 """Concatenate the record chunks of one experiment output after verifying each against its digest sidecar and the
 plan (experiment, spec digest, replicate range), and that every replicate is there exactly once; write the aggregate
 with a sidecar of its own. A mismatch stops the job with one line naming the file and what to do."""
-from adaptive_repro.io import IntegrityError, read_verified_csv, write_verified_csv
-from adaptive_repro.joblog import fail, finished, job_logger
+from adaptive_repro.foundation.io import IntegrityError, read_verified_csv, write_verified_csv
+from adaptive_repro.pipeline.joblog import fail, finished, job_logger
 from adaptive_repro.stats import concat_checked_chunks
 
 log = job_logger(snakemake.log[0], "aggregate", f"aggregate {snakemake.params.output_id}")

@@ -1,12 +1,13 @@
 """Build one catalogue output (table, figure as PDF and PNG, claims) by its builder: catalogue.build(...)."""
 import pandas as pd
 
-from adaptive_repro import catalogue, figure_checks, plotting  # plotting: the one set-up (Agg backend, style)
-from adaptive_repro.catalogue import output_params
-from adaptive_repro.config import digest
-from adaptive_repro.io import IntegrityError, read_verified_csv, save_figure, write_csv
-from adaptive_repro.joblog import fail, finished, job_logger
-from adaptive_repro.registry import write_claims
+from adaptive_repro.foundation.config import digest
+from adaptive_repro.foundation.io import IntegrityError, read_verified_csv, save_figure, write_csv
+from adaptive_repro.foundation.registry import write_claims
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import output_params
+from adaptive_repro.pipeline.joblog import fail, finished, job_logger
+from adaptive_repro.report import figure_checks, plotting  # plotting: the one set-up (Agg backend, style)
 
 log = job_logger(snakemake.log[0], "build", f"build {snakemake.params.output_id}")
 output_id = snakemake.params.output_id

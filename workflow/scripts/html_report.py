@@ -1,12 +1,12 @@
 """Write results/report.html: REPRODUCTION.md's summary, then every output's caption, figure, claims and table
-(adaptive_repro.report_html)."""
+(adaptive_repro.report.report_html)."""
 import os
 from pathlib import Path
 
-from adaptive_repro.catalogue import output_params
-from adaptive_repro.io import write_text
-from adaptive_repro.joblog import finished, job_logger
-from adaptive_repro.report_html import OutputFiles, render_report
+from adaptive_repro.foundation.io import write_text
+from adaptive_repro.pipeline.catalogue import output_params
+from adaptive_repro.pipeline.joblog import finished, job_logger
+from adaptive_repro.report.report_html import OutputFiles, render_report
 
 log = job_logger(snakemake.log[0], "html_report")
 report_dir = os.path.dirname(snakemake.output[0])

@@ -4,11 +4,11 @@ import os
 
 import yaml
 
-from adaptive_repro import catalogue
-from adaptive_repro.catalogue import changed_from_defaults
-from adaptive_repro.io import write_csv, write_text
-from adaptive_repro.joblog import finished, job_logger
-from adaptive_repro.registry import read_claims, render_reproduction, run_header
+from adaptive_repro.foundation.io import write_csv, write_text
+from adaptive_repro.foundation.registry import read_claims, render_reproduction, run_header
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import changed_from_defaults
+from adaptive_repro.pipeline.joblog import finished, job_logger
 
 #: What the report must say about a run's Zhao experiments (the registry that renders it knows no paper).
 ZHAO_DATA_MODEL = ("The correlated-records data model (\"chain\") of the Zhao experiments is this project's design "

@@ -1,8 +1,8 @@
 """Record the run's resolved config (every default filled in) beside its results."""
 import yaml
 
-from adaptive_repro.io import write_text
-from adaptive_repro.joblog import finished, job_logger
+from adaptive_repro.foundation.io import write_text
+from adaptive_repro.pipeline.joblog import finished, job_logger
 
 log = job_logger(snakemake.log[0], "run_config")
 header = ("# The resolved config of the run that made these results (defaults filled in). `make report` captions the\n"

@@ -1,8 +1,8 @@
 """Simulate one chunk of replicates of a classifier experiment; write its tidy records and diagnostics, each row
 tagged with the digest of the spec it was simulated from, and each file with a digest sidecar (content SHA-256, rows,
 experiment, spec digest, replicate range) that the aggregation verifies."""
-from adaptive_repro.io import write_verified_csv
-from adaptive_repro.joblog import Progress, finished, job_logger
+from adaptive_repro.foundation.io import write_verified_csv
+from adaptive_repro.pipeline.joblog import Progress, finished, job_logger
 
 log = job_logger(snakemake.log[0], "simulate",
                  f"simulate {snakemake.wildcards.experiment} {snakemake.wildcards.first}-{snakemake.wildcards.last}")

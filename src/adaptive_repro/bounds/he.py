@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from adaptive_repro.domain import check_public_functions, unchecked
+from adaptive_repro.foundation.domain import check_public_functions, unchecked
 
 # ---------------------------------------------------------------------------------------------------------------
 # helpers
@@ -295,4 +295,4 @@ def he_theorem6_delta(eps, delta, T, eps_prime, delta_tilde):
     return unchecked(he_corollary2_delta)(eps, delta, T, eps_prime, delta_tilde)
 
 
-check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.foundation.domain)

@@ -15,7 +15,7 @@ from adaptive_repro.bounds.he import (
     he_corollary3_delta_pp_derived,
     he_corollary3_log_delta_pp,
 )
-from adaptive_repro.domain import POSITIVE, check_public_functions
+from adaptive_repro.foundation.domain import POSITIVE, check_public_functions
 
 # ---------------------------------------------------------------------------------------------------------------
 # Applications (He Section 5)
@@ -114,4 +114,4 @@ def wang_sgld_condition(T, eps, delta, N, tau):
     return np.asarray(_f(T) > _f(wang_sgld_min_T(eps, delta, N, tau)))
 
 
-check_public_functions(globals(), __name__, tau=POSITIVE)  # domains (adaptive_repro.domain); tau: He's own
+check_public_functions(globals(), __name__, tau=POSITIVE)  # domains (adaptive_repro.foundation.domain); tau: He's own

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from adaptive_repro.bounds.he import _f, _ret
-from adaptive_repro.domain import POSITIVE, check_public_functions
+from adaptive_repro.foundation.domain import POSITIVE, check_public_functions
 
 # ---------------------------------------------------------------------------------------------------------------
 # Generalization (He Section 4.1)
@@ -123,5 +123,5 @@ def nissim_stemmer_on_average(eps, delta, k):
     return _ret(_f(k) * _f(delta) + 2.0 * _f(eps))
 
 
-# argument domains (adaptive_repro.domain); eps > 0: He Theorem 1's b and its precondition on N divide by eps
+# argument domains (adaptive_repro.foundation.domain); eps > 0: He Theorem 1's b and its precondition on N divide by eps
 check_public_functions(globals(), __name__, eps=POSITIVE)

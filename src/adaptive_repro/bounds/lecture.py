@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from adaptive_repro.domain import check_public_functions
+from adaptive_repro.foundation.domain import check_public_functions
 
 
 def _f(x):
@@ -101,4 +101,4 @@ def monitor_lower_bound(alpha, p_alpha, T, epsilon_prime, m):
     return claim03_lower_bound(alpha, p_alpha, T) - exponential_mechanism_expected_loss(1.0 / m, epsilon_prime, 2.0 * T)
 
 
-check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.domain)
+check_public_functions(globals(), __name__)  # argument domains (adaptive_repro.foundation.domain)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from adaptive_repro.domain import NONNEGATIVE, check_public_functions
+from adaptive_repro.foundation.domain import NONNEGATIVE, check_public_functions
 from adaptive_repro.privacy import convert_chain
 
 
@@ -217,5 +217,5 @@ def theorem2_o_expression(B, tau, m, beta, eps_prime):
                         np.inf)
 
 
-# argument domains (adaptive_repro.domain); eps_prime may be None (Lemma 2 infeasible: n_# is +inf)
+# argument domains (adaptive_repro.foundation.domain); eps_prime may be None (Lemma 2 infeasible: n_# is +inf)
 check_public_functions(globals(), __name__, eps_prime=NONNEGATIVE._replace(optional=True))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from adaptive_repro.plotting import (
+from adaptive_repro.report.plotting import (
     COLORS,
     legend_below,
     name,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import (
     PAPER_ARMS,
     QUOTE_REUSABLE,
@@ -17,7 +18,6 @@ from adaptive_repro.outputs.experiment_claims import (
     standard_overfits_claim,
     tracks_fresh_claim,
 )
-from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import mean_and_se, paired_gap, paired_gap_table
 
 
@@ -113,7 +113,7 @@ def dwork_verdict(claims: list[Claim]) -> str:
 
 def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, spec) -> None:
     """Ring, on Thresholdout's gap panel, the k where its holdout − fresh leaves its threshold (if its claim fails)."""
-    from adaptive_repro.plotting import legend_below, ring
+    from adaptive_repro.report.plotting import legend_below, ring
 
     names = [a.name for a in arms]
     if "dwork_code" not in names or len(fig.axes) < 2 * len(names) or any(
@@ -130,7 +130,7 @@ def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
     """On each panel whose fresh-data curve lies under the exact population curve, say so (with the largest
     difference), so that no curve is silently hidden; the notes are left-aligned and tried top left first, so that
     panels whose top left is empty show them alike."""
-    from adaptive_repro.plotting import NOTE_SPOTS, note_in_empty
+    from adaptive_repro.report.plotting import NOTE_SPOTS, note_in_empty
 
     spots = (NOTE_SPOTS[1], NOTE_SPOTS[0], *NOTE_SPOTS[2:])
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.registry import Claim, code_name, verdict
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.stats import paired_gap, paired_gap_table
 
 Z = 3.0  # standard errors for "significantly different"

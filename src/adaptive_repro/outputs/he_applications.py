@@ -19,9 +19,10 @@ from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name, format_point
 from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
 from adaptive_repro.outputs.he_proof_checks import eq15_row, per_step_checked, per_step_row
-from adaptive_repro.plotting import (
+from adaptive_repro.report.plotting import (
     COLORS,
     SHADE,
     SIZES,
@@ -30,8 +31,7 @@ from adaptive_repro.plotting import (
     style,
     verdict_title,
 )
-from adaptive_repro.plotting import pyplot as plt
-from adaptive_repro.registry import Claim, check_grid, code_name, format_point
+from adaptive_repro.report.plotting import pyplot as plt
 
 TOL = 1e-9
 

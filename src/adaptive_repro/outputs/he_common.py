@@ -1,7 +1,8 @@
 """Shared pieces of the He et al. theory outputs (he_kl, he_composition, he_generalization, he_applications): one
-claim constructor over :func:`adaptive_repro.registry.check_grid`, and the paper's own words (``QUOTES``, verbatim
-from the extraction, formulas as the paper's LaTeX source). Each builder's parameters are its own config block
-(``theory.he.<kl|composition_eps|composition_delta|generalization|sgld|federated>``), complete, plus ``seed``.
+claim constructor over :func:`adaptive_repro.foundation.registry.check_grid`, and the paper's own words
+(``QUOTES``, verbatim from the extraction, formulas as the paper's LaTeX source). Each builder's parameters are its
+own config block (``theory.he.<kl|composition_eps|composition_delta|generalization|sgld|federated>``), complete,
+plus ``seed``.
 
 Paper: Fengxiang He, Bohan Wang, Dacheng Tao, "Tighter Generalization Bounds for Iterative Differentially Private
 Learning Algorithms" (cited as "He").
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from adaptive_repro.registry import Claim, check_grid
+from adaptive_repro.foundation.registry import Claim, check_grid
 
 HE = "He, Wang, Tao"
 
@@ -97,8 +98,8 @@ QUOTES = {
 
 def claim(output_id: str, claim_id: str, kind: str, source: str, text: str, expected: str, ok, points=None,
           keys: Sequence[str] = (), code: str = "", quote: str = "", note: str = "", strength: str = "tested") -> Claim:
-    """A grid claim: the verdict of :func:`adaptive_repro.registry.check_grid` (zero points -> "not checked");
-    ``note`` is appended to the measured text (numbers, the reason of a verdict, the other reading)."""
+    """A grid claim: the verdict of :func:`adaptive_repro.foundation.registry.check_grid` (zero points -> "not
+    checked"); ``note`` is appended to the measured text (numbers, the reason of a verdict, the other reading)."""
     gc = check_grid(ok, points, keys)
     measured = gc.measured + (f"; {note}" if note else "")
     return Claim(output_id=output_id, claim_id=claim_id, source=source, claim=text, expected=expected,

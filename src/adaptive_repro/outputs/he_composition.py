@@ -15,10 +15,10 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
-from adaptive_repro.domain import DOMAINS, check, unchecked
+from adaptive_repro.foundation.domain import DOMAINS, check, unchecked
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.outputs.he_proof_checks import b4_b5_rows, b5_row
-from adaptive_repro.registry import Claim, code_name
 
 TOL = 1e-9  # relative tolerance of delta' >= exact delta (the exact value is a root-found / log-summed float)
 
@@ -27,9 +27,9 @@ def _bound_rows(eps, delta, T, dt):
     """(method, eps', delta') of the closed forms at one (eps, delta, T, delta~). Theorem 5 (pure DP) only at
     delta = 0, with its free delta' set to delta~.
 
-    The point and the eps' handed on to the delta' formulas are checked once here (adaptive_repro.domain); the bounds
-    are then called without their per-call checks (:func:`~adaptive_repro.domain.unchecked`), which cost about a
-    tenth of he-composition-delta's build."""
+    The point and the eps' handed on to the delta' formulas are checked once here (adaptive_repro.foundation.domain);
+    the bounds are then called without their per-call checks (:func:`~adaptive_repro.foundation.domain.unchecked`),
+    which cost about a tenth of he-composition-delta's build."""
     for name, value in (("eps", eps), ("delta", delta), ("T", T), ("delta_tilde", dt)):
         check("he_composition._bound_rows", name, value, DOMAINS[name])
     he_eps = float(unchecked(he.he_theorem4_eps)(eps, T, dt))

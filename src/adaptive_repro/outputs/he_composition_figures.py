@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.outputs.he_common import POWER_TITLE_PT, tex_number
-from adaptive_repro.plotting import (
+from adaptive_repro.report.plotting import (
     COLORS,
     DISPLAY_NAMES,
     MAX_WIDTH,
@@ -26,7 +26,7 @@ from adaptive_repro.plotting import (
     style,
     verdict_title,
 )
-from adaptive_repro.plotting import pyplot as plt
+from adaptive_repro.report.plotting import pyplot as plt
 
 DT = r"$\tilde{\delta}$"
 FLOOR = r"$1-(1-\delta)^T$"
@@ -34,8 +34,8 @@ KOV = "Kairouz-Oh-Viswanath Thm 3.3"
 
 
 def _draw(key: str, **kw) -> dict:
-    """Plot keywords of method ``key``: its encoding (:func:`~adaptive_repro.plotting.style`), its display name as
-    label, then ``kw`` (line style, marker size, or marker "" for a plain line)."""
+    """Plot keywords of method ``key``: its encoding (:func:`~adaptive_repro.report.plotting.style`), its display
+    name as label, then ``kw`` (line style, marker size, or marker "" for a plain line)."""
     return style(key) | {"label": DISPLAY_NAMES[key]} | kw
 
 

@@ -15,9 +15,10 @@ from matplotlib.ticker import FuncFormatter
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
 from adaptive_repro.outputs.he_proof_checks import eq18_rows, theorem3_markov_row
-from adaptive_repro.plotting import (
+from adaptive_repro.report.plotting import (
     COLORS,
     SHADE,
     floor_band,
@@ -28,8 +29,7 @@ from adaptive_repro.plotting import (
     style,
     verdict_title,
 )
-from adaptive_repro.plotting import pyplot as plt
-from adaptive_repro.registry import Claim, code_name
+from adaptive_repro.report.plotting import pyplot as plt
 
 
 def generalization_table(params: dict) -> pd.DataFrame:

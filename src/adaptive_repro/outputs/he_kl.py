@@ -12,10 +12,10 @@ import pandas as pd
 
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.he_common import HE, QUOTES, claim
-from adaptive_repro.plotting import legend_below, log_axis, ring, style, verdict_title
-from adaptive_repro.plotting import pyplot as plt
-from adaptive_repro.registry import Claim, code_name
+from adaptive_repro.report.plotting import legend_below, log_axis, ring, style, verdict_title
+from adaptive_repro.report.plotting import pyplot as plt
 
 KL_METHODS = {
     "lemma5": (r"He Lemma 5: $\varepsilon \tanh(\varepsilon/2)$", he.kl_lemma5),

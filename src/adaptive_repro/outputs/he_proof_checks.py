@@ -15,8 +15,8 @@ import pandas as pd
 from adaptive_repro import groundtruth as gt
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name, format_point, verdict
 from adaptive_repro.outputs.he_common import HE, claim
-from adaptive_repro.registry import Claim, check_grid, code_name, format_point, verdict
 
 Q_SGLD_STEP = (r"\tilde{\varepsilon}=\frac{2\sqrt{2}L\sigma\frac{1}{\tau}\sqrt{\log\frac{1}{\delta}}+\frac{4}{\tau^{2}}"
                r"L^{2}}{2\sigma^{2}}")

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import lecture as bounds
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name
+from adaptive_repro.foundation.seeds import rng as make_rng
 from adaptive_repro.outputs.lecture_figures import monitor_figure, transfer_figure
 from adaptive_repro.outputs.lecture_proof_checks import slip_rows
-from adaptive_repro.registry import Claim, check_grid, code_name
-from adaptive_repro.seeds import rng as make_rng
 from adaptive_repro.simulation import lecture_mechanisms as sim
 from adaptive_repro.stats import clopper_pearson, normal_quantile
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.plotting import (
+from adaptive_repro.report.plotting import (
     COLORS,
     OKABE_ITO,
     SIZES,

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from adaptive_repro.registry import Claim, code_name, verdict
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 
 SOURCE = "Lecture 18"
 Q_STEP4_SIGN = (r"or $\frac{4 \ln \frac{1}{p_\alpha}}{\varepsilon m} \geq \frac{\varepsilon}{2} \Rightarrow p_\alpha "

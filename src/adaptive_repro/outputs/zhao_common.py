@@ -17,7 +17,7 @@ from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
 from adaptive_repro.outputs.experiment_claims import Z
-from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, style
+from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, style
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
 from adaptive_repro.stats import summarize

@@ -24,7 +24,7 @@ from adaptive_repro.outputs.zhao_correlation_claims import (  # noqa: F401 (clai
     _valid,
     claims,
 )
-from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
+from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
 from adaptive_repro.stats import Z95, paired_gap
 
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
@@ -220,7 +220,7 @@ def figure(table: pd.DataFrame, spec):
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
-    from adaptive_repro.plotting import ring, style, verdict_title
+    from adaptive_repro.report.plotting import ring, style, verdict_title
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_frontier import TARGET
-from adaptive_repro.plotting import power_text
-from adaptive_repro.registry import Claim, code_name
+from adaptive_repro.report.plotting import power_text
 
 #: Equivalence margin of the validity comparison, in true SEs of a query: a difference of the mean largest error
 #: smaller than this, at Z SE, counts as no validity difference.

@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM
-from adaptive_repro.registry import Claim, code_name
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them

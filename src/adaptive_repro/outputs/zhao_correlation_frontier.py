@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.outputs import zhao_correlation_causes as causes
 from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
-from adaptive_repro.plotting import COLORS, legend_below, log_axis, power_text, pyplot
-from adaptive_repro.registry import Claim, code_name, verdict
+from adaptive_repro.report.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.simulation.zhao_calibration import theorem2_tau_in_true_se
 from adaptive_repro.stats import Z95
 
@@ -125,7 +125,7 @@ def figure(table: pd.DataFrame, spec):
     from matplotlib.lines import Line2D
 
     from adaptive_repro.outputs.zhao_common import structure_words
-    from adaptive_repro.plotting import MAX_WIDTH, SIZES, ring, style, verdict_title
+    from adaptive_repro.report.plotting import MAX_WIDTH, SIZES, ring, style, verdict_title
 
     plt = pyplot()
     structures = list(dict.fromkeys(table["structure"]))

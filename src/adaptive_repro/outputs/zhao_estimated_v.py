@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_frontier import TARGET
-from adaptive_repro.registry import Claim, code_name
 
 #: The variants' words in the figure and the rows (V known is the oracle reference).
 WORDS = {"iid": "i.i.d. threshold T", "v_known": "T√V, V known", "v_hat": "T√V̂ per query (batch means)",
@@ -141,7 +141,7 @@ def figure(table: pd.DataFrame, spec):
     from matplotlib.lines import Line2D
 
     from adaptive_repro.outputs.zhao_common import structure_words
-    from adaptive_repro.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, pyplot, style, verdict_title
+    from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, pyplot, style, verdict_title
     from adaptive_repro.simulation.registries import CALIBRATIONS
 
     encodings = {"iid": style(CALIBRATIONS.get("dp", "")), "v_known": style(CALIBRATIONS.get("dp_effective_n", "")),

@@ -10,6 +10,7 @@ import math
 
 import pandas as pd
 
+from adaptive_repro.foundation.registry import Claim, verdict
 from adaptive_repro.outputs.zhao_common import (
     REQUIREMENT,
     REQUIREMENT_TEXT,
@@ -19,8 +20,7 @@ from adaptive_repro.outputs.zhao_common import (
     theory_table,
     wrap_verdict,
 )
-from adaptive_repro.plotting import MAX_WIDTH, SIZES, pyplot, ring, style, verdict_title
-from adaptive_repro.registry import Claim, verdict
+from adaptive_repro.report.plotting import MAX_WIDTH, SIZES, pyplot, ring, style, verdict_title
 from adaptive_repro.simulation.mechanisms.algorithm1 import theorem2_diagnostics
 
 #: The function that computes the measured event (named from the object, so a move renames it).

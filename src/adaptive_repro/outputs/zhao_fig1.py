@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.plotting import COLORS, MAX_WIDTH, pyplot, verdict_title
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.privacy import (
     chain_quilts,
     graphs,
@@ -19,7 +19,7 @@ from adaptive_repro.privacy import (
     quilt_from_set,
     quilts,
 )
-from adaptive_repro.registry import Claim, code_name, verdict
+from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, pyplot, verdict_title
 
 SOURCE = "Zhao 2017"
 

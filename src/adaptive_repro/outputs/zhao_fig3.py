@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import PAPER_ARMS, Z, standard_overfits_claim, tracks_fresh_claim
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
@@ -30,7 +31,6 @@ from adaptive_repro.outputs.zhao_common import (
     theory_table,
 )
 from adaptive_repro.outputs.zhao_fig3_figures import fig2_figure, fig3_figure
-from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
 
 

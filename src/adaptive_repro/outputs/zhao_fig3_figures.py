@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
+from adaptive_repro.foundation.registry import Claim
 from adaptive_repro.outputs.accuracy_figures import K_TICKS_NARROW, K_TICKS_NARROWEST, accuracy_curves, sqrt_k_axis
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
@@ -30,8 +31,7 @@ from adaptive_repro.outputs.zhao_common import (
     title_words,
     wrap_verdict,
 )
-from adaptive_repro.plotting import SIZES, legend_below, log_axis, pyplot, ring, style, verdict_title
-from adaptive_repro.registry import Claim
+from adaptive_repro.report.plotting import SIZES, legend_below, log_axis, pyplot, ring, style, verdict_title
 from adaptive_repro.stats import Z95, paired_gap
 
 

@@ -25,7 +25,8 @@ from matplotlib.lines import Line2D
 
 from adaptive_repro import privacy
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.plotting import (
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name
+from adaptive_repro.report.plotting import (
     COLORS,
     legend_below,
     log_axis,
@@ -34,7 +35,6 @@ from adaptive_repro.plotting import (
     style,
     verdict_title,
 )
-from adaptive_repro.registry import Claim, check_grid, code_name
 
 TARGET = 0.9
 

@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import special
 
 from adaptive_repro.bounds.zhao import chain_count_pmf, lemma1_tail_bound
-from adaptive_repro.registry import Claim, check_grid, code_name
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name
 from adaptive_repro.stats import clopper_pearson
 
 OUTPUT_ID = "zhao-lemma1"
@@ -69,7 +69,7 @@ def build_table(seed: int, p_grid, n_grid, taus, replicates: int, confidence: fl
     """One row per (p, n, tau): Monte-Carlo P[|q(X) - 1/2| >= tau] with its interval, Lemma 1's bound, the
     proof's concentration step 2 exp(-tau^2 n / 2), a normal approximation using the chain's exact variance, and
     (reference) the Markov-chain Hoeffding bound of :func:`markov_hoeffding_bound`."""
-    from adaptive_repro.seeds import rng as make_rng
+    from adaptive_repro.foundation.seeds import rng as make_rng
 
     rows = []
     for p in p_grid:
@@ -209,7 +209,7 @@ def build_figure(frame: pd.DataFrame):
     Carlo cross-check stays in the table."""
     from matplotlib.ticker import FuncFormatter
 
-    from adaptive_repro.plotting import (
+    from adaptive_repro.report.plotting import (
         COLORS,
         floor_band,
         legend_below,

@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name
 from adaptive_repro.outputs.zhao_proof_checks import eq50_row, theorem3_proof_rows
 from adaptive_repro.outputs.zhao_quilts import SOURCE
-from adaptive_repro.registry import Claim, check_grid, code_name
 
 Q_THM3_WEAKER = (r"Theorem 19 of Dwork et al. [12] give a simple bound $\epsilon n \log e$ that is weaker than that of "
                  r"our Theorem 3.")
@@ -33,7 +33,7 @@ def maxinfo_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-from adaptive_repro.plotting import (  # noqa: E402
+from adaptive_repro.report.plotting import (  # noqa: E402
     COLORS,
     SHADE,
     legend_below,

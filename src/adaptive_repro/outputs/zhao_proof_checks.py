@@ -13,9 +13,9 @@ import math
 import numpy as np
 
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name, verdict
 from adaptive_repro.privacy import enumeration as en
 from adaptive_repro.privacy.lemmas import lemma4_chain_constants, lemma4_h
-from adaptive_repro.registry import Claim, check_grid, code_name, verdict
 
 SOURCE = "Zhao 2017"
 

@@ -12,8 +12,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name, verdict
 from adaptive_repro.outputs.zhao_proof_checks import eq38_row
-from adaptive_repro.plotting import (
+from adaptive_repro.privacy import (
+    binary_chain,
+    convert_chain,
+    data_model_chain,
+    lemma2_eps_bdp,
+    lemma3_blanket_influence,
+    lemmas,
+)
+from adaptive_repro.report.plotting import (
     COLORS,
     OKABE_ITO,
     SIZES,
@@ -26,15 +35,6 @@ from adaptive_repro.plotting import (
     ring,
     verdict_title,
 )
-from adaptive_repro.privacy import (
-    binary_chain,
-    convert_chain,
-    data_model_chain,
-    lemma2_eps_bdp,
-    lemma3_blanket_influence,
-    lemmas,
-)
-from adaptive_repro.registry import Claim, check_grid, code_name, verdict
 
 SOURCE = "Zhao 2017"
 

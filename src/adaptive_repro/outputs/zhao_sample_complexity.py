@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
+from adaptive_repro.foundation.registry import Claim, check_grid, code_name
 from adaptive_repro.outputs.zhao_proof_checks import eq18_row, theorem2_proof_rows
 from adaptive_repro.outputs.zhao_quilts import SOURCE, chain_label
 from adaptive_repro.privacy import binary_chain, convert_chain, data_model_chain, lemma3_blanket_influence
-from adaptive_repro.registry import Claim, check_grid, code_name
 
 
 def _matrix(label: str) -> np.ndarray:
@@ -67,7 +67,7 @@ def sample_complexity_table(params) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-from adaptive_repro.plotting import (  # noqa: E402
+from adaptive_repro.report.plotting import (  # noqa: E402
     COLORS,
     SIZES,
     legend_below,

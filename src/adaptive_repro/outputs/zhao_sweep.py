@@ -14,6 +14,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import (
     DP_ARM,
@@ -26,7 +27,7 @@ from adaptive_repro.outputs.zhao_common import (
     title_words,
     wrap_verdict,
 )
-from adaptive_repro.plotting import (
+from adaptive_repro.report.plotting import (
     COLORS,
     MAX_WIDTH,
     SIZES,
@@ -38,7 +39,6 @@ from adaptive_repro.plotting import (
     style,
     verdict_title,
 )
-from adaptive_repro.registry import Claim, code_name, verdict
 from adaptive_repro.stats import Z95, paired_gap
 
 

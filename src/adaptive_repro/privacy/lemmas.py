@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from adaptive_repro.domain import POSITIVE, Domain, check_public_functions
+from adaptive_repro.foundation.domain import POSITIVE, Domain, check_public_functions
 from adaptive_repro.privacy.chain_cache import chain_influence, memoized_on_chain
 from adaptive_repro.privacy.influence import ChainInfluence, data_model_matrix, spectral_gap, symmetric_chain_matrix
 from adaptive_repro.privacy.quilts import ChainQuilt, chain_quilts
@@ -419,7 +419,7 @@ __all__ = ["ConversionResult", "METHODS", "binary_chain", "data_model_chain", "c
            "Lemma4Terms", "chain_quilts"]
 
 
-# argument domains (adaptive_repro.domain); the lemmas need a privacy level > 0 and Lemma 4's constants
+# argument domains (adaptive_repro.foundation.domain); the lemmas need a privacy level > 0 and Lemma 4's constants
 check_public_functions(globals(), __name__, eps=POSITIVE, eps_dp=POSITIVE, eps_bdp=POSITIVE,
                        c=Domain(0.0, 1.0 / 6.0, low_open=True, high_open=True), g=Domain(0.0, 1.0, low_open=True),
                        rho=Domain(0.0, 0.5, low_open=True))

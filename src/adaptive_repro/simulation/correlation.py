@@ -15,8 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from adaptive_repro import seeds
-from adaptive_repro.record_table import RecordTable
+from adaptive_repro.foundation import seeds
+from adaptive_repro.foundation.record_table import RecordTable
 from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.data_models import DataModel
 from adaptive_repro.simulation.engines import Engine

@@ -17,8 +17,8 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
-from adaptive_repro.domain import COUNT, NONNEGATIVE, POSITIVE, PROBABILITY, Domain, check_public_functions
-from adaptive_repro.plugins import check_keys
+from adaptive_repro.foundation.domain import COUNT, NONNEGATIVE, POSITIVE, PROBABILITY, Domain, check_public_functions
+from adaptive_repro.foundation.plugins import check_keys
 from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
 from adaptive_repro.privacy.lemmas import ConversionResult
 
@@ -443,7 +443,7 @@ class BatchChain(DataModel):
         return sign_query_inflation(0.5 * (plus + minus), (0.5 * (plus - minus)) ** 2, pop.n, theta)
 
 
-# argument domains (adaptive_repro.domain) here; c, m, x, y, q (a classifier, a mean, data, answers) are not checked
+# argument domains (foundation.domain); c, m, x, y, q (a classifier, a mean, data, answers) are not checked
 check_public_functions(globals(), __name__, d=COUNT, n=COUNT, p_s=PROBABILITY, p_y=PROBABILITY, p_stay=PROBABILITY,
                        p=PROBABILITY, b=NONNEGATIVE, lam=Domain(-1.0, 1.0), clip=POSITIVE, spread=NONNEGATIVE,
                        signal_attributes=COUNT._replace(low=0.0), signal_scale=NONNEGATIVE, c=None, m=None, x=None,

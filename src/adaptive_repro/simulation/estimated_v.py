@@ -16,8 +16,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from adaptive_repro import seeds
-from adaptive_repro.record_table import RecordTable
+from adaptive_repro.foundation import seeds
+from adaptive_repro.foundation.record_table import RecordTable
 from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.correlation import answer_validity
 from adaptive_repro.simulation.data_models import DataModel

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
-from adaptive_repro import seeds
-from adaptive_repro.record_table import RecordTable
+from adaptive_repro.foundation import seeds
+from adaptive_repro.foundation.record_table import RecordTable
 from adaptive_repro.simulation.analysts import ArmContext, Selection
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import DataModel, Population

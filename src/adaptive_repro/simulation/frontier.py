@@ -16,8 +16,8 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from adaptive_repro import seeds
-from adaptive_repro.record_table import RecordTable
+from adaptive_repro.foundation import seeds
+from adaptive_repro.foundation.record_table import RecordTable
 from adaptive_repro.simulation import analyst, sign_engine
 from adaptive_repro.simulation.data_models import BatchChain, Population, statistic_from_sign_query
 from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1

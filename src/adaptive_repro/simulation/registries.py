@@ -2,12 +2,13 @@
 analyst, query or engine is made known to the pipeline (one line each; docs/ARCHITECTURE.md).
 
 The config names plug-ins by these names; the schema's enums are filled from these registries
-(:func:`adaptive_repro.config.load_schema`), and :mod:`adaptive_repro.simulation.specs` resolves names to objects.
+(:func:`adaptive_repro.foundation.config.load_schema`), and :mod:`adaptive_repro.simulation.specs` resolves names
+to objects.
 """
 
 from __future__ import annotations
 
-from adaptive_repro.plugins import Registry
+from adaptive_repro.foundation.plugins import Registry
 from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, DWORK_ANALYST, Analyst
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import BatchChain, DataModel

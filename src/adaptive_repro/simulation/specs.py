@@ -8,8 +8,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from adaptive_repro import catalogue
-from adaptive_repro.plugins import check_keys
+from adaptive_repro.foundation.plugins import check_keys
+from adaptive_repro.pipeline import catalogue
 from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.correlation import CorrelationFrontierSpec, CorrelationSpec
 from adaptive_repro.simulation.estimated_v import EstimatedVSpec
@@ -227,7 +227,7 @@ def records_digest(spec, seed: int) -> str:
     """Digest of what an experiment's records depend on: its spec without any replicate count (at any depth: a
     correlation spec's points carry one too) and the seed. Every replicate has its own random streams, so raising
     ``replicates`` keeps the digest, and the chunks already simulated are kept (resources.plan_chunks)."""
-    from adaptive_repro.config import digest
+    from adaptive_repro.foundation.config import digest
 
     def without_replicates(value):
         if isinstance(value, dict):

@@ -20,7 +20,7 @@ import functools
 import numpy as np
 
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.plugins import check_keys
+from adaptive_repro.foundation.plugins import check_keys
 from adaptive_repro.privacy import lemma3_blanket_influence
 from adaptive_repro.simulation.mechanisms.base import ArmSetting
 

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro import catalogue
-from adaptive_repro.validation import experiment_spec
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.validation import experiment_spec
 
 N, K_GRID, REPLICATES = 10_000, (0, 10, 50), 40
 

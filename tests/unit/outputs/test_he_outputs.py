@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 import yaml
 
-from adaptive_repro import catalogue
-from adaptive_repro.catalogue import default_params
-from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
-from adaptive_repro.registry import KINDS, STATUSES
+from adaptive_repro.foundation.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.foundation.registry import KINDS, STATUSES
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import default_params
 
 HE_IDS = [o.id for o in catalogue.CATALOGUE if o.paper == "he"]
 
@@ -205,7 +205,7 @@ def test_composition_figure_counts_and_rings_each_failure(oid):
     from matplotlib.collections import PathCollection
     from matplotlib.text import Text
 
-    from adaptive_repro.figure_checks import figure_problems
+    from adaptive_repro.report.figure_checks import figure_problems
 
     params = default_params(oid, SMALL[oid], seed=1)
     _, fig, _ = catalogue.build(oid, params, {})
@@ -355,7 +355,7 @@ def test_application_figure_puts_exactly_the_failing_points_below_zero(oid):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from adaptive_repro import figure_checks
+    from adaptive_repro.report import figure_checks
 
     table, fig, claims = _built_figure(oid)
     assert figure_checks.figure_problems(fig) == []
@@ -379,8 +379,8 @@ def test_application_figure_puts_exactly_the_failing_points_below_zero(oid):
 def test_kl_figure_verdict_follows_the_data():
     import matplotlib.pyplot as plt
 
-    from adaptive_repro import figure_checks
     from adaptive_repro.outputs import he_kl
+    from adaptive_repro.report import figure_checks
 
     table, fig, claims = _built_figure("he-kl")
     assert figure_checks.figure_problems(fig) == []
@@ -401,8 +401,8 @@ def test_generalization_figure_compares_nothing_with_an_impossible_quote():
     and rings nothing (the rows are not applicable); a frame where the quote is possible gets the comparison."""
     import matplotlib.pyplot as plt
 
-    from adaptive_repro import figure_checks
     from adaptive_repro.outputs import he_generalization as heg
+    from adaptive_repro.report import figure_checks
 
     params = default_params("he-generalization", SMALL["he-generalization"] | {"N": [1000, 10_000_000]}, seed=1)
     table, fig, _ = catalogue.build("he-generalization", params, {})  # N = 1e7 meets Theorem 1's condition

@@ -3,10 +3,10 @@ import math
 
 import numpy as np
 
-from adaptive_repro import catalogue
-from adaptive_repro.catalogue import default_params
+from adaptive_repro.foundation.registry import claims_frame
 from adaptive_repro.outputs import lecture as lo
-from adaptive_repro.registry import claims_frame
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import default_params
 
 
 def _frame():

@@ -10,10 +10,10 @@ import pytest
 from scipy import stats
 
 from adaptive_repro import groundtruth as gt
-from adaptive_repro.catalogue import default_params
 from adaptive_repro.outputs import he_proof_checks as hp
 from adaptive_repro.outputs import lecture_proof_checks as lp
 from adaptive_repro.outputs import zhao_proof_checks as zp
+from adaptive_repro.pipeline.catalogue import default_params
 from adaptive_repro.privacy import enumeration as en
 
 

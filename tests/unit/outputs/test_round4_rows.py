@@ -5,13 +5,13 @@ import math
 
 import pytest
 
-from adaptive_repro import catalogue
-from adaptive_repro.catalogue import default_params
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import default_params
 
 
 def built(output_id):
     _, fig, claims = catalogue.build(output_id, default_params(output_id), {})
-    from adaptive_repro.plotting import pyplot
+    from adaptive_repro.report.plotting import pyplot
     pyplot().close(fig)
     return {c.claim_id: c for c in claims}
 

@@ -5,9 +5,9 @@ import types
 import numpy as np
 import pytest
 
-from adaptive_repro import catalogue
-from adaptive_repro.registry import STATUSES
-from adaptive_repro.validation import experiment_spec
+from adaptive_repro.foundation.registry import STATUSES
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.validation import experiment_spec
 
 STRUCTURES = [{"name": "batch_chain", "p_s": 0.5, "p_y": 0.5, "b": 1.0},
               {"name": "batch_chain", "p_s": 0.95, "p_y": 0.95, "b": 1.0},

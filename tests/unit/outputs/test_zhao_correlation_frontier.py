@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro import catalogue
 from adaptive_repro.outputs import zhao_correlation_frontier
-from adaptive_repro.validation import experiment_spec
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.validation import experiment_spec
 
 STRUCTURES = [{"name": "attribute_chains", "lam": 3.0, "rho": 0.9061},  # V about 20
               {"name": "households", "size": 22, "b": 1.0}]  # V about 8

@@ -4,12 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from adaptive_repro import catalogue
 from adaptive_repro.outputs import zhao_estimated_v as zev
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.validation import experiment_spec
 from adaptive_repro.simulation.data_models import sample_symmetric_chain
 from adaptive_repro.simulation.estimated_v import batch_means_inflation, floored
 from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1
-from adaptive_repro.validation import experiment_spec
 
 
 def _chain_indicators(rng, n, columns, p_stay):

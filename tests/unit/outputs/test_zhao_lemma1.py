@@ -4,9 +4,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from adaptive_repro import registry
+from adaptive_repro.foundation import registry
+from adaptive_repro.foundation.seeds import rng
 from adaptive_repro.outputs import zhao_lemma1 as zl
-from adaptive_repro.seeds import rng
 from adaptive_repro.simulation import data_models
 from adaptive_repro.stats import clopper_pearson
 

@@ -6,13 +6,13 @@ import math
 import numpy as np
 import pytest
 
-from adaptive_repro import catalogue
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.catalogue import default_params
+from adaptive_repro.foundation.registry import STATUSES, claims_frame
 from adaptive_repro.outputs import zhao_lemma1 as zl
 from adaptive_repro.outputs import zhao_quilts
 from adaptive_repro.outputs import zhao_sample_complexity as zsc
-from adaptive_repro.registry import STATUSES, claims_frame
+from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline.catalogue import default_params
 
 
 def brute_force_pmf(n, p):

@@ -5,13 +5,13 @@ import matplotlib.pyplot as plt
 import pytest
 import yaml
 
-from adaptive_repro import figure_checks
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.catalogue import default_params
-from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.foundation.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.foundation.registry import claims_frame
 from adaptive_repro.outputs import zhao_fig1, zhao_maxinfo, zhao_sample_complexity
 from adaptive_repro.outputs import zhao_quilts as z
-from adaptive_repro.registry import claims_frame
+from adaptive_repro.pipeline.catalogue import default_params
+from adaptive_repro.report import figure_checks
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.data_models import BatchChain
 

@@ -197,7 +197,7 @@ def test_batch_chain_conversion_is_its_four_state_chains():
 def test_a_config_on_top_that_names_another_model_replaces_the_model_block(tmp_path):
     """config.yaml gives zhao-fig3 a batch chain (p_s, p_y, b); a file on top that switches to attribute_chains must
     not inherit those keys, while a later file's model keys still merge."""
-    from adaptive_repro import validation
+    from adaptive_repro.pipeline import validation
 
     base = tmp_path / "base.yaml"
     base.write_text("experiments:\n  zhao-fig3:\n    n: 10\n    model: {p_s: 0.9, p_y: 0.9, b: 0.1}\n")

@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from adaptive_repro.pipeline.validation import experiment_spec
 from adaptive_repro.simulation import engines
 from adaptive_repro.simulation.experiments import run_replicates
-from adaptive_repro.validation import experiment_spec
 
 pytestmark = pytest.mark.slow  # 1,500 replicates per engine and model
 

@@ -10,13 +10,13 @@ import pandas as pd
 import yaml
 from scipy import stats
 
-from adaptive_repro import registry
-from adaptive_repro.catalogue import default_params
-from adaptive_repro.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.foundation import registry
+from adaptive_repro.foundation.config import SCHEMA_DIR, fill_schema_defaults
+from adaptive_repro.foundation.seeds import rng
 from adaptive_repro.outputs import lecture as lo
-from adaptive_repro.seeds import rng
+from adaptive_repro.pipeline.catalogue import default_params
+from adaptive_repro.pipeline.validation import validated
 from adaptive_repro.simulation import lecture_mechanisms as sim
-from adaptive_repro.validation import validated
 
 ALPHA = 1e-4  # false-failure rate of each statistical test
 

@@ -6,11 +6,11 @@ probability below 1e-5; the seeds are fixed, so a run is reproducible.
 import numpy as np
 from scipy import stats
 
+from adaptive_repro.pipeline.validation import experiment_spec
 from adaptive_repro.simulation.mechanisms.base import clamp_unit
 from adaptive_repro.simulation.mechanisms.standard import StandardHoldout
 from adaptive_repro.simulation.mechanisms.thresholdout import DworkCodeThresholdout
 from adaptive_repro.simulation.registries import ARMS
-from adaptive_repro.validation import experiment_spec
 
 ALPHA = 1e-6
 

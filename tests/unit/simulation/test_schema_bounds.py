@@ -7,9 +7,9 @@ import warnings
 import numpy as np
 import pytest
 
-from adaptive_repro.config import ConfigError
+from adaptive_repro.foundation.config import ConfigError
+from adaptive_repro.pipeline.validation import experiment_spec, validated
 from adaptive_repro.simulation.registries import DATA_MODELS
-from adaptive_repro.validation import experiment_spec, validated
 
 INSIDE = 1e-6
 
@@ -79,7 +79,7 @@ def test_a_bound_on_a_whole_number_says_so():
 
     import yaml
 
-    from adaptive_repro.validation import check_schema
+    from adaptive_repro.pipeline.validation import check_schema
 
     config = yaml.safe_load((Path(__file__).resolve().parents[3] / "config.yaml").read_text())
     zero = copy.deepcopy(config)

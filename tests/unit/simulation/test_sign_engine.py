@@ -228,7 +228,7 @@ def test_accuracies_of_several_arms_are_one_arm_at_a_time_with_each_column_drawn
 
 
 def test_runner_measuring_arms_together_gives_their_one_at_a_time_records(monkeypatch):
-    from adaptive_repro import validation
+    from adaptive_repro.pipeline import validation
     from adaptive_repro.simulation import experiments
 
     spec = validation.experiment_spec("zhao-fig3", dict(

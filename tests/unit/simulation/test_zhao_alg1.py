@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from adaptive_repro.pipeline.validation import config_schema, fill_schema_defaults
 from adaptive_repro.simulation import zhao_calibration
 from adaptive_repro.simulation.data_models import BatchChain
 from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1
 from adaptive_repro.simulation.registries import CALIBRATIONS
-from adaptive_repro.validation import config_schema, fill_schema_defaults
 
 ALPHA = 1e-6
 

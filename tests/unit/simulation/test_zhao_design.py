@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from adaptive_repro import validation
 from adaptive_repro.outputs import zhao_frontier
+from adaptive_repro.pipeline import validation
 from adaptive_repro.simulation import data_models, experiments
 from adaptive_repro.simulation import specs as spec_builders
 from adaptive_repro.simulation.mechanisms import algorithm1
@@ -81,7 +81,7 @@ def test_algorithm1_arm_asks_candidates_only_and_one_accuracy_query_per_distinct
     records, diag = experiments.run_replicates(spec, 11, range(2), with_diagnostics=True)
     for rep in range(2):
         # candidates recomputed independently from the direct engine's data (same named stream)
-        from adaptive_repro import seeds
+        from adaptive_repro.foundation import seeds
         pop = spec.model.population(seeds.rng(11, "t", rep, "population"), spec.n, spec.d, spec.signal_attributes,
                                     spec.signal_scale)
         x, y, _ = data_models.sample_dataset(seeds.rng(11, "t", rep, "data", "direct", "train"), pop)

@@ -29,7 +29,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
-from adaptive_repro.domain import Domain, check_public_functions
+from adaptive_repro.foundation.domain import Domain, check_public_functions
 from adaptive_repro.privacy.influence import ProductChainInfluence, symmetric_chain_matrix
 from adaptive_repro.privacy.lemmas import ConversionResult, lemma2_eps_bdp, lemma2_eps_dp, lemma3_eps_bdp, lemma3_eps_dp
 from adaptive_repro.simulation import analyst
@@ -237,7 +237,7 @@ class AttributeChainsEngine(Engine):
         return AttributeChainsDataset(rng, pop, observed)
 
 
-# argument domains (adaptive_repro.domain): a lag-one correlation, and counts that may be 0
+# argument domains (adaptive_repro.foundation.domain): a lag-one correlation, and counts that may be 0
 check_public_functions(globals(), __name__, rho=Domain(-1.0, 1.0),
                        total=Domain(0.0, float("inf"), high_open=True, integer=True),
                        parts=Domain(0.0, float("inf"), high_open=True, integer=True))

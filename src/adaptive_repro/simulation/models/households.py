@@ -19,7 +19,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
-from adaptive_repro.domain import COUNT, check_public_functions
+from adaptive_repro.foundation.domain import COUNT, check_public_functions
 from adaptive_repro.privacy.lemmas import ConversionResult
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
@@ -128,4 +128,4 @@ class Households(GroupedSignModel, DataModel):
         return f"households of {self.size}, loading SD {self.b:g}"
 
 
-check_public_functions(globals(), __name__, n=COUNT, size=COUNT)  # argument domains (adaptive_repro.domain)
+check_public_functions(globals(), __name__, n=COUNT, size=COUNT)  # argument domains (adaptive_repro.foundation.domain)

@@ -21,7 +21,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
-from adaptive_repro.domain import COUNT, PROBABILITY, Domain, check_public_functions
+from adaptive_repro.foundation.domain import COUNT, PROBABILITY, Domain, check_public_functions
 from adaptive_repro.privacy.lemmas import ConversionResult, convert_chain, lemma2_eps_bdp, lemma3_eps_bdp
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
@@ -163,6 +163,6 @@ class Regimes(GroupedSignModel, DataModel):
         return f"regimes: K = {self.states}, stay {self.stay:g}, loading SD {self.b:g}"
 
 
-# argument domains (adaptive_repro.domain): a sticky chain needs two states at least
+# argument domains (adaptive_repro.foundation.domain): a sticky chain needs two states at least
 check_public_functions(globals(), __name__, n=COUNT, states=Domain(2.0, float("inf"), high_open=True, integer=True),
                        stay=PROBABILITY)

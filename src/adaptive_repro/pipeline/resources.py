@@ -249,12 +249,12 @@ def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: f
     """Refuse (ConfigError naming the keys) a job that cannot fit in ``memory_cap_mb``, an experiment split into more
     than MAX_CHUNKS jobs, or a run whose estimated CPU time exceeds ``max_cpu_hours``; return one line per output:
     jobs, memory per job, CPU time (``theory``: each theory output's estimated job cost)."""
-    from adaptive_repro.config import ConfigError
+    from adaptive_repro.foundation.config import ConfigError
 
     theory = theory or {}
     for oid, cost in theory.items():
         if memory_cap_mb is not None and cost.mem_mb > memory_cap_mb:
-            from adaptive_repro import catalogue
+            from adaptive_repro.pipeline import catalogue
 
             block = ".".join(catalogue.get(oid).config_block)
             raise ConfigError(f"config block '{block}' ({oid}): its grids need about {format_mb(cost.mem_mb)} in one "

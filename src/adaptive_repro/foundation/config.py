@@ -1,6 +1,6 @@
 """The config: its schemas (shipped with the package), defaults filled in once, and each output's parameters.
 
-The checks of a config (types, ranges, relations, duplicate keys) are in :mod:`adaptive_repro.validation`.
+The checks of a config (types, ranges, relations, duplicate keys) are in :mod:`adaptive_repro.pipeline.validation`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 #: The JSON schemas of the config, shipped with the package (package data), so it works installed anywhere.
-SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
 class ConfigError(ValueError):
@@ -43,7 +43,8 @@ def _schema_file(name: str) -> dict:
 
 def load_schema(name: str) -> dict:
     """The schema ``schemas/<name>.schema.yaml`` as shipped (the config schema's enums of names are empty there:
-    :func:`adaptive_repro.validation.config_schema` fills them from the catalogue and the plug-in registries)."""
+    :func:`adaptive_repro.pipeline.validation.config_schema` fills them from the catalogue and the plug-in
+    registries)."""
     return copy.deepcopy(_schema_file(name))
 
 

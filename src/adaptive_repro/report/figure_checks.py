@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from adaptive_repro.plotting import (
+from adaptive_repro.report.plotting import (
     COLORS,
     DISPLAY_NAMES,
     MARKERS,

@@ -1,6 +1,6 @@
 """Compare the tables and claims of two results directories, file by file.
 
-    python -m adaptive_repro.compare RESULTS_A RESULTS_B
+    python -m adaptive_repro.pipeline.compare RESULTS_A RESULTS_B
 
 Tables (``tables/<ID>.csv``) must be byte-identical. Claims files are compared byte for byte and, where the
 registry's columns differ between the two (an older run), on the columns both have. Prints one line per file and

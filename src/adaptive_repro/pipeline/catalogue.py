@@ -24,7 +24,7 @@ import copy
 import dataclasses
 import importlib
 
-from adaptive_repro.config import block_at, dereferenced, fill_schema_defaults, load_schema
+from adaptive_repro.foundation.config import block_at, dereferenced, fill_schema_defaults, load_schema
 
 #: Paper key -> its section (category) of the HTML report.
 PAPERS = {"dwork": "Dwork2015", "zhao": "Zhao", "he": "He", "lecture": "Lecture"}

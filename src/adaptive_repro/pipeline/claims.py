@@ -1,7 +1,7 @@
 """Look at one claim of a run, and re-evaluate it at a point of your choice.
 
-    python -m adaptive_repro.claims list [--results results]
-    python -m adaptive_repro.claims show OUTPUT/CLAIM [--results results] [--set KEY=VALUE ...]
+    python -m adaptive_repro.pipeline.claims list [--results results]
+    python -m adaptive_repro.pipeline.claims show OUTPUT/CLAIM [--results results] [--set KEY=VALUE ...]
 
 ``show`` prints the claim's kind, source, the paper's words, the reading checked, the measured value, the status and
 the first counter-example, and where the function that computes the measured value lives (file and line). With
@@ -25,10 +25,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from adaptive_repro import catalogue, validation
-from adaptive_repro.catalogue import output_params
-from adaptive_repro.config import ConfigError
-from adaptive_repro.plotting import pyplot
+from adaptive_repro.foundation.config import ConfigError
+from adaptive_repro.pipeline import catalogue, validation
+from adaptive_repro.pipeline.catalogue import output_params
+from adaptive_repro.report.plotting import pyplot
 
 FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "strength", "counterexample", "code")
 
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         known = sorted(claims.loc[claims["output_id"] == output_id, "claim_id"])
         if known:
             raise SystemExit(f"unknown claim {args.claim!r}; {output_id} has {known}")
-        from adaptive_repro import catalogue
+        from adaptive_repro.pipeline import catalogue
 
         if output_id not in catalogue.OUTPUT_IDS:
             raise SystemExit(f"unknown output {output_id!r} in {args.claim!r}; allowed: OUTPUT/CLAIM with OUTPUT one "

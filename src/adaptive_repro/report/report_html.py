@@ -22,9 +22,9 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from . import catalogue
-from .io import FIGURE_DPI
-from .registry import CLAIM_TABLE_COLUMNS, claim_anchor
+from adaptive_repro.foundation.io import FIGURE_DPI
+from adaptive_repro.foundation.registry import CLAIM_TABLE_COLUMNS, claim_anchor
+from adaptive_repro.pipeline import catalogue
 
 #: The page's static files.
 ASSETS = Path(__file__).parent / "report_assets"
@@ -386,7 +386,7 @@ def default_run_differences(run_config: Path) -> list[str]:
     resolved), as dotted keys; ["no recorded run"] if there is none. The README's gallery shows the default run."""
     import yaml
 
-    from adaptive_repro import validation
+    from adaptive_repro.pipeline import validation
 
     if not run_config.is_file():
         return ["no recorded run"]
@@ -401,12 +401,12 @@ def default_run_differences(run_config: Path) -> list[str]:
     return walk(ran, default, "")
 
 
-if __name__ == "__main__":  # python -m adaptive_repro.report_html FIGURES_DIR DEST_DIR ID [ID ...]
+if __name__ == "__main__":  # python -m adaptive_repro.report.report_html FIGURES_DIR DEST_DIR ID [ID ...]
     import sys
 
     figures, dest, *ids = sys.argv[1:]
     if not ids:
-        sys.exit("usage: python -m adaptive_repro.report_html FIGURES_DIR DEST_DIR ID [ID ...]")
+        sys.exit("usage: python -m adaptive_repro.report.report_html FIGURES_DIR DEST_DIR ID [ID ...]")
     changed = default_run_differences(Path(figures).parent / "run-config.yaml")
     if changed:
         sys.exit(f"the gallery shows the default run, but {Path(figures).parent} holds a run that differs from "

@@ -111,7 +111,7 @@ ORDINAL_RANGE = (0.0, 0.82)
 def style(key) -> dict:
     """The encoding of an arm (its registered object, or an Algorithm 1 calibration drawn as its arm), a data set or a
     method (its key in :data:`COLORS`) as plot keywords: colour, marker and a ``gid`` naming the key, by which the
-    figure checks (:mod:`adaptive_repro.figure_checks`) see that every figure draws it the same way. Arms come as
+    figure checks (:mod:`adaptive_repro.report.figure_checks`) see that every figure draws it the same way. Arms come as
     objects, never by name: looking a name up would make this module, and so every builder's code, depend on the
     simulation registry (an edit of the sign engine would rerun every figure)."""
     if not isinstance(key, str):

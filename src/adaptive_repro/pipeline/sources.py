@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = "adaptive_repro"
-ROOT = Path(__file__).resolve().parent  # the imported package, wherever it is
+ROOT = Path(__file__).resolve().parent.parent  # the imported package, wherever it is
 
 
 def package_root(checkout: str | Path | None = None) -> Path:

@@ -20,8 +20,8 @@ import jsonschema
 import referencing
 import yaml
 
-from adaptive_repro import catalogue, relations
-from adaptive_repro.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema, merged
+from adaptive_repro.foundation.config import SCHEMA_DIR, ConfigError, fail, fill_schema_defaults, load_schema, merged
+from adaptive_repro.pipeline import catalogue, relations
 
 # ---------------------------------------------------------------------------------------------- 1. config files
 
@@ -375,15 +375,15 @@ def default_config_path() -> str:
     """The run's base config: ./config.yaml where there is one (a workflow folder), else this checkout's."""
     if Path("config.yaml").is_file():
         return "config.yaml"
-    from adaptive_repro.sources import package_root
+    from adaptive_repro.pipeline.sources import package_root
 
     checkout = Path(package_root()).parent.parent / "config.yaml"
     return str(checkout) if checkout.is_file() else "config.yaml"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m adaptive_repro.validation [--files-only] [CONFIGFILE ...]``: check config.yaml with the given
-    config files on top, as Snakemake would read them; print one line and exit 1 on the first error.
+    """``python -m adaptive_repro.pipeline.validation [--files-only] [CONFIGFILE ...]``: check config.yaml with the
+    given config files on top, as Snakemake would read them; print one line and exit 1 on the first error.
     ``--files-only`` checks only that each file exists and is plain YAML (no template, no duplicate key): what must
     be refused before Snakemake reads a file (`make reproduce` runs this; the Snakefile then checks the rest once)."""
     import sys

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from adaptive_repro import catalogue
-from adaptive_repro.config import fail
+from adaptive_repro.foundation.config import fail
+from adaptive_repro.pipeline import catalogue
 
 
 def check_k_grid(key: str, k_grid: list[int], d: int) -> None:

@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.io import write_csv
+from adaptive_repro.foundation.io import write_csv
 
 #: Allowed statuses. Experiments that re-run a paper's figure are "reproduced" or "differs"; mathematical
 #: statements checked on a grid "holds" or "does not hold" (with the first counter-example); "not applicable" when
@@ -188,8 +188,8 @@ def _counts(values: pd.Series, order: Sequence[str] = STATUSES) -> str:
 def run_header(cfg: dict, outputs: list[str], notes: Sequence[str] = (), changed: Sequence[str] = ()) -> str:
     """The lines of REPRODUCTION.md that describe the run: seed, engine, each experiment's size, from the run's own
     recorded config, and the theory settings the run changed from their defaults (``changed``,
-    :func:`adaptive_repro.catalogue.changed_from_defaults`); then ``notes`` (the caller's remarks on the run, e.g. on a
-    data model), one paragraph each."""
+    :func:`adaptive_repro.pipeline.catalogue.changed_from_defaults`); then ``notes`` (the caller's remarks on the
+    run, e.g. on a data model), one paragraph each."""
     experiments = cfg.get("experiments") or {}
     sizes = []
     for name in outputs:
