@@ -48,7 +48,7 @@ def code_files(*modules):
 
 #: The report page's CSS and JS (package data), as inputs of the html_report rule the way code_files gives code.
 REPORT_ASSETS = sorted(os.path.relpath(p) if not os.path.relpath(p).startswith("..") else str(p)
-                       for p in (CODE_ROOT / "report_assets").iterdir())
+                       for p in (CODE_ROOT / "report" / "report_assets").iterdir())
 
 
 def code_of(*modules):
