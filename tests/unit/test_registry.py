@@ -161,3 +161,16 @@ def test_a_row_decided_from_a_non_finite_value_is_not_checked(measured):
     fine = Claim(output_id="he-kl", claim_id="x", source="s", claim="c", expected="e", measured="infeasible; 1e-300",
                  status="holds", kind="project")
     assert fine.status == "holds"
+
+
+def test_verdicts_refuse_an_id_the_builder_did_not_make():
+    """Figures read claims through Verdicts: a renamed or missing ID is an error naming it, never a silent None."""
+    from adaptive_repro.foundation.registry import Verdicts
+
+    made = Claim(output_id="x", claim_id="standard-overfits", source="s", claim="c", expected="e", measured="m",
+                 status="reproduced", kind="project")
+    verdicts = Verdicts([made])
+    assert verdicts["standard-overfits"] is made and "standard-overfits" in verdicts and len(verdicts) == 1
+    with pytest.raises(KeyError, match=r"no claim 'standard-overfit' among this output's claims "
+                                       r"\['standard-overfits'\]"):
+        verdicts["standard-overfit"]

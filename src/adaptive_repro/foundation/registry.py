@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -91,6 +91,31 @@ class Claim:
 _NAMED_REASON = re.compile(r"\b(identity|by construction)\b[^.;:]{0,40}: \S", re.IGNORECASE)
 #: A non-finite number as Python or numpy print it, standing alone in a claim's measured text.
 _NON_FINITE = re.compile(r"(?<![\w.])[-+]?(?:nan|inf)(?![\w])")
+
+
+class Verdicts:
+    """An output's claims as its figure reads them (rings, titles): by the ID constant or function the builder made
+    each claim with (one place per ID), strictly. Asking for an ID the builder did not make is a KeyError naming it
+    and the IDs it made, so renaming an ID fails the figure's build, and its tests, instead of silently dropping a
+    ring or a title. ``in`` asks whether a claim was made where that depends on the run (e.g. an arm not run)."""
+
+    def __init__(self, claims: Iterable[Claim]):
+        self._by_id = {c.claim_id: c for c in claims}
+
+    def __getitem__(self, claim_id: str) -> Claim:
+        try:
+            return self._by_id[claim_id]
+        except KeyError:
+            raise KeyError(f"no claim {claim_id!r} among this output's claims {sorted(self._by_id)}") from None
+
+    def __contains__(self, claim_id: object) -> bool:
+        return claim_id in self._by_id
+
+    def __iter__(self) -> Iterator[Claim]:
+        return iter(self._by_id.values())
+
+    def __len__(self) -> int:
+        return len(self._by_id)
 
 
 def code_name(func: Callable) -> str:

@@ -8,17 +8,25 @@ from __future__ import annotations
 
 import pandas as pd
 
-from adaptive_repro.foundation.registry import Claim, code_name, verdict
+from adaptive_repro.foundation.registry import Claim, Verdicts, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import (
     PAPER_ARMS,
     QUOTE_REUSABLE,
     SOURCE_FIG,
+    STANDARD_OVERFITS,
     Z,
     fmt_gap,
     standard_overfits_claim,
     tracks_fresh_claim,
 )
 from adaptive_repro.stats import mean_and_se, paired_gap, paired_gap_table
+
+#: Claim IDs the figure reads (one place each).
+THRESHOLDOUT_TRACKS = "thresholdout-tracks-fresh"
+
+
+def finds_signal_id(arm: str) -> str:
+    return f"{arm}-finds-signal"
 
 
 def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame) -> list[Claim]:
@@ -43,7 +51,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
         status = verdict(ok) if not ok or beyond else "not checked"
         control = (f"; the standard holdout exceeds T from k = {beyond[0]} on" if beyond else
                    "; not checked (no power at this setting): the standard holdout stays within T at every k too")
-        claims.append(Claim(output_id=output_id, claim_id="thresholdout-tracks-fresh", source=source,
+        claims.append(Claim(output_id=output_id, claim_id=THRESHOLDOUT_TRACKS, source=source,
                             claim="With Thresholdout the reported holdout accuracy tracks the fresh-data accuracy at "
                             "every k (no overfitting).",
                             expected=f"|holdout − fresh| within the threshold T = {arm.threshold_scale}/√n "
@@ -60,7 +68,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
             fresh, se, _ = mean_and_se(records, mech, k_small, "fresh")
             gap = fresh - 0.5
             ok = bool(gap > Z * se)
-            claims.append(Claim(output_id=output_id, claim_id=f"{mech}-finds-signal", source=source,
+            claims.append(Claim(output_id=output_id, claim_id=finds_signal_id(mech), source=source,
                                 claim="With 20 informative attributes the selected classifier generalizes: "
                                 "fresh accuracy is above chance.",
                                 expected="fresh accuracy > 0.5 at small k",
@@ -92,18 +100,19 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
     return claims
 
 
-def dwork_verdict(claims: list[Claim]) -> str:
+def dwork_verdict(verdicts: Verdicts, arms) -> str:
     """The figure's verdict from the claims' statuses: does the reused holdout overfit, does Thresholdout track fresh
     data and (with signal attributes) does every mechanism find the signal."""
-    status = {c.claim_id: c.status == "reproduced" for c in claims}
+    names = [a.name for a in arms]
     parts = []
-    if "standard-overfits" in status:
-        parts.append("The reused holdout overfits" if status["standard-overfits"]
+    if "standard" in names:
+        parts.append("The reused holdout overfits" if verdicts[STANDARD_OVERFITS].status == "reproduced"
                      else "The reused holdout does not measurably overfit")
-    if "thresholdout-tracks-fresh" in status:
-        parts.append("Thresholdout tracks fresh data" if status["thresholdout-tracks-fresh"]
+    if "dwork_code" in names:
+        parts.append("Thresholdout tracks fresh data" if verdicts[THRESHOLDOUT_TRACKS].status == "reproduced"
                      else "Thresholdout strays from fresh data beyond its threshold")
-    signal = [ok for cid, ok in status.items() if cid.endswith("-finds-signal")]
+    signal = ([verdicts[finds_signal_id(name)].status == "reproduced" for name in names]
+              if finds_signal_id(names[0]) in verdicts else [])
     if signal:
         parts.append("every mechanism finds the signal" if all(signal)
                      else f"{signal.count(False)} of {len(signal)} mechanisms miss the signal")
@@ -111,13 +120,13 @@ def dwork_verdict(claims: list[Claim]) -> str:
     return text[0].upper() + text[1:] if text else "No claim checked"
 
 
-def ring_failures(fig, claims: list[Claim], gaps: pd.DataFrame, arms, spec) -> None:
+def ring_failures(fig, verdicts: Verdicts, gaps: pd.DataFrame, arms, spec) -> None:
     """Ring, on Thresholdout's gap panel, the k where its holdout − fresh leaves its threshold (if its claim fails)."""
     from adaptive_repro.report.plotting import legend_below, ring
 
     names = [a.name for a in arms]
-    if "dwork_code" not in names or len(fig.axes) < 2 * len(names) or any(
-            c.claim_id == "thresholdout-tracks-fresh" and c.status == "reproduced" for c in claims):
+    if ("dwork_code" not in names or len(fig.axes) < 2 * len(names)
+            or verdicts[THRESHOLDOUT_TRACKS].status == "reproduced"):
         return
     rows = gaps[(gaps["mechanism"] == "dwork_code") & (gaps["mean"].abs() > spec.arm("dwork_code").tolerance(spec))]
     ring(fig.axes[len(names) + names.index("dwork_code")], rows["k"], rows["mean"],
@@ -161,10 +170,11 @@ def build(output_id: str, params: dict, inputs: dict):
     settings = spec.arm_settings()
     tolerances = {arm.name: arm.tolerance(spec, settings[arm.name]) for arm in arms}
     claims = dwork_claims(output_id, records, spec, gaps)
-    fig = accuracy_panels(table, arms, dwork_verdict(claims),
+    verdicts = Verdicts(claims)
+    fig = accuracy_panels(table, arms, dwork_verdict(verdicts, arms),
                           f"{OUTPUT_TITLES[output_id]}; n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates",
                           gaps=gaps, tolerances=tolerances, tolerance_label=threshold_label(
                               [arm.display_name for arm in arms if tolerances[arm.name] is not None]))
-    ring_failures(fig, claims, gaps, arms, spec)
+    ring_failures(fig, verdicts, gaps, arms, spec)
     note_overlaps(fig, table, arms)
     return table, fig, claims

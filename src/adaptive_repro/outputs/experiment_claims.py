@@ -15,6 +15,14 @@ from adaptive_repro.stats import paired_gap, paired_gap_table
 
 Z = 3.0  # standard errors for "significantly different"
 
+#: Claim IDs the experiment figures read (one place each; :class:`~adaptive_repro.foundation.registry.Verdicts`).
+STANDARD_OVERFITS = "standard-overfits"
+
+
+def tracks_fresh_id(arm: str) -> str:
+    """The ID of :func:`tracks_fresh_claim`'s row for ``arm``."""
+    return f"{arm}-tracks-fresh"
+
 
 def three_way(ok: bool, refuted: bool, between: str) -> tuple[str, str]:
     """(status, note): "holds" if the check passes, "does not hold" only if the evidence against it is clear
@@ -49,7 +57,7 @@ def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, 
     """The standard holdout overfits: holdout − fresh accuracy at the largest k exceeds Z standard errors."""
     k_max = int(records["k"].max())
     gap, se, reps = paired_gap(records, "standard", k_max)
-    return Claim(output_id=output_id, claim_id="standard-overfits", source=source, claim=statement,
+    return Claim(output_id=output_id, claim_id=STANDARD_OVERFITS, source=source, claim=statement,
                  expected="holdout − fresh > 0 at the largest k",
                  measured=f"holdout − fresh at k = {k_max}: {fmt_gap(gap, se)}, {reps} replicates",
                  status=verdict(bool(gap > Z * se)), kind="paper", quote=quote, code=code_name(paired_gap))
@@ -70,7 +78,7 @@ def tracks_fresh_claim(output_id: str, records: pd.DataFrame, arm, tolerance: fl
     measured = ("every answer ⊥" if worst is None else
                 f"largest |holdout − fresh| at k = {int(worst['k'])}: {fmt_gap(worst['mean'], worst['se'])}; "
                 f"lowest answered fraction {answered.min():.0%}")
-    return Claim(output_id=output_id, claim_id=f"{arm.name}-tracks-fresh", source=source,
+    return Claim(output_id=output_id, claim_id=tracks_fresh_id(arm.name), source=source,
                  claim=f"{arm.claim_name}: the reported holdout accuracy tracks fresh accuracy within the arm's own "
                        "threshold T at every k (this project's arm: no claim of the paper is about it).",
                  expected=f"≥ 90% answered and holdout − fresh − {Z:g} SE ≤ T = {tolerance:.4f} at every k > 0",

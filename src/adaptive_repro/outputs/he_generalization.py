@@ -114,7 +114,7 @@ def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
         ax.plot(x[below], np.full(below.sum(), y_strip), **strip)
 
 
-def generalization_figure(table: pd.DataFrame, params: dict, claims: dict):
+def generalization_figure(table: pd.DataFrame, params: dict):
     """The high-probability bounds P[|gap| < a] > 1 - b as He quotes them, against eps: left the accuracy term a,
     right the failure probability b (at the grid's middle delta, drawn as a line: no (eps, delta)-DP bound can have
     b below it; b below :data:`B_FLOOR` in a strip). Colour = method (plotting keys); Oneto et al. at empirical
@@ -417,4 +417,4 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
         raise ValueError(f"he_generalization builds he-generalization, not {output_id!r}")
     t = generalization_table(params)
     claims = generalization_claims(t, params)
-    return t, generalization_figure(t, params, {c.claim_id: c for c in claims}), claims
+    return t, generalization_figure(t, params), claims

@@ -24,6 +24,16 @@ from adaptive_repro.stats import summarize
 
 #: The arms the Zhao claims are about, by their registered calibrations (the names are the calibrations' own).
 DP_ARM, BDP_ARM, THEOREM2_ARM = (c().arm_name for c in (DPCalibration, BayesianDPCalibration, Theorem2Calibration))
+
+
+def prevents_overfitting_id(arm: str) -> str:
+    """The ID of an Algorithm 1 arm's Fig. 3 row (zhao_fig3.fig3_claims; its figure rings by it)."""
+    return f"{arm}-prevents-overfitting"
+
+
+def certified_bdp_id(arm: str) -> str:
+    """The ID of an Algorithm 1 arm's certified-level row (zhao_fig3.certified_claims)."""
+    return f"{arm}-certified-bdp"
 #: Zhao 2017, captions of Figs. 2 and 3 and the experiment section (verbatim).
 QUOTE_FIG2 = "Reusing a holdout dataset in the common way can lead to overfitting."
 QUOTE_FIG3 = ("Overfitting of reusing a holdout dataset is prevented in our Bayesian differential privacy-based "

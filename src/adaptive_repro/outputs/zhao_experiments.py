@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 
-from adaptive_repro.foundation.registry import Claim, verdict
+from adaptive_repro.foundation.registry import Claim, Verdicts, verdict
 from adaptive_repro.outputs.zhao_common import (
     REQUIREMENT,
     REQUIREMENT_TEXT,
@@ -22,6 +22,12 @@ from adaptive_repro.outputs.zhao_common import (
 )
 from adaptive_repro.report.plotting import MAX_WIDTH, SIZES, pyplot, ring, style, verdict_title
 from adaptive_repro.simulation.mechanisms.algorithm1 import theorem2_diagnostics
+
+
+def event_rate_id(arm: str) -> str:
+    """The ID of an arm's Theorem 2 event-rate row (its figure rings by it)."""
+    return f"{arm}-event-rate"
+
 
 #: The function that computes the measured event (named from the object, so a move renames it).
 EVENT_CODE = f"{theorem2_diagnostics.__module__}.{theorem2_diagnostics.__qualname__}"
@@ -68,7 +74,7 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
                      "n_meets_theorem2": spec.n >= th["theorem2_n_required"]})
     table = pd.DataFrame(rows)
     claims = thm2_claims(table, beta, spec)
-    return table, thm2_figure(table, claims, spec), claims
+    return table, thm2_figure(table, Verdicts(claims), spec), claims
 
 
 def thm2_verdict(table: pd.DataFrame, beta: float, spec) -> str:
@@ -99,7 +105,7 @@ def typeset_count(x: float) -> str:
     power = "10" + str(k).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
     return power if mant == "1" else f"{mant}×{power}"
 
-def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
+def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
     """One wide panel, a row per Algorithm 1 calibration (named on the y axis): the frequency of Theorem 2's failure
     event with its 95% Clopper–Pearson interval on x, in the arm's encoding, labelled beside the point with
     events/replicates (and the answered share when answers were refused: ⊥ is not an error); β a dashed vertical
@@ -107,17 +113,16 @@ def thm2_figure(table: pd.DataFrame, claims: list[Claim], spec):
     beta = float(table["beta"].iloc[0])
     rows = len(table)
     fig, ax = pyplot().subplots(figsize=(MAX_WIDTH, 1.0 + 0.62 * rows + 1.1))
-    failing = {c.claim_id.removesuffix("-event-rate") for c in claims if c.status == "does not hold"}
     for i, r in enumerate(table.itertuples()):
         y = rows - 1 - i  # the first calibration on top
         arm = spec.arm(r.mechanism)
         ax.errorbar([r.frequency], [y], xerr=[[r.frequency - r.ci_low], [r.ci_high - r.frequency]], capsize=4,
                     ls="none", color=arm.color)
         ax.plot([r.frequency], [y], ls="none", ms=8, **style(arm), zorder=25)  # above a ring's white halo
-        if r.mechanism in failing:
+        failing = verdicts[event_rate_id(r.mechanism)].status == "does not hold"
+        if failing:
             ring(ax, r.frequency, y, label=None)
-        notes = [f"{r.answered_fraction:.0%} of queries answered"] + (
-            ["ringed: above β"] if r.mechanism in failing else [])
+        notes = [f"{r.answered_fraction:.0%} of queries answered"] + (["ringed: above β"] if failing else [])
         label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
         right = r.ci_high < 0.6  # the label right of the interval, or left of it near the right edge
         ax.annotate(label, (max(r.ci_high, beta) if right else r.ci_low, y), textcoords="offset points",  # clear of β
@@ -154,7 +159,7 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
         if r.mechanism != THEOREM2_ARM:
             ok = r.ci_low <= beta
             claims.append(Claim(
-                output_id="zhao-thm2-check", claim_id=f"{r.mechanism}-event-rate",
+                output_id="zhao-thm2-check", claim_id=event_rate_id(r.mechanism),
                 source="this project (Theorem 2's failure event, Zhao 2017, outside its hypotheses)",
                 claim=f"{spec.arm(r.mechanism).claim_name}: does Theorem 2's failure event still have probability "
                 "≤ β with this arm's σ and T? (Theorem 2 does not cover it: σ and T are not Theorem 2's, and n = "
@@ -174,7 +179,7 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
             status, note = "not applicable", ""
             measured += (f"; hypotheses not met: n = {r.n:,} < {r.theorem2_n_required:.3g} (Theorem 2's requirement); "
                          f"at this n the event rate is {'consistent with' if ok else 'above'} β")
-        claims.append(Claim(output_id="zhao-thm2-check", claim_id=f"{r.mechanism}-event-rate",
+        claims.append(Claim(output_id="zhao-thm2-check", claim_id=event_rate_id(r.mechanism),
                             source="Zhao 2017, Theorem 2", claim=claim, expected=f"≤ β = {beta:g}", measured=measured,
                             status=status, counterexample=note, kind="paper", quote=QUOTE_THM2, code=EVENT_CODE))
     return claims

@@ -17,8 +17,14 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.foundation.registry import Claim, code_name, verdict
-from adaptive_repro.outputs.experiment_claims import PAPER_ARMS, Z, standard_overfits_claim, tracks_fresh_claim
+from adaptive_repro.foundation.registry import Claim, Verdicts, code_name, verdict
+from adaptive_repro.outputs.experiment_claims import (
+    PAPER_ARMS,
+    STANDARD_OVERFITS,
+    Z,
+    standard_overfits_claim,
+    tracks_fresh_claim,
+)
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
     BDP_ARM,
@@ -27,6 +33,8 @@ from adaptive_repro.outputs.zhao_common import (
     QUOTE_FIG3,
     QUOTE_SECTION,
     answered_table,
+    certified_bdp_id,
+    prevents_overfitting_id,
     shortfalls,
     theory_table,
 )
@@ -92,7 +100,7 @@ def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
         ok = bool(r.certified_bdp <= r.eps_session * (1 + 1e-6))
         constructed = arm.calibration.solves_for_bdp and spec.alg1.bdp_method == "lemma2"
         claims.append(Claim(
-            output_id=output_id, claim_id=f"{r.arm}-certified-bdp", source="Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
+            output_id=output_id, claim_id=certified_bdp_id(r.arm), source="Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
             claim=f"{arm.claim_name}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
             "session's ε (is the arm Bayesian-DP at the level it is meant to have?).",
             expected=f"certified BDP ≤ ε = {r.eps_session:g}",
@@ -153,7 +161,7 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
         ok, measured, counter = no_overfitting(records, arm, table, tolerance, spec.n)
         paper = cal.paper_claim
         claims.append(Claim(
-            output_id=output_id, claim_id=f"{arm}-prevents-overfitting", source="Zhao 2017, Fig. 3 and §4",
+            output_id=output_id, claim_id=prevents_overfitting_id(arm), source="Zhao 2017, Fig. 3 and §4",
             claim=(f"Algorithm 1 calibrated for Bayesian DP prevents overfitting {where}: it answers "
              f"≥ {ANSWERED_MIN:.0%} of the accuracy queries and its holdout answers track fresh accuracy." if paper else
              f"The same with the {cal.display_name} ({cal.purpose}; this project's comparison arm) "
@@ -174,8 +182,8 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
             claims.append(tracks_fresh_claim(output_id, records, arm_obj, tolerance, "Zhao 2017, Fig. 3 and §4"))
     claims += theorem2_claim(output_id, theory, spec)
     if output_id == "zhao-fig3-large-n" and "standard" in mechs and BDP_ARM in spec.mechanisms:
-        over = next(c for c in claims if c.claim_id == "standard-overfits")
-        bdp = next(c for c in claims if c.claim_id == f"{BDP_ARM}-prevents-overfitting")
+        made = Verdicts(claims)
+        over, bdp = made[STANDARD_OVERFITS], made[prevents_overfitting_id(BDP_ARM)]
         ok = over.status == "reproduced" and bdp.status == "reproduced"
         claims.append(Claim(output_id=output_id, claim_id="bdp-vs-standard-same-data", source="Zhao 2017 §4",
                             claim="On the same data the standard holdout overfits while the Bayesian-DP calibrated "
@@ -185,8 +193,8 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
                             counterexample="" if ok else ("standard does not overfit" if over.status != "reproduced"
                                            else bdp.counterexample),
                             kind="paper", quote=QUOTE_SECTION, code=code_name(no_overfitting)))
-        dp = next((c for c in claims if c.claim_id == f"{DP_ARM}-prevents-overfitting"), None)
-        if dp is not None:  # does this experiment tell the two calibrations apart?
+        if DP_ARM in spec.mechanisms:
+            dp = made[prevents_overfitting_id(DP_ARM)]  # does this experiment tell the two calibrations apart?
             separated = bdp.status == "reproduced" and dp.status != "reproduced"
             claims.append(Claim(
                 output_id=output_id, claim_id="calibrations-separated", source="Zhao 2017, Fig. 3 and §4",
@@ -216,11 +224,11 @@ def build(output_id: str, params: dict, inputs: dict):
                                     "the holdout in the common way overfits: holdout accuracy above fresh accuracy at "
                                     "large k.")
         claims = [paper_claim(c, QUOTE_FIG2)]
-        return table, fig2_figure(table, gaps, claims, spec, records, replicates), claims
+        return table, fig2_figure(table, gaps, Verdicts(claims), spec, records, replicates), claims
     table = answered_table(records, spec.n)
     if not theory.empty:
         # theory alongside (docs/METHODS.md §4): every column of theory_table, prefixed columns kept as they are
         table = table.merge(theory.rename(columns={"arm": "mechanism"}).drop(columns=["n"]), on="mechanism",
                             how="left")
     claims = fig3_claims(output_id, records, table, theory, spec)
-    return table, fig3_figure(table, gaps, theory, claims, spec, records, replicates), claims
+    return table, fig3_figure(table, gaps, theory, Verdicts(claims), spec, records, replicates), claims

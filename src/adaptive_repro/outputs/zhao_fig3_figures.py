@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
-from adaptive_repro.foundation.registry import Claim
+from adaptive_repro.foundation.registry import Claim, Verdicts
 from adaptive_repro.outputs.accuracy_figures import K_TICKS_NARROW, K_TICKS_NARROWEST, accuracy_curves, sqrt_k_axis
+from adaptive_repro.outputs.experiment_claims import STANDARD_OVERFITS, tracks_fresh_id
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
     BDP_ARM,
@@ -21,8 +22,10 @@ from adaptive_repro.outputs.zhao_common import (
     REQUIREMENT_LABEL,
     arm_handle,
     arms_in,
+    certified_bdp_id,
     gap_curves,
     marker_indices,
+    prevents_overfitting_id,
     requirement_line,
     short_arm_name,
     shortfalls,
@@ -35,10 +38,10 @@ from adaptive_repro.report.plotting import SIZES, legend_below, log_axis, pyplot
 from adaptive_repro.stats import Z95, paired_gap
 
 
-def standard_verdict(claims: list[Claim], records: pd.DataFrame) -> str:
+def standard_verdict(verdicts: Verdicts, records: pd.DataFrame) -> str:
     """The standard holdout's verdict in words, from its claim's status and the numbers it is computed from
     (paired_gap at the largest k; z = the mean gap over its SE over replicates, the claim's test statistic)."""
-    claim = next(c for c in claims if c.claim_id == "standard-overfits")
+    claim = verdicts[STANDARD_OVERFITS]
     k_max = int(records["k"].max())
     gap, se, _ = paired_gap(records, "standard", k_max)
     z = f" (z = {gap / se:.1f})" if se and np.isfinite(se) and se > 0 else ""
@@ -53,32 +56,31 @@ def short_setting(spec, replicates: int) -> str:
     return title_words(f"{nd}; {spec.model.describe()}; {replicates} replicates")
 
 
-def fig3_verdict(claims: list[Claim], table: pd.DataFrame, theory: pd.DataFrame, spec, records) -> str:
+def fig3_verdict(verdicts: Verdicts, table: pd.DataFrame, spec, records) -> str:
     """zhao-fig3's one message, from the claims' statuses and the table: what Algorithm 1 calibrated for Bayesian DP
     did (answered nothing, answered too little, overfitted, or prevented overfitting) and, when it prevented
     overfitting, whether the DP calibration did too (then the run does not separate the calibrations). The setting
     (n, the data model) is the title's second line."""
-    by_id = {c.claim_id: c for c in claims}
-    bdp, dp = by_id.get(f"{BDP_ARM}-prevents-overfitting"), by_id.get(f"{DP_ARM}-prevents-overfitting")
-    if bdp is None:
-        return standard_verdict(claims, records) if "standard-overfits" in by_id else "Algorithm 1"
+    if BDP_ARM not in spec.mechanisms:
+        return standard_verdict(verdicts, records) if "standard" in spec.mechanisms else "Algorithm 1"
+    bdp = verdicts[prevents_overfitting_id(BDP_ARM)]
     who = "Algorithm 1 calibrated for Bayesian DP"
     if bdp.status == "reproduced":
-        if dp is None:
+        if DP_ARM not in spec.mechanisms:
             return f"{who} prevents overfitting"
-        if dp.status == "reproduced":
-            certified = by_id.get(f"{DP_ARM}-certified-bdp")
+        if verdicts[prevents_overfitting_id(DP_ARM)].status == "reproduced":
+            certified = certified_bdp_id(DP_ARM)  # made when the DP calibration is feasible
             return ("Both calibrations of Algorithm 1 prevent overfitting, so this run does not separate them" + (
                 "; only the Bayesian-DP one is certified at the session's ε (c)"
-                if certified is not None and certified.status == "does not hold" else ""))
+                if certified in verdicts and verdicts[certified].status == "does not hold" else ""))
         return "Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting"
     hold = table[(table["mechanism"] == BDP_ARM) & (table["dataset"] == "holdout")].sort_values("k")
     asked = hold[hold["k"] > 0]
     if asked.empty:
         return f"{who} was not run (infeasible calibration)"
     if asked["answered"].max() == 0:
-        th = theory[theory["arm"] == BDP_ARM]
-        budget = float(th["budget"].iloc[0]) if len(th) else np.nan
+        arm = spec.arm(BDP_ARM)
+        budget = arm.total_budget(spec, spec.arm_settings()[BDP_ARM])
         spent = float(hold["budget_used"].iloc[0]) >= budget  # k = 0: after the attribute queries
         return f"{who} answers no accuracy query" + (
             f": attribute queries use up B = {budget:g}" if spent else "")
@@ -88,7 +90,7 @@ def fig3_verdict(claims: list[Claim], table: pd.DataFrame, theory: pd.DataFrame,
     return f"{who} overfits beyond its threshold T"
 
 
-def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], spec, records, replicates: int):
+def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, verdicts: Verdicts, spec, records, replicates: int):
     """zhao-fig2: (a) the standard holdout's accuracy curves (train, holdout as reported, fresh, population; the
     paper's view) with the 95% band of each mean, (b) holdout − fresh per arm with its 95% band, each arm's threshold
     T, and the gap in units of one accuracy's SE; the verdict is the standard holdout's claim; a failing point is
@@ -103,13 +105,13 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, claims: list[Claim], sp
     ax_acc.set_ylabel("accuracy\n(mean, 95% band of the mean)")
     gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
     threshold_lines(ax_gap, spec, arms)
-    _ring_standard(ax_gap, claims, gaps)
+    _ring_standard(ax_gap, verdicts, gaps)
     ax_gap.set_title("(b) holdout − fresh, per arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)  # one unit: the title's z is the gap over its replicate SE
     for ax in (ax_acc, ax_gap):
         sqrt_k_axis(ax, float(table["k"].max()))  # as the Dwork et al. figures: the peak at small k gets room
         ax.set_xlabel("selected variables k (square-root axis)")
-    verdict = standard_verdict(claims, records) if "standard" in set(table["mechanism"]) else "Fig. 2's setting"
+    verdict = standard_verdict(verdicts, records) if "standard" in set(table["mechanism"]) else "Fig. 2's setting"
     verdict_title(fig, wrap_verdict(verdict), short_setting(spec, replicates))
     handles = ax_acc.get_legend_handles_labels()[0]  # the data sets as accuracy_curves draws them
     handles += [arm_handle(a, f"{a.display_name}: holdout − fresh") for a in arms]
@@ -132,18 +134,29 @@ def _has_threshold(arm, spec) -> bool:
 RING_WORDS = {"does not hold": "claim fails here", "differs": "differs from the paper here"}
 
 
-def ring_label(claims: list[Claim], claim_id: str) -> str:
-    """The legend words of a ring on claim ``claim_id``'s point, by its status (:data:`RING_WORDS`)."""
-    claim = next((c for c in claims if c.claim_id == claim_id), None)
+def ring_label(claim: Claim | None) -> str:
+    """The legend words of a ring on ``claim``'s point, by its status (:data:`RING_WORDS`; a failing check without a
+    row of its own, e.g. an arm judged by no claim, reads "claim fails here")."""
     return RING_WORDS.get(claim.status if claim else "", RING_WORDS["does not hold"])
 
 
-def _ring_standard(ax, claims: list[Claim], gaps: pd.DataFrame) -> None:
+def arm_claim(verdicts: Verdicts, arm) -> Claim | None:
+    """The row that judges a budgeted arm: Algorithm 1's Fig. 3 row, else a plug-in arm's tracks-fresh row; None for
+    an arm no row judges (a calibration that does not aim at the session's ε)."""
+    for claim_id in (prevents_overfitting_id(arm.name), tracks_fresh_id(arm.name)):
+        if claim_id in verdicts:
+            return verdicts[claim_id]
+    return None
+
+
+def _ring_standard(ax, verdicts: Verdicts, gaps: pd.DataFrame) -> None:
     """Ring the standard holdout's gap at the largest k if its claim (it overfits there) fails."""
-    claim = next((c for c in claims if c.claim_id == "standard-overfits"), None)
     g = gaps[gaps["mechanism"] == "standard"].dropna(subset=["mean"]).sort_values("k")
-    if claim is not None and claim.status != "reproduced" and len(g):
-        ring(ax, g["k"].iloc[-1], g["mean"].iloc[-1], label=ring_label(claims, "standard-overfits"))
+    if not len(g):
+        return
+    claim = verdicts[STANDARD_OVERFITS]
+    if claim.status != "reproduced":
+        ring(ax, g["k"].iloc[-1], g["mean"].iloc[-1], label=ring_label(claim))
 
 
 def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
@@ -161,7 +174,7 @@ def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
     return marker_indices(curves, float(gaps["k"].max()), span or 1.0)
 
 
-def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, claims: list[Claim], spec, records,
+def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, verdicts: Verdicts, spec, records,
                 replicates: int):
     """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
     threshold T; (b) per budgeted arm (any mechanism that answers ⊥), on two stacked sub-axes, the
@@ -180,12 +193,12 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     ax_gap = fig.add_subplot(grid[:, 0])
     silent = gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
     threshold_lines(ax_gap, spec, arms)
-    _ring_standard(ax_gap, claims, gaps)
+    _ring_standard(ax_gap, verdicts, gaps)
     for arm in budgeted:  # gaps significantly above T (the claims' reading): ringed on the curve
         hold, arm_rows, tolerance = _arm_rows(table, gaps, spec, arm)
         bad_gap = shortfalls(hold, arm_rows, tolerance)[1]
         ring(ax_gap, [g[0] for g in bad_gap], [g[1] for g in bad_gap],
-             label=ring_label(claims, f"{arm.name}-prevents-overfitting"))
+             label=ring_label(arm_claim(verdicts, arm)))
     ax_gap.set_title("(a) holdout − fresh, per arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)
     k_max = float(table["k"].max())
@@ -194,11 +207,11 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, c
     if budgeted:
         ax_answered = fig.add_subplot(grid[0, 1])
         ax_budget = fig.add_subplot(grid[1, 1], sharex=ax_answered)
-        _answered_panels(ax_answered, ax_budget, table, gaps, spec, budgeted, claims)
+        _answered_panels(ax_answered, ax_budget, table, gaps, spec, budgeted, verdicts)
         sqrt_k_axis(ax_answered, k_max, K_TICKS_NARROWEST)
     if len(certified):
-        _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec, claims)
-    verdict_title(fig, wrap_verdict(fig3_verdict(claims, table, theory, spec, records)),
+        _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec, verdicts)
+    verdict_title(fig, wrap_verdict(fig3_verdict(verdicts, table, spec, records)),
                   short_setting(spec, replicates))
     handles = [arm_handle(a, a.display_name + (" (every accuracy answer ⊥: no gap)" if a in silent else ""))
                for a in arms]
@@ -224,7 +237,7 @@ def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, spec, arm):
 
 
 def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataFrame, spec, arms,
-                     claims: list[Claim]) -> None:
+                     verdicts: Verdicts) -> None:
     """Per budgeted arm, in its colour and marker: above, the fraction of accuracy queries answered at each k
     (k = 0 is never asked) against 90% required (dashed), the k where it answers less ringed (only the first, labelled
     "at every k", when it answers less at every k: the claim fails for the whole arm, and a chain of rings would hide
@@ -244,7 +257,7 @@ def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataF
     for arm in arms:
         hold, arm_rows, tolerance = _arm_rows(table, gaps, spec, arm)
         hold = hold.sort_values("k")
-        label = ring_label(claims, f"{arm.name}-prevents-overfitting")
+        label = ring_label(arm_claim(verdicts, arm))
         ax_answered.plot(hold["k"], hold["answered"], "-", ms=6, markevery=answered_marks[arm.name], **style(arm))
         bad = shortfalls(hold, arm_rows, tolerance)[0].sort_values("k")
         if len(bad) and len(bad) == len(hold):  # fails at every k: one ring at the first, said in words
@@ -268,7 +281,7 @@ def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataF
     ax_budget.set_xlabel("selected variables k (square-root axis)")
 
 
-def _certified_panel(ax, certified: pd.DataFrame, spec, claims: list[Claim]) -> None:
+def _certified_panel(ax, certified: pd.DataFrame, spec, verdicts: Verdicts) -> None:
     """Per calibration aiming at the session's ε, the Bayesian-DP level Lemma 2 certifies for its σ (log axis), in
     the arm's encoding, labelled with its value; ε dashed; a level above ε (its claim fails) ringed."""
     x = np.arange(len(certified))
@@ -279,7 +292,7 @@ def _certified_panel(ax, certified: pd.DataFrame, spec, claims: list[Claim]) -> 
         ax.annotate(f"{r.certified_bdp:.3g}", (i, r.certified_bdp), textcoords="offset points", xytext=(9, 0),
                     va="center", fontsize=10)
         if r.certified_bdp > eps * (1 + 1e-6):
-            ring(ax, i, r.certified_bdp, label=ring_label(claims, f"{r.arm}-certified-bdp"))
+            ring(ax, i, r.certified_bdp, label=ring_label(verdicts[certified_bdp_id(r.arm)]))
     ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-DP", "\nDP") for a in certified["arm"]])
     ax.set_xlim(-0.5, len(certified) - 0.2)
     lo, hi = min(eps, certified["certified_bdp"].min()), max(eps, certified["certified_bdp"].max())

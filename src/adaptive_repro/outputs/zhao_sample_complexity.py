@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.bounds import zhao as zb
-from adaptive_repro.foundation.registry import Claim, check_grid, code_name
+from adaptive_repro.foundation.registry import Claim, Verdicts, check_grid, code_name
 from adaptive_repro.outputs.zhao_proof_checks import eq18_row, theorem2_proof_rows
 from adaptive_repro.outputs.zhao_quilts import SOURCE, chain_label
 from adaptive_repro.privacy import binary_chain, convert_chain, data_model_chain, lemma3_blanket_influence
@@ -111,13 +111,14 @@ def markov_vs_iid_constant(table: pd.DataFrame) -> pd.DataFrame:
 
 
 N_SHARP = r"$n_\#$"
+#: The ID of the row the figure's title reads.
+MARKOV_ORDER = "markov-order"
 
 
-def sample_complexity_verdict(table: pd.DataFrame, claims: list[Claim]) -> str:
+def sample_complexity_verdict(table: pd.DataFrame, verdicts: Verdicts) -> str:
     """The figure's one message: does n_# keep the claimed order on the chains (row markov-order), and by how much
     it exceeds ln(1/tau) times the i.i.d. n_# (row markov-vs-iid-constant's k)."""
-    status = {c.claim_id: c.status for c in claims}
-    order = ("keeps the claimed order ln(1/τ)/τ²" if status.get("markov-order") == "holds"
+    order = ("keeps the claimed order ln(1/τ)/τ²" if verdicts[MARKOV_ORDER].status == "holds"
              else "does not settle to the order ln(1/τ)/τ² on this grid")
     k = markov_vs_iid_constant(table)["k"]
     if not len(k):
@@ -174,7 +175,7 @@ def sample_complexity_figure(table: pd.DataFrame, claims: list[Claim]):
         if lab not in labels:
             handles.append(h)
             labels.append(lab)
-    verdict_title(fig, sample_complexity_verdict(table, claims),
+    verdict_title(fig, sample_complexity_verdict(table, Verdicts(claims)),
                   f"Theorem 2's requirement {N_SHARP} (eq. (8), Lemma 2's exact quilts) for i.i.d. records and "
                   "Markov chains")
     legend_below(fig, handles=handles, labels=labels, ncol=3)
@@ -249,7 +250,7 @@ def sample_complexity_claims(params, table: pd.DataFrame) -> list[Claim]:
                                                             f"x{res[i][2]:.2f} over tau in [{res[i][3]:.2g}, "
                                                             f"{10 * res[i][3]:.2g}]")
     claims.append(Claim(
-        output_id=oid, claim_id="markov-order",
+        output_id=oid, claim_id=MARKOV_ORDER,
         source=f"{SOURCE}, Theorem 2 (Markov chain case), text after it and section 5.3",
         claim="on a Markov chain Theorem 2's requirement n_# (Lemma 2, exact quilts) is "
               "O(B ln(1/tau) ln(m/beta)/tau^2)",

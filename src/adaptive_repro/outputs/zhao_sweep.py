@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
-from adaptive_repro.foundation.registry import Claim, code_name, verdict
+from adaptive_repro.foundation.registry import Claim, Verdicts, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import (
     DP_ARM,
@@ -121,15 +121,15 @@ DODGE = 0.025
 #: this figure, where colour means b) the arms' own colours; the arms' markers and names say which is which.
 CERTIFIED_COLOR = "#3a3a3a"
 #: The ring's words per status of the claim it marks (a legend entry names the statuses that occur).
-RING_WORDS = {"correlation-worsens-overfitting": ("gap falls", "differs"),
-              "dp-calibration-certified-bdp": ("level above ε", "fails")}
+WORSENS = "correlation-worsens-overfitting"  # the IDs of the two rows the figure rings (one place each)
+DP_CERTIFIED = "dp-calibration-certified-bdp"
+RING_WORDS = {WORSENS: ("gap falls", "differs"), DP_CERTIFIED: ("level above ε", "fails")}
 
 
-def ring_legend(claim_list: list[Claim], drawn: set[str]) -> str:
+def ring_legend(verdicts: Verdicts, drawn: set[str]) -> str:
     """The one legend entry of the rings, from the statuses of the claims ringed (``drawn``: their ids), e.g. "claim
     fails (level above ε) or differs (gap falls) here"; a "differs" claim is never called failing."""
-    status = {c.claim_id: c.status for c in claim_list}
-    parts = [f"{'differs' if status.get(cid) == 'differs' else 'fails'} ({RING_WORDS[cid][0]})"
+    parts = [f"{'differs' if verdicts[cid].status == 'differs' else 'fails'} ({RING_WORDS[cid][0]})"
              for cid in RING_WORDS if cid in drawn]
     return "claim " + " or ".join(sorted(parts, key=lambda t: not t.startswith("fails"))) + " here"
 
@@ -177,7 +177,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         ax.set_title(name.replace(" (", "\n(", 1) if " (" in name else name.replace(", ", ",\n", 1))
         ax.tick_params(labelbottom=False)
     std_ax = next((ax for ax, a in zip(axes, arms) if a.name == "standard"), None)
-    ringed = {"correlation-worsens-overfitting"} if _ring_trend(std_ax, table) else set()
+    ringed = {WORSENS} if _ring_trend(std_ax, table) else set()
     strips[0].set_ylim(-0.2, 1.2)
     strips[0].set_yticks([0, 1], ["0%", "100%"])
     for i, (ax, strip) in enumerate(zip(axes, strips)):
@@ -191,7 +191,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     strips[-1].set_ylabel("answered", rotation=0, ha="left", va="center")
     cert = fig.add_subplot(outer[arm_rows, :max(1, ncols // 2)])
     if _certified_against_p(cert, table, spec):
-        ringed.add("dp-calibration-certified-bdp")
+        ringed.add(DP_CERTIFIED)
     grid_p = sorted(table["p"].unique())
     for ax in strips + [cert]:
         ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
@@ -201,7 +201,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
     if rings:
         handles.append(copy.copy(rings[0]))
-        handles[-1].set_label(ring_legend(claim_list if claim_list is not None else claims(table), ringed))
+        handles[-1].set_label(ring_legend(Verdicts(claim_list if claim_list is not None else claims(table)), ringed))
     verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}, "
                                f"{spec.replicates} replicates per point; gap at the largest k = {max(spec.k_grid)}, "
@@ -287,7 +287,7 @@ def claims(table: pd.DataFrame) -> list[Claim]:
             text += (" — in this data model correlation does not make the standard holdout overfit more "
                      "(no significant increase of holdout − fresh from p = "
                      f"{p_lo:g} to p = {p_hi:g})")
-        out.append(Claim(output_id="zhao-sweep", claim_id="correlation-worsens-overfitting",
+        out.append(Claim(output_id="zhao-sweep", claim_id=WORSENS,
                          source="Zhao 2017 §1 (motivation)",
                          claim="Correlated records make overfitting of the reused holdout worse.",
                          expected=f"holdout − fresh at the largest k significantly larger (> {Z:g} SE) at p = {p_hi:g} "
@@ -299,7 +299,7 @@ def claims(table: pd.DataFrame) -> list[Claim]:
     if not dp.empty:
         ok = bool((dp["certified_bdp"] <= dp["eps_session"] * (1 + 1e-6)).all())
         worst = dp.loc[dp["certified_bdp"].idxmax()]
-        out.append(Claim(output_id="zhao-sweep", claim_id="dp-calibration-certified-bdp",
+        out.append(Claim(output_id="zhao-sweep", claim_id=DP_CERTIFIED,
                          source="Zhao 2017 §3 (ε*), Lemma 2",
                          claim="The DP calibration (σ for ε as if records were independent) is ε-Bayesian-DP at every "
                          "correlation of the sweep.",
