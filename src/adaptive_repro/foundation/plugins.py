@@ -49,6 +49,10 @@ class Registry(Generic[T]):
         self._members[name] = member
         return member
 
+    def unregister(self, name: str) -> None:
+        """Remove the plug-in called ``name`` (a test's throw-away plug-in, registered for one test)."""
+        del self._members[name]
+
     def get(self, name: str, key: str = "") -> T:
         """The plug-in called ``name``; an unknown name is a ValueError naming the config ``key`` and the allowed
         names."""

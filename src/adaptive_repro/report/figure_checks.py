@@ -84,7 +84,7 @@ def figure_problems(fig) -> list[str]:
                 formatter = axis.get_major_formatter()
                 if getattr(formatter, "func", None) not in (power_of_ten_label, plain_tick_label):
                     problems.append(f"log axis of panel {ax.get_title()[:30]!r} not labelled 10^k (log_axis)")
-    titles = [fig._suptitle.get_text()] if fig._suptitle is not None else []
+    titles = [fig.get_suptitle()]
     titles += [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
     for title in titles:
         if any(code in title for code in CODE_NAME_OR_PATH) or re.search(r"\b[a-z]+_[a-z_]+\b", title):

@@ -79,9 +79,9 @@ def test_figure_shows_the_gap_the_claims_test_with_its_95_percent_band():
 @pytest.mark.slow
 def test_verdict_title_follows_the_claims():
     _, fig, _ = build(records(standard_gap=0.1, thresholdout_gap=0.0))
-    assert fig._suptitle.get_text().startswith("The reused holdout overfits; Thresholdout tracks fresh data\n")
+    assert fig.get_suptitle().startswith("The reused holdout overfits; Thresholdout tracks fresh data\n")
     _, fig, _ = build(records(standard_gap=0.0, thresholdout_gap=0.2))
-    title = fig._suptitle.get_text()
+    title = fig.get_suptitle()
     assert title.startswith("The reused holdout does not measurably overfit; Thresholdout strays from fresh data")
     rings = [c for c in fig.axes[3].collections if c.get_gid() == "encoding:violation"]
     assert len(rings) == 1  # Thresholdout's gap panel: the k where it leaves its threshold

@@ -60,7 +60,7 @@ def test_every_figure_is_drawn_for_its_size_in_the_one_encoding(output_id, confi
     _, fig, _ = catalogue.build(output_id, params, inputs)
     try:
         assert figure_checks.figure_problems(fig) == []
-        title = fig._suptitle.get_text() if fig._suptitle is not None else ""
+        title = fig.get_suptitle()
         assert title.strip(), f"{output_id}: no verdict title (plotting.verdict_title)"
         assert fig.get_figheight() <= 8.0, f"{output_id}: {fig.get_figheight():.1f} in tall"
         saved = fig.get_tightbbox(fig.canvas.get_renderer())  # what the saved files hold (titles and legends too)

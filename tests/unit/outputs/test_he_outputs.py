@@ -215,7 +215,7 @@ def test_composition_figure_counts_and_rings_each_failure(oid):
     n_bad = int((he.delta_prime < bound).sum())
     assert 0 < n_bad < len(he)  # the default-like grid has both: the test can fail either way
     fig.canvas.draw()
-    assert fig._suptitle.get_text().split("\n")[0].endswith(f"at {n_bad} of {len(he)} grid points")
+    assert fig.get_suptitle().split("\n")[0].endswith(f"at {n_bad} of {len(he)} grid points")
     rings = [c for c in fig.findobj(PathCollection) if c.get_gid() == "encoding:violation"]
     assert sum(len(c.get_offsets()) for c in rings) == n_bad
     rows = 2 if oid == "he-composition-eps" else 1  # eps: ε′ ratio (left), δ′ / exact δ(ε′) (right, rings)
@@ -360,7 +360,7 @@ def test_application_figure_puts_exactly_the_failing_points_below_zero(oid):
     table, fig, claims = _built_figure(oid)
     assert figure_checks.figure_problems(fig) == []
     assert len(fig.axes) == 1 + table.N.nunique()  # one step, then T steps for each N
-    title = fig._suptitle.get_text()
+    title = fig.get_suptitle()
     failing = int((~table.sound_free).sum())
     # every point where row "sound" fails, and no other, lies below the line at 0 (the shaded half) of its N's panel
     drawn = [y for ax in fig.axes[1:] for line in ax.lines if line.get_marker() == "o"
@@ -384,14 +384,14 @@ def test_kl_figure_verdict_follows_the_data():
 
     table, fig, claims = _built_figure("he-kl")
     assert figure_checks.figure_problems(fig) == []
-    assert fig._suptitle.get_text().startswith("Lemma 5 bounds both exact KLs and is attained by randomized response")
+    assert fig.get_suptitle().startswith("Lemma 5 bounds both exact KLs and is attained by randomized response")
     assert sum(_rings(ax) for ax in fig.axes) == 0
     plt.close(fig)
     broken = table.copy()  # an exact KL above Lemma 5 at two eps: the verdict says so and rings them
     rows = broken.index[broken.method == "laplace_exact"][-2:]
     broken.loc[rows, "kl"] *= 10
     fig = he_kl.kl_figure(broken, {})
-    assert fig._suptitle.get_text().startswith(f"Lemma 5 is below an exact KL at 2 of {broken.eps.nunique()} ε")
+    assert fig.get_suptitle().startswith(f"Lemma 5 is below an exact KL at 2 of {broken.eps.nunique()} ε")
     assert _rings(fig.axes[1]) == 2
     plt.close(fig)
 
@@ -411,7 +411,7 @@ def test_generalization_figure_compares_nothing_with_an_impossible_quote():
     wo = heg.comparisons(table, params)["oneto"]
     assert len(fig.axes) == 2 and len(wo) and not heg.oneto_quote_possible(wo)
     assert _rings(fig.axes[0]) == 0
-    verdict, settings = fig._suptitle.get_text().split("\n")
+    verdict, settings = fig.get_suptitle().split("\n")
     assert verdict.startswith("Oneto et al.'s b as He quotes it is below δ wherever it is comparable")
     assert settings.startswith(f"{len(wo)} comparable (ε, δ, N, risk) points")
     plt.close(fig)

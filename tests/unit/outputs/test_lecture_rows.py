@@ -63,16 +63,16 @@ def test_monitor_verdict_names_the_failing_bound_and_the_figure_rings_it():
     # one log axis per eps' (lower bounds below 0 leave its bottom); one ring, in the eps' = 0.02 column
     assert len(fig.axes) == 2 and len(rings) == 1
     assert [ax.get_yscale() for ax in fig.axes] == ["log", "log"]
-    assert rings[0].axes is fig.axes[1] and fig._suptitle.get_text().startswith(verdict)
+    assert rings[0].axes is fig.axes[1] and fig.get_suptitle().startswith(verdict)
     assert "below the notes' Step 4 lower bound" in rings[0].get_label()
-    assert fig._suptitle.get_text().count("\n") == 1  # one verdict line, one settings line
+    assert fig.get_suptitle().count("\n") == 1  # one verdict line, one settings line
 
 
 def test_transfer_verdict_follows_the_check():
     params = default_params("lecture-transfer", {"m_grid": [800], "epsilons": [0.125], "d": 5, "replicates": 300},
                             seed=2)
     _, fig, _ = catalogue.build("lecture-transfer", params)
-    assert fig._suptitle.get_text().startswith("Theorem 0.2 holds at all 1 (ε, m) inside its range")
+    assert fig.get_suptitle().startswith("Theorem 0.2 holds at all 1 (ε, m) inside its range")
     frame = lo.transfer_table(2, [800], [0.125], 0.001, 5, 300, 0.99).assign(bound=-1.0)  # a bound that must fail
     inr, ok = lo.transfer_check(frame)
     assert lo.transfer_verdict(inr, ok) == "Theorem 0.2 fails at 1 of 1 (ε, m) inside its range (ringed)"

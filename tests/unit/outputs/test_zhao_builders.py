@@ -50,7 +50,7 @@ def test_fig3_standard_overfits_and_all_bottom_bdp_arm_differs():
     assert "⊥" in c["zhao_alg1_bdp-prevents-overfitting"].measured
     assert c["zhao_alg1_bdp-prevents-overfitting"].quote.startswith("Overfitting of reusing a holdout")
     # shown on the data, not in a text box: the arm's answered fraction is 0 at every asked k, in its encoding
-    assert "answers no accuracy query" in fig._suptitle.get_text()
+    assert "answers no accuracy query" in fig.get_suptitle()
     answered = [ln for ax in fig.axes for ln in ax.lines
                 if ln.get_gid() == "encoding:zhao_alg1_bdp" and ln.get_linestyle() == "-"]
     assert len(answered) == 1 and list(answered[0].get_ydata()) == [0.0, 0.0]
@@ -101,7 +101,7 @@ def test_frontier_measured_requirement_is_the_first_n_from_which_answers_stay_ab
     measured = [ln for ax in fig.axes for ln in ax.lines if ln.get_gid() == "encoding:zhao_alg1_bdp"
                 and ln.get_linestyle() == "-"]
     assert measured and all(list(ln.get_ydata()) == [100_000] for ln in measured)
-    assert "from n ≈ $10^{5}$" in fig._suptitle.get_text()
+    assert "from n ≈ $10^{5}$" in fig.get_suptitle()
     assert set(table.columns) >= {"calibration", "p", "eps", "n", "answered_fraction", "replicates",
                                   "answered_fraction_se"}
     assert {c.claim_id for c in claims} == {"analytic-law-predicts-frontier", "bdp-answers-below-theorem2-n"}
@@ -118,7 +118,7 @@ def test_sweep_correlation_claim(slope, status):
                                                                     "diagnostics": None, "specs": specs})
     c = claims_by_id(claims)["correlation-worsens-overfitting"]
     assert c.status == status and c.kind == "project"
-    title = fig._suptitle.get_text().split("\n")[0]
+    title = fig.get_suptitle().split("\n")[0]
     assert ("overfit more: its gap rises" in title) == (status == "reproduced")
     if status == "differs":
         assert "does not make the standard holdout overfit more" in c.measured
@@ -170,7 +170,7 @@ def test_thm2_check_dp_and_bdp_arms_are_project_rows_judged_on_their_rate():
     assert 9 <= fig.get_figwidth() <= 10 and not fig.legends and ax.get_legend() is None
     assert [t.get_text().split("\n")[0] for t in ax.get_yticklabels()] == ["Bayesian-DP", "DP", "Theorem 2"]
     assert "needs n ≥" in ax.get_yticklabels()[-1].get_text()  # Theorem 2's required n beside its row
-    title = fig._suptitle.get_text()
+    title = fig.get_suptitle()
     assert title.count("\n") == 1 and title.startswith(
         "Only the Theorem 2 and Bayesian-DP calibrations keep Theorem 2's failure event within β = 0.05; DP "
         "exceeds it")
@@ -196,7 +196,7 @@ def test_fig3_figure_gap_panel_one_se_axis_and_no_calibration_block(output_id):
     recs = records(output_id, {"standard": (0.05, True), "zhao_alg1_dp": (0.0, True), "zhao_alg1_bdp": (0.0, False)})
     _, fig, _ = catalogue.build(output_id, {"seed": 1}, {"records": recs, "diagnostics": None, "specs": {output_id: s}})
     assert all(ax.get_title().count("\n") == 0 for ax in fig.axes)
-    assert fig._suptitle.get_text().count("\n") <= 3
+    assert fig.get_suptitle().count("\n") <= 3
     gap_axes = [ax for ax in fig.axes if ax.get_ylabel().startswith("holdout − fresh")]
     assert len(gap_axes) == 1
     mean, se, _ = paired_gap(recs, "standard", 50)
@@ -207,7 +207,7 @@ def test_fig3_figure_gap_panel_one_se_axis_and_no_calibration_block(output_id):
     texts = [t.get_text() for t in fig.findobj(Text)]
     assert not any("in SE units" in t for t in texts)  # one gap unit: accuracy (the title's z is its replicate SE)
     # the verdict on one line over one settings line; answered and budget used on their own sub-axes
-    assert fig._suptitle.get_text().count("\n") == 1
+    assert fig.get_suptitle().count("\n") == 1
     assert {"answered", "budget used / B"} <= {ax.get_ylabel() for ax in fig.axes}
     assert not any("σ =" in t or "Algorithm 1 calibrations" in t for t in texts)
 
@@ -238,8 +238,8 @@ def test_fig2_accuracy_and_gap_panels_with_the_standard_holdouts_verdict():
     assert {ln.get_gid() for ln in gap.lines} >= {"encoding:standard", "encoding:dwork_code"}
     assert gap.get_ylim()[1] >= s.arm("dwork_code").tolerance(s)  # Thresholdout's T in range
     mean, _, _ = paired_gap(recs, "standard", 50)
-    assert fig._suptitle.get_text().startswith("On correlated records the reused holdout overfits")
-    assert f"{mean:+.3f}" in fig._suptitle.get_text() and fig._suptitle.get_text().count("\n") == 1
+    assert fig.get_suptitle().startswith("On correlated records the reused holdout overfits")
+    assert f"{mean:+.3f}" in fig.get_suptitle() and fig.get_suptitle().count("\n") == 1
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert "Thresholdout's threshold T" in legend  # context for the arm, not a requirement of the claim
     assert all("SD" not in ax.get_ylabel() for ax in panels)  # 95% bands of the mean, as the gap panel
@@ -255,8 +255,8 @@ def test_fig3_labels_name_this_runs_setting(output_id):
                                                              "specs": {output_id: s}})
     arm_rows = [c for c in claims if c.claim_id.endswith("prevents-overfitting")]
     assert arm_rows and all("n = 12,345" in c.claim and "p_s = 0.7" in c.claim for c in arm_rows)
-    text = " ".join([fig._suptitle.get_text()] + [c.claim for c in claims])
-    assert "paper's scale" not in text and "n = 12,345" in fig._suptitle.get_text()
+    text = " ".join([fig.get_suptitle()] + [c.claim for c in claims])
+    assert "paper's scale" not in text and "n = 12,345" in fig.get_suptitle()
 
 
 @pytest.mark.slow
@@ -270,7 +270,7 @@ def test_fig3_large_n_says_whether_the_experiment_separates_the_calibrations(dp_
                                                                        "specs": {"zhao-fig3-large-n": s}})
     row = claims_by_id(claims)["calibrations-separated"]
     assert row.kind == "project" and row.status == ("holds" if separated else "does not hold")
-    title = fig._suptitle.get_text().replace("\n", " ")
+    title = fig.get_suptitle().replace("\n", " ")
     assert ("Only the Bayesian-DP calibration" in title) == separated
     assert ("does not separate them" in title) == (not separated)
     assert separated or "does not separate the calibrations" in row.measured
@@ -294,5 +294,5 @@ def test_fig3_runs_on_any_correlation_structure_and_names_it(model):
     words = s.model.setting_words()
     assert words and any(words in c.claim for c in claims)
     assert model["name"].replace("_", " ") in words
-    texts = [t.get_text() for t in fig.texts] + [fig._suptitle.get_text() if fig._suptitle else ""]
+    texts = [t.get_text() for t in fig.texts] + [fig.get_suptitle()]
     assert any(model["name"].replace("_", " ") in t for t in texts)

@@ -126,7 +126,7 @@ def test_verdicts_are_computed_from_the_validity_test(built):
                   if line.get_color() == arm.color and line.get_linestyle() == "--"]
         assert any(len(y) == len(expected) and np.allclose(y, expected) for y in dashed), arm.name
     # a two-line title; the answered panels carry a verdict only where the structures' verdicts differ
-    assert fig._suptitle.get_text().count("\n") == 1
+    assert fig.get_suptitle().count("\n") == 1
     table = built[2][0]
     verdicts = {zc.structure_verdict(table[table["structure"] == s]) for s in table["structure"].unique()}
     titled = [ax.get_title() for ax in fig.axes if ax.get_ylim()[1] == pytest.approx(1.1) and ax.get_title()]

@@ -73,9 +73,9 @@ def test_claims_and_figure(built):
     assert "The DP calibration, whose σ is smaller" in ids[f"{tag}-bdp-answers-at-some-n"].measured
     assert all(c.kind == "project" for c in claims)
     # the verdict in words (at most two lines at the figure's width) and one settings line
-    verdict_line, setting_line = fig._suptitle.get_text().split("\n")  # one verdict, one settings line
+    verdict_line, setting_line = fig.get_suptitle().split("\n")  # one verdict, one settings line
     assert verdict_line.startswith("Bayesian-DP Algorithm 1") and len(verdict_line) <= 90
-    assert "i.i.d." not in fig._suptitle.get_text() and "× DP" not in fig._suptitle.get_text()
+    assert "i.i.d." not in fig.get_suptitle() and "× DP" not in fig.get_suptitle()
     # a row per threshold (ignoring correlation, for n/V), panel titles of at most two short lines; the legend's
     # "first n" entry is drawn as the open star at the frontier (STAR_SIZE; the curves' markers are smaller), and the
     # legend groups the calibrations before the line styles
@@ -127,7 +127,7 @@ def test_a_single_structure_builds():
     records = spec.run_replicates(3, range(3))
     table, fig, claims = catalogue.build("zhao-correlation-frontier", {"seed": 3},
                                          {"records": records, "specs": {"zhao-correlation-frontier": spec}})
-    assert fig._suptitle.get_text().startswith("Bayesian-DP Algorithm 1")
+    assert fig.get_suptitle().startswith("Bayesian-DP Algorithm 1")
     ids = {c.claim_id for c in claims}
     assert {"households-v8-bdp-answers-at-some-n", "households-v8-bdp-effective-n-frontier",
             "households-v8-bdp-buys-validity"} <= ids

@@ -64,7 +64,7 @@ def test_table_and_claims_small():
     fig = zl.build_figure(f)
     fig.canvas.draw()
     verdict = "Lemma 1's bound fails at 1 of 1 correlated grid points, all with p = 0.99"
-    assert fig._suptitle.get_text().startswith(verdict)
+    assert fig.get_suptitle().startswith(verdict)
     rings = [c for c in fig.findobj(lambda a: a.get_gid() == "encoding:violation")]
     assert [tuple(o) for c in rings for o in c.get_offsets()] == [(400.0, pytest.approx(0.224, abs=0.01))]
     # p = 0.5 at tau = 0.3, n = 400: exact probability ~4e-35, below the axis: an open marker in the strip, no line

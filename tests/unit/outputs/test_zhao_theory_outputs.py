@@ -75,10 +75,10 @@ def test_builders(name):
     if name == "maxinfo":  # the failing region shaded and named in the legend (rings there would touch), no rings
         assert rings == 0 and (~table["theorem3_tighter"]).any()
         assert any("the literal reading fails" in t.get_text() for t in fig.legends[0].get_texts())
-        assert f"below ε n log e at {int(table['theorem3_tighter'].sum())} of {len(table)}" in fig._suptitle.get_text()
+        assert f"below ε n log e at {int(table['theorem3_tighter'].sum())} of {len(table)}" in fig.get_suptitle()
     if name == "sample_complexity":  # the verdict follows the markov-order row
         order = next(c for c in claims if c.claim_id == "markov-order").status
-        assert ("keeps the claimed order" in fig._suptitle.get_text()) == (order == "holds")
+        assert ("keeps the claimed order" in fig.get_suptitle()) == (order == "holds")
         # where the constant exceeds 1, the failure is on the data: rings at some failing points, or one note for all
         k = zhao_sample_complexity.markov_vs_iid_constant(table)["k"]
         notes = [t.get_text() for t in fig.axes[1].texts]

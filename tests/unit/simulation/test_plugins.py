@@ -90,7 +90,7 @@ def registered():
         registry.register(member)
     yield half
     for registry, member in added:
-        registry._members.pop(member.name)
+        registry.unregister(member.name)
 
 
 # ----------------------------------------------------------------------------------- registries
@@ -269,7 +269,7 @@ class GaussianAR1(DataModel):
 def ar1():
     DATA_MODELS.register(GaussianAR1)  # the one registration line
     yield GaussianAR1
-    DATA_MODELS._members.pop(GaussianAR1.name)
+    DATA_MODELS.unregister(GaussianAR1.name)
 
 
 def test_a_core_only_data_model_runs_zhao_fig2_with_its_own_schema(ar1):
@@ -289,7 +289,7 @@ def test_a_core_only_data_model_runs_zhao_fig2_with_its_own_schema(ar1):
     table, fig, claims = catalogue.build("zhao-fig2", {"seed": 1}, {"records": records, "diagnostics": diagnostics,
                                                                    "specs": {"zhao-fig2": spec}})
     assert claims and len(table)
-    texts = " ".join(t.get_text() for t in fig.texts) + (fig._suptitle.get_text() if fig._suptitle else "")
+    texts = " ".join(t.get_text() for t in fig.texts) + fig.get_suptitle()
     assert "Gaussian AR(1) factor" in texts + " ".join(c.claim + c.measured for c in claims)
 
 
@@ -387,7 +387,7 @@ class GuessAndCheckArm(Arm):
 def guess_and_check():
     ARMS.register(GuessAndCheckArm())  # the one registration line
     yield ARMS.get("guess_and_check")
-    ARMS._members.pop("guess_and_check")
+    ARMS.unregister("guess_and_check")
 
 
 def test_a_budgeted_arm_that_is_not_algorithm1_runs_zhao_fig3_with_its_own_budget_curve(guess_and_check):
