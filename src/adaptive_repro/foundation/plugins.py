@@ -23,20 +23,30 @@ def check_keys(block: dict, fields: set[str], key: str, context: str = "") -> No
                          + (f" {context}" if context else ""))
 
 
+def _comparable(value):
+    """A value as uniqueness compares it: a hex colour in lower case (#D55E00 is #d55e00), anything else as it is
+    (matplotlib's markers "p" and "P" differ)."""
+    return value.lower() if isinstance(value, str) and value.startswith("#") else value
+
+
 class Registry(Generic[T]):
     """The registered plug-ins of one kind, by name (a name is registered once; lookups name what is allowed)."""
 
-    def __init__(self, kind: str, base: type, members: Iterable[T] = ()):
+    def __init__(self, kind: str, base: type, members: Iterable[T] = (), unique: tuple[str, ...] = ()):
+        """``unique``: attributes no two members may share (e.g. an arm's colour and marker, which tell arms apart in
+        every figure)."""
         if not kind:
             raise ValueError("a registry needs the name of its kind (e.g. 'mechanism')")
         self.kind = kind
         self.base = base
+        self.unique = unique
         self._members: dict[str, T] = {}
         for member in members:
             self.register(member)
 
     def register(self, member: T) -> T:
-        """Add ``member`` under its ``name``; refuses another kind, an empty name or a name taken."""
+        """Add ``member`` under its ``name``; refuses another kind, an empty name, a name taken or a value of a
+        ``unique`` attribute taken."""
         implements = (issubclass(member, self.base) if isinstance(member, type)  # a class: configured per use
                       else isinstance(member, self.base))
         if not implements:
@@ -46,6 +56,12 @@ class Registry(Generic[T]):
             raise ValueError(f"{self.kind} {member!r} has no name")
         if name in self._members:
             raise ValueError(f"{self.kind} {name!r} is registered twice")
+        for attribute in self.unique:
+            value = _comparable(getattr(member, attribute))
+            owner = next((m.name for m in self._members.values() if _comparable(getattr(m, attribute)) == value), None)
+            if owner is not None:
+                raise ValueError(f"{self.kind} {name!r}: {attribute} {value!r} is already {owner!r}'s; each "
+                                 f"{self.kind} has its own {attribute}")
         self._members[name] = member
         return member
 

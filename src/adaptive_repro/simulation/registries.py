@@ -33,7 +33,7 @@ from adaptive_repro.simulation.zhao_calibration import (
 )
 
 #: Algorithm 1 calibrations (the arm ``zhao_alg1_<name>`` exists for each).
-CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, [
+CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, unique=("color", "marker"), members=[
     DPCalibration(),
     BayesianDPCalibration(),
     Theorem2Calibration(),
@@ -43,7 +43,7 @@ CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, [
 ])
 
 #: Holdout mechanism arms, by the name an experiment's ``mechanisms`` list uses.
-ARMS: Registry[Arm] = Registry("mechanism", Arm, [
+ARMS: Registry[Arm] = Registry("mechanism", Arm, unique=("color", "marker"), members=[
     StandardArm(),
     ThresholdoutArm(),
     ThresholdoutEffectiveNArm(),

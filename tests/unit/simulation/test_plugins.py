@@ -42,6 +42,7 @@ class NoisyHoldoutArm(Arm):
     display_name: str = "Gaussian-noise holdout"
     detail: str = "(noise 1/√n)"
     color: str = "#117733"
+    marker: str = "*"
     analyst: Analyst = DWORK_ANALYST
 
     def create(self, rng, spec, setting):
@@ -59,6 +60,7 @@ class HalfNoiseCalibration(Calibration):
     display_name: str = "half-noise calibration"
     purpose: str = "half the DP calibration's noise"
     color: str = "#000000"
+    marker: str = "d"
 
     def calibrate(self, settings: Alg1Settings, n, d, k_grid, model) -> Alg1Calibration:
         eps = settings.session_epsilon
@@ -103,6 +105,10 @@ def test_registries_refuse_what_breaks_the_contract():
         ARMS.register(HalfNoiseCalibration())
     with pytest.raises(ValueError, match=r"config key 'experiments.x.mechanisms': unknown mechanism 'lapl'.*standard"):
         ARMS.get("lapl", "experiments.x.mechanisms")
+    with pytest.raises(ValueError, match=r"mechanism 'look_alike': marker 'o' is already 'standard''s"):
+        ARMS.register(dataclasses.replace(NoisyHoldoutArm(), name="look_alike", marker="o"))
+    with pytest.raises(ValueError, match=r"color '#d55e00' is already 'standard''s"):
+        ARMS.register(dataclasses.replace(NoisyHoldoutArm(), name="look_alike", color="#D55E00"))
     with pytest.raises(ValueError, match="needs a calibration"):
         Algorithm1Arm(name="zhao_alg1_none", display_name="x", detail="", color="#000000")
 
@@ -365,8 +371,8 @@ class GuessAndCheckArm(Arm):
     name: str = "guess_and_check"
     display_name: str = "Guess and Check"
     detail: str = "(Rogers et al. 2020 style)"
-    color: str = "#882255"
-    marker: str = "P"
+    color: str = "#AA4499"
+    marker: str = "X"
     analyst: Analyst = BUDGET_AWARE_ANALYST
     unit_queries: bool = True
     budgeted: bool = True
@@ -411,7 +417,7 @@ def test_a_budgeted_arm_that_is_not_algorithm1_runs_zhao_fig3_with_its_own_budge
     curves = {line.get_color(): line.get_ydata() for line in budget_ax.get_lines() if line.get_linestyle() == ":"}
     expected = (table[(table["mechanism"] == "guess_and_check") & (table["dataset"] == "holdout")]
                 .sort_values("k")["budget_used"].to_numpy() / 4)
-    np.testing.assert_allclose(curves["#882255"], expected)
+    np.testing.assert_allclose(curves["#AA4499"], expected)
     assert "zhao_alg1_bdp" in {c.claim_id.removesuffix("-prevents-overfitting") for c in claims}
     assert "guess_and_check-tracks-fresh" in {c.claim_id for c in claims}
 
@@ -424,3 +430,24 @@ def test_a_budgeted_arm_without_a_budget_is_refused():
 
     with pytest.raises(TypeError, match="budgeted but does not implement total_budget"):
         Unbounded()
+
+
+@pytest.mark.parametrize("arm", list(ARMS), ids=lambda a: a.name)
+def test_every_registered_arm_keeps_the_contract(arm):
+    """Every registered arm (a new one too, without editing this test): its setting, a mechanism from ``create``,
+    a threshold that is None or positive, a budget exactly when budgeted, capabilities the data models know, and a
+    replicate that records it at every k and data set."""
+    from adaptive_repro.simulation.data_models import CAPABILITIES
+
+    spec = validation.experiment_spec("zhao-fig3", dict(
+        n=2000, d=100, replicates=1, k_grid=[0, 5, 10], query="sign", signal_attributes=5, mechanisms=[arm.name],
+        model={"p_s": 0.8, "p_y": 0.8, "b": 0.1}))
+    setting = spec.arm_settings()[arm.name]
+    assert isinstance(setting, ArmSetting) and arm.needs() <= set(CAPABILITIES)
+    assert isinstance(arm.create(np.random.default_rng(0), spec, setting), HoldoutMechanism)
+    tolerance = arm.tolerance(spec, setting)
+    assert tolerance is None or tolerance > 0
+    budget = arm.total_budget(spec, setting)
+    assert (isinstance(budget, int) and budget >= 1) if arm.budgeted else budget is None
+    records = experiments.run_replicates(spec, 1, range(1))
+    assert len(records) == (3 * 4 if setting.feasible else 0)  # k x data sets, or not run when infeasible
