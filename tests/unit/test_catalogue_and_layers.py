@@ -66,3 +66,17 @@ def test_no_import_circle_function_level_imports_included():
     graph = nx.DiGraph([(m, n) for m in modules for n in sources.imported_modules(m) if n in modules and n != m])
     circles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert not circles, circles
+
+
+@pytest.mark.parametrize("entry", catalogue.CATALOGUE, ids=lambda o: o.id)
+def test_one_hop_from_an_output_id_to_its_figure_code(entry):
+    """The catalogue row names the module that draws the output's figure: it defines a figure function and the
+    builder imports it (or is it)."""
+    import importlib
+
+    module = importlib.import_module(entry.figure_module)
+    drawers = [name for name, obj in vars(module).items() if callable(obj)
+               and getattr(obj, "__module__", "") == module.__name__ and ("figure" in name or "panels" in name)]
+    assert drawers, f"{entry.figure_module} draws no figure"
+    builder = f"adaptive_repro.outputs.{entry.module}"
+    assert entry.figure_module == builder or entry.figure_module in sources.imported_modules(builder)

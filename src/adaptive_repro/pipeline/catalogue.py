@@ -1,7 +1,8 @@
 """The catalogue of outputs: the one place that lists every output ID.
 
 Each entry says which paper the output reproduces, whether it is simulated (``experiment``: replicate chunks ->
-records -> aggregation) or computed (``theory``), the module whose ``build`` makes it, the config block that
+records -> aggregation) or computed (``theory``), the module whose ``build`` makes it (and the module that draws its figure, where that is
+another: one hop from an ID to its figure code), the config block that
 parametrizes it and its category in the HTML report. The config schema's ``outputs`` enum, the Snakemake rules,
 the report categories and the dispatch of ``build`` are derived from this table (tests check the schema).
 
@@ -42,6 +43,12 @@ class Output:
     category: str  # section of the HTML report
     spec_kind: str = ""  # an experiment block's spec: experiment, sweep, frontier, correlation, correlation_frontier,
     # estimated_v
+    figures: str = ""  # the module under adaptive_repro.outputs that draws its figure, if not the builder module
+
+    @property
+    def figure_module(self) -> str:
+        """Where this output's figure is drawn (the builder module unless ``figures`` names another)."""
+        return f"adaptive_repro.outputs.{self.figures or self.module}"
 
     @property
     def builder(self):
@@ -49,20 +56,20 @@ class Output:
         return importlib.import_module(f"adaptive_repro.outputs.{self.module}")
 
 
-def _experiment(oid: str, paper: str, module: str, spec_kind: str = "experiment") -> Output:
-    return Output(oid, paper, "experiment", module, ("experiments", oid), PAPERS[paper], spec_kind)
+def _experiment(oid: str, paper: str, module: str, spec_kind: str = "experiment", figures: str = "") -> Output:
+    return Output(oid, paper, "experiment", module, ("experiments", oid), PAPERS[paper], spec_kind, figures)
 
 
-def _theory(oid: str, paper: str, module: str, block: tuple[str, ...]) -> Output:
-    return Output(oid, paper, "theory", module, block, PAPERS[paper])
+def _theory(oid: str, paper: str, module: str, block: tuple[str, ...], figures: str = "") -> Output:
+    return Output(oid, paper, "theory", module, block, PAPERS[paper], figures=figures)
 
 
 CATALOGUE: tuple[Output, ...] = (
-    _experiment("dwork-null", "dwork", "dwork"),
-    _experiment("dwork-signal", "dwork", "dwork"),
-    _experiment("zhao-fig2", "zhao", "zhao_fig3"),
-    _experiment("zhao-fig3", "zhao", "zhao_fig3"),
-    _experiment("zhao-fig3-large-n", "zhao", "zhao_fig3"),
+    _experiment("dwork-null", "dwork", "dwork", figures="accuracy_figures"),
+    _experiment("dwork-signal", "dwork", "dwork", figures="accuracy_figures"),
+    _experiment("zhao-fig2", "zhao", "zhao_fig3", figures="zhao_fig3_figures"),
+    _experiment("zhao-fig3", "zhao", "zhao_fig3", figures="zhao_fig3_figures"),
+    _experiment("zhao-fig3-large-n", "zhao", "zhao_fig3", figures="zhao_fig3_figures"),
     _experiment("zhao-frontier", "zhao", "zhao_frontier", "frontier"),
     _experiment("zhao-sweep", "zhao", "zhao_sweep", "sweep"),
     _experiment("zhao-correlation", "zhao", "zhao_correlation", "correlation"),
@@ -75,13 +82,15 @@ CATALOGUE: tuple[Output, ...] = (
     _theory("zhao-maxinfo", "zhao", "zhao_maxinfo", ("theory", "zhao", "maxinfo")),
     _theory("zhao-lemma1", "zhao", "zhao_lemma1", ("theory", "zhao", "lemma1")),
     _theory("he-kl", "he", "he_kl", ("theory", "he", "kl")),
-    _theory("he-composition-eps", "he", "he_composition", ("theory", "he", "composition_eps")),
-    _theory("he-composition-delta", "he", "he_composition", ("theory", "he", "composition_delta")),
+    _theory("he-composition-eps", "he", "he_composition", ("theory", "he", "composition_eps"),
+            figures="he_composition_figures"),
+    _theory("he-composition-delta", "he", "he_composition", ("theory", "he", "composition_delta"),
+            figures="he_composition_figures"),
     _theory("he-generalization", "he", "he_generalization", ("theory", "he", "generalization")),
     _theory("he-sgld", "he", "he_applications", ("theory", "he", "sgld")),
     _theory("he-federated", "he", "he_applications", ("theory", "he", "federated")),
-    _theory("lecture-transfer", "lecture", "lecture", ("theory", "lecture", "transfer")),
-    _theory("lecture-monitor", "lecture", "lecture", ("theory", "lecture", "monitor")),
+    _theory("lecture-transfer", "lecture", "lecture", ("theory", "lecture", "transfer"), figures="lecture_figures"),
+    _theory("lecture-monitor", "lecture", "lecture", ("theory", "lecture", "monitor"), figures="lecture_figures"),
 )
 
 BY_ID: dict[str, Output] = {o.id: o for o in CATALOGUE}
