@@ -1,9 +1,9 @@
 """The catalogue of outputs: the one place that lists every output ID.
 
 Each entry says which paper the output reproduces, whether it is simulated (``experiment``: replicate chunks ->
-records -> aggregation) or computed (``theory``), the module whose ``build`` makes it (and the module that draws its figure, where that is
-another: one hop from an ID to its figure code), the config block that
-parametrizes it and its category in the HTML report. The config schema's ``outputs`` enum, the Snakemake rules,
+records -> aggregation) or computed (``theory``), the module whose ``build`` makes it (and the module that draws
+its figure, where that is another: one hop from an ID to its figure code), the config block that parametrizes it
+and its category in the HTML report. The config schema's ``outputs`` enum, the Snakemake rules,
 the report categories and the dispatch of ``build`` are derived from this table (tests check the schema).
 
 The output contract: every builder module has

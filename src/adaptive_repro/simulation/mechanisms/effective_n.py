@@ -7,20 +7,17 @@ noise) for the effective sample size n / V, where V is the sign query's variance
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
-from adaptive_repro.simulation.analysts import DWORK_ANALYST, Analyst
-from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.mechanisms.base import ArmSetting
-from adaptive_repro.simulation.mechanisms.thresholdout import DworkCodeThresholdout, ThresholdoutArm
+from adaptive_repro.simulation.mechanisms.thresholdout import ThresholdoutArm
 
 
 @dataclasses.dataclass(frozen=True)
-class ThresholdoutEffectiveNArm(Arm):
+class ThresholdoutEffectiveNArm(ThresholdoutArm):
     """Thresholdout (the Dwork et al. script's) with T = threshold_scale sqrt(V/n) and noise SD noise_scale sqrt(V/n):
-    the i.i.d. constants at the effective sample size n / V."""
+    the i.i.d. constants (the same ``PARAMETERS``, set in its own ``arms`` block) at the effective sample size n / V."""
 
     name: str = "thresholdout_effective_n"
     display_name: str = "Thresholdout for n/V"
@@ -28,10 +25,6 @@ class ThresholdoutEffectiveNArm(Arm):
     color: str = "#33BBEE"  # Paul Tol cyan: no hue near the standard holdout's vermillion (the Bayesian-DP blue is
     # never in its row of zhao-correlation)
     marker: str = "D"
-    analyst: Analyst = DWORK_ANALYST
-    PARAMETERS: ClassVar[dict[str, dict]] = ThresholdoutArm.PARAMETERS  # the same constants, at n / V
-    threshold_scale: float = PARAMETERS["threshold_scale"]["default"]
-    noise_scale: float = PARAMETERS["noise_scale"]["default"]
 
     def needs(self) -> frozenset[str]:
         return frozenset({"known_inflation"})
@@ -40,9 +33,8 @@ class ThresholdoutEffectiveNArm(Arm):
         """sqrt(V / n) with V = the data model's expected V at n records."""
         return float(np.sqrt(spec.model.expected_inflation(spec.n) / spec.n))
 
-    def create(self, rng, spec, setting: ArmSetting) -> DworkCodeThresholdout:
-        return DworkCodeThresholdout(rng, threshold=self.threshold_scale * self.scale(spec),
-                                     noise_sd=self.noise_scale * self.scale(spec))
-
     def tolerance(self, spec, setting: ArmSetting | None = None) -> float:
         return self.threshold_scale * self.scale(spec)
+
+    def noise_sd(self, spec) -> float:
+        return self.noise_scale * self.scale(spec)

@@ -57,9 +57,12 @@ class ThresholdoutArm(Arm):
     noise_scale: float = PARAMETERS["noise_scale"]["default"]
 
     def create(self, rng: np.random.Generator, spec, setting: ArmSetting) -> DworkCodeThresholdout:
-        return DworkCodeThresholdout(rng, threshold=self.tolerance(spec, setting),
-                                     noise_sd=self.noise_scale / np.sqrt(spec.n))
+        return DworkCodeThresholdout(rng, threshold=self.tolerance(spec, setting), noise_sd=self.noise_sd(spec))
 
     def tolerance(self, spec, setting: ArmSetting | None = None) -> float:
         """Thresholdout's T = threshold_scale/sqrt(n), as on the Dwork figures (also the claims' tolerance)."""
         return self.threshold_scale / np.sqrt(spec.n)
+
+    def noise_sd(self, spec) -> float:
+        """The Gaussian noise SD noise_scale/sqrt(n)."""
+        return self.noise_scale / np.sqrt(spec.n)
