@@ -48,7 +48,7 @@ def test_thumbnail_is_narrow_and_small(tmp_path):
     ax.legend()
     png = tmp_path / "fig.png"
     fig.savefig(png, dpi=150)  # 3000 x 1500 px, like the pipeline's widest figures
-    uri = report_html.thumbnail_data_uri(png, width=1100)
+    uri = report_html.data_uri(report_html.thumbnail(png, width=1100)[0])
     assert uri.startswith("data:image/png;base64,")
     data = base64.b64decode(uri.split(",", 1)[1])
     with Image.open(io.BytesIO(data)) as thumb:
@@ -135,7 +135,7 @@ def test_thumbnail_keeps_every_palette_colour(tmp_path):
     fig.savefig(png, dpi=150)
     with Image.open(png) as im:
         ref = np.asarray(im.convert("RGB").resize((1100, 550), Image.Resampling.LANCZOS)).astype(float)
-    data = base64.b64decode(report_html.thumbnail_data_uri(png, width=1100).split(",", 1)[1])
+    data = base64.b64decode(report_html.data_uri(report_html.thumbnail(png, width=1100)[0]).split(",", 1)[1])
     with Image.open(io.BytesIO(data)) as thumb:
         got = np.asarray(thumb.convert("RGB")).astype(float)
     for name, hexcode in OKABE_ITO.items():

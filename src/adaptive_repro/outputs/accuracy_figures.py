@@ -16,7 +16,7 @@ from adaptive_repro.report.plotting import (
     style,
     verdict_title,
 )
-from adaptive_repro.stats import Z95
+from adaptive_repro.stats import ci95_half_width
 
 #: Output IDs -> figure titles in words.
 OUTPUT_TITLES = {
@@ -30,23 +30,23 @@ OUTPUT_TITLES = {
 FRESH_LW = 3.6
 
 
-def accuracy_curves(ax, sub: pd.DataFrame, mark_holdout: bool = False):
+def accuracy_curves(ax, sub: pd.DataFrame):
     """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with the 95% band of each mean
-    (± stats.Z95 SE, the convention of every experiment figure), the exact population dotted over the wide fresh
+    (stats.ci95_half_width, the convention of every experiment figure), the exact population dotted over the wide fresh
     line (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table. Each data set in its
-    encoding's colour; ``mark_holdout``: the holdout's answered points with its marker (a ⊥ leaves a gap), the other
-    curves plain lines."""
+    encoding's colour and marker at every grid k (the gap row below marks the same k; a ⊥ leaves a gap), the exact
+    population a plain dotted line."""
     for dataset in ("train", "holdout", "fresh", "population"):
         cur = sub[sub["dataset"] == dataset].sort_values("k")
         if cur.empty:
             continue
-        extra = {"ms": 3.5} if mark_holdout and dataset == "holdout" else {"marker": None}
+        extra = {"ms": 3.5} if dataset != "population" else {"marker": None}
         if dataset == "fresh":
             extra["lw"] = FRESH_LW
         ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=name(dataset),
                 **(style(dataset) | extra), zorder=3 if dataset == "population" else 2)
         if dataset != "population":
-            half = Z95 * cur["se"].fillna(0.0)
+            half = ci95_half_width(cur["se"].fillna(0.0), cur["replicates"])
             ax.fill_between(cur["k"], cur["mean"] - half, cur["mean"] + half, color=COLORS[dataset], alpha=0.15)
 
 
@@ -81,11 +81,11 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
     (their ``name`` is the table's ``mechanism``, their ``display_name`` the panel title).
     """
     arm_col = "mechanism"
-    if ylim is None:  # the Dwork2015 range 0.45-0.75, widened to show every band
+    if ylim is None:  # from just under chance (0.5) to just over the highest band: no empty strip
         shown = table[table["dataset"] != "population"]
-        half = Z95 * shown["se"].fillna(0.0)
-        ylim = (min(0.45, float((shown["mean"] - half).min()) - 0.02),
-                max(0.75, float((shown["mean"] + half).max()) + 0.02))
+        half = ci95_half_width(shown["se"].fillna(0.0), shown["replicates"])
+        ylim = (min(0.49, float((shown["mean"] - half).min()) - 0.01),
+                max(0.6, float((shown["mean"] + half).max()) + 0.02))
     w = panel_width(len(arms), 5.4)
     rows = [3, 1.6] if gaps is not None else [3]
     fig, axes = pyplot().subplots(len(rows), len(arms), figsize=(w * len(arms), 1.1 * sum(rows) + 1.6), sharex=True,
@@ -99,7 +99,7 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
             gap_panel(axes[1][j], gaps[gaps["mechanism"] == arm], (tolerances or {}).get(arm), tolerance_label)
         axes[-1][j].set_xlabel("number of selected variables k (square-root axis)")
     sqrt_k_axis(axes[0][0], float(table["k"].max()))
-    axes[0][0].set_ylabel("accuracy (mean, 95% band)")
+    axes[0][0].set_ylabel("accuracy (mean, 95% CI)")
     if gaps is not None:
         axes[1][0].set_ylabel(GAP_YLABEL)
     verdict_title(fig, title, subtitle)
@@ -107,8 +107,8 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
     return fig
 
 
-GAP_LABEL = f"holdout − fresh: mean, 95% band (±{Z95:.2f} SE)"
-GAP_YLABEL = "holdout − fresh\n(mean, 95% band)"
+GAP_LABEL = "holdout − fresh: mean, 95% CI of the mean (Student t)"
+GAP_YLABEL = "holdout − fresh\n(mean, 95% CI)"
 
 
 def threshold_label(names_with_threshold) -> str:
@@ -121,7 +121,8 @@ def threshold_label(names_with_threshold) -> str:
 
 def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_label: str = ""):
     """Reported holdout minus fresh accuracy of one arm (``gaps``: k, mean, se, from stats.paired_gap_table: what the
-    experiments' claims test) as the mean with its 95% band (± stats.Z95 SE), a zero line and the claim's tolerance."""
+    experiments' claims test) as the mean with its 95% CI (stats.ci95_half_width), a zero line and the claim's
+    tolerance."""
     import numpy as np
 
     g = gaps.dropna(subset=["mean"]).sort_values("k")
@@ -135,7 +136,8 @@ def gap_panel(ax, gaps: pd.DataFrame, tolerance: float | None = None, tolerance_
             ax.set_ylim(-tolerance, 2.5 * tolerance)
         return
     se = g["se"].fillna(0.0)
-    ax.fill_between(g["k"], g["mean"] - Z95 * se, g["mean"] + Z95 * se, color=COLORS["reference"], alpha=0.35,
+    half = ci95_half_width(se, g["replicates"])
+    ax.fill_between(g["k"], g["mean"] - half, g["mean"] + half, color=COLORS["reference"], alpha=0.35,
                     lw=0)
     ax.plot(g["k"], g["mean"], ".-", color="black", label=GAP_LABEL)
     ax.set_ylim(min(ax.get_ylim()[0], -0.1 * ax.get_ylim()[1]), None)  # zero always in view

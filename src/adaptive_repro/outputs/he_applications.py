@@ -141,9 +141,9 @@ def application_verdict(table: pd.DataFrame, steps: pd.DataFrame, thm: str) -> s
     return f"{thm} is not established: " + ",\n".join(parts)
 
 
-#: Top of the left panel (printed / exact per-step ε) in both he-sgld and he-federated, so the two read alike; a
-#: larger ratio raises it.
-PER_STEP_TOP = 3.7
+#: Least top of the left panel (printed / exact per-step ε): the line at 1 with room above it; the faint add/remove
+#: ratio raises it to its own maximum.
+PER_STEP_TOP = 1.6
 
 
 #: Legend label of the shading, which means the same in every panel: a point in the shaded region fails the claim
@@ -193,6 +193,7 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
         ax.annotate(text, xy=(top, 1), xytext=(top, y_text), ha="right" if right_half else "left", va="center",
                     fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "color": COLORS["reference"], "lw": 1,
                                                         "shrinkB": 0})
+        ax.plot([top], [1.0], marker="|", ms=14, mew=2, color="black", zorder=6)  # the end of the failing range
     ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", xlim=(lo, hi))
     ax.set_title("one step", fontsize=SIZES["title"])
     ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax((scan.printed / positive(scan.exact_add_remove)).to_numpy(),
@@ -206,15 +207,17 @@ def _shown_delta_tildes(table: pd.DataFrame) -> list[float]:
     return [float(d) for d in bad] or [float(table.delta_tilde.min())]
 
 
-#: Line style of each drawn delta~ (smallest first) on the composition panels: their only line-style meaning.
+#: Line style and marker of each drawn delta~ (smallest first) on the composition panels: a point without its line
+#: (neighbours off the panel) still says its delta~ by its marker.
 DT_STYLES = ["-", "--", ":", "-."]
+DT_MARKERS = ["o", "s", "D", "v"]
 #: Half-height of a composition panel's y range around 0, in multiples of its largest shortfall (at least 1e-3 %).
 HALF_RANGE = 1.35
 #: The axis reaches this factor beyond the half-height, so a point at the top keeps its whole marker in view.
 TOP_ROOM = 1.1
 
 
-def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
+def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict, unit: str = "iterations") -> None:
     """Step 2, one panel per N: how far delta' (additive delta~ as given) lies above or below the exact delta(eps')
     of T (2 q eps~, q delta)-DP steps (KOV 2015 Thm 3.3), in percent of the exact delta, against T, on a linear axis
     around 0 whose height follows the panel's largest shortfall; below 0 fails row sound (shaded). Colour = sigma,
@@ -230,19 +233,20 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict) -> None:
         ax.axhline(0, color=COLORS["reference"], lw=1.2)
         for (dt, sigma), g in shown.groupby(["delta_tilde", "sigma"]):
             g = g.sort_values("T")
-            colour, ls = sigma_colours[sigma], DT_STYLES[dts.index(dt) % len(DT_STYLES)]
-            ax.plot(g["T"], g.excess.where(g.excess <= half), color=colour, ls=ls, marker="o", ms=4, lw=1.3,
+            i = dts.index(dt)
+            colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
+            ax.plot(g["T"], g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, ms=4.5, lw=1.3,
                     zorder=4)
         above = sorted(set(shown["T"][shown.excess > half]))
         if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
             ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],
                     zorder=5)
-        ax.set(xscale="log", xlabel="iterations T", ylim=(-half * TOP_ROOM, half * TOP_ROOM * 1.04))
+        ax.set(xscale="log", xlabel=f"{unit} T", ylim=(-half * TOP_ROOM, half * TOP_ROOM * 1.04))
         ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
         log_axis(ax, "x")
         worst = f"up to {short:.2g}% short" if short > 0 else "no shortfall"
-        ax.set_title(f"T steps, N = {number_text(N)}\n{worst}", fontsize=SIZES["title"])
-    axes[0].set_ylabel("δ′ − exact δ(ε′) of T steps, % of it")
+        ax.set_title(f"T {unit}, N = {number_text(N)}\n{worst}", fontsize=SIZES["title"])
+    axes[0].set_ylabel(f"δ′ − exact δ(ε′) of T {unit}, % of it")
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
@@ -263,15 +267,15 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     left = fig.add_subplot(grid[0, 0])
     right = [fig.add_subplot(grid[0, 1 + i]) for i in range(len(Ns))]
     per_step_panel(left, steps, colours)
-    composition_panels(right, table, colours)
+    composition_panels(right, table, colours, "iterations" if which == "sgld" else "rounds")
     setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {number_text(p['tau'])}, "
                f"δ = {tex_number(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
                + ", q = τ/N")
     verdict_title(fig, application_verdict(table, steps, thm), setting).set_fontsize(POWER_TITLE_PT)
     first, _ = left.get_legend_handles_labels()
-    second = [Line2D([], [], color=c, marker="o", ms=5, label=f"σ = {number_text(s)}") for s, c in colours.items()]
-    third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], label=f"δ̃ = {number_text(d)}")
-             for i, d in enumerate(dts)]
+    second = [Line2D([], [], color=c, lw=4, label=f"σ = {number_text(s)}") for s, c in colours.items()]
+    third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], marker=DT_MARKERS[i % 4], ms=5,
+                    label=f"δ̃ = {number_text(d)}") for i, d in enumerate(dts)]
     third.append(Line2D([], [], ls="", marker="^", ms=6, color=COLORS["reference"],
                         label="a point above the panel's top (any σ)"))
     rest = sorted(set(table.delta_tilde) - set(dts))

@@ -121,7 +121,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         ex = c[c.method == "exact_optimal"].set_index("T").eps_prime
         r = {m: c[c.method == m].set_index("T").eps_prime / ex for m in ["he", "kairouz"]}
         top.plot(r["he"].index, r["he"], **_draw("he", **HE))
-        top.plot(r["kairouz"].index, r["kairouz"], **_draw("kairouz", **KAIROUZ | {"ms": 5}, label=kairouz_label))
+        top.plot(r["kairouz"].index, r["kairouz"], **_draw("kairouz", **KAIROUZ, label=kairouz_label))  # open: He shows
         top.axhline(1.0, **_draw("exact_optimal", lw=1.2, marker="", label=exact_label))
         top.set_ylabel(_cell_name(delta, eps, deltas), rotation=0, ha="right", va="center",
                        fontsize=SIZES["title"])

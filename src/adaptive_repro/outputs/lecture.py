@@ -363,7 +363,7 @@ def transfer_output_figure(frame: pd.DataFrame):
 def monitor_output_figure(frame: pd.DataFrame):
     """lecture-monitor's figure: the table with its verdict and the failing (eps', T) points of each check."""
     masks = monitor_masks(frame)
-    failing = [(MONITOR_CHECKS[c][0], ring_words(c), list(m.index[~m.to_numpy()]))
+    failing = [(MONITOR_CHECKS[c][0], MONITOR_CHECKS[c][1], ring_words(c), list(m.index[~m.to_numpy()]))
                for c, m in masks.items() if not m.all()]
     return monitor_figure(frame, monitor_verdict(masks), failing)
 

@@ -126,9 +126,11 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     """One column per ε': the measured Monitor gap, the gap under Step 4's assumption and E[S_max] against the notes'
     bounds, against T, on a log axis. A lower bound below 0 holds trivially: its line leaves the bottom (a note says
     so; the values are in the table); a measured value <= 0 would be drawn as a down-triangle on the bottom edge.
-    Measured markers are offset slightly in T so that none hides another. ``failing``: (measured quantity, ring
-    legend words, [(ε', T), ...]) of each bound that fails somewhere, ringed on the measured point; ``verdict``: the
-    title (:func:`.lecture.monitor_verdict`)."""
+    Measured markers are offset slightly in T so that none hides another. ``failing``: (measured quantity, bound
+    column, ring legend words, [(ε', T), ...]) of each bound that fails somewhere, ringed on the measured point, the
+    bound's value there a short bar in the bound's colour (the comparison seen, whichever quantity's colour the bound
+    has); ``verdict``: the title (:func:`.lecture.monitor_verdict`). The bands of the lower bounds share one legend
+    entry."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -152,24 +154,23 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
                 ax.plot(T[~pos] * shift, np.full(int((~pos).sum()), floor), "v", ms=8, color=c, clip_on=False,
                         zorder=3)
             h = [bar]
-            banded = False
             for b, ls, lab in bounds:
                 h += ax.plot(*_with_zero_crossings(T, vv[b].to_numpy()), ls=ls, color=c, lw=2, label=lab)
                 if b != "lemma04_upper":  # the band where both its ends are above 0 (below, the bound is trivial)
                     ax.fill_between(T, ll[b], hh[b], where=(ll[b] > 0).to_numpy(), color=c, alpha=BAND_ALPHA, lw=0)
-                    banded = True
-            if banded:  # the band's own colour in the legend, in its quantity's column
-                h.append(Patch(color=c, alpha=BAND_ALPHA * 1.5,
-                               label=f"{frame.confidence.iloc[0]:.0%} interval of a lower bound"))
             if ax is axes[0]:
                 legends.append((title, h))
         shift = {q: sh for _, _, (q, _, _, sh), _ in MONITOR_GROUPS}
-        for q, words, points in failing:
+        bound_colour = {b: OKABE_ITO[colour] for colour, _, _, bounds in MONITOR_GROUPS for b, *_ in bounds}
+        for q, bound, words, points in failing:
             at = [t for e, t in points if e == ep]
             if at:
+                x = np.asarray(at) * shift.get(q, 1.0)
                 y = np.maximum(vv.loc[at, q].to_numpy(), floor)
-                legends[0][1].append(ring(ax, np.asarray(at) * shift.get(q, 1.0), y, label=words))
-                _name_violated_bound(ax, at[0] * shift.get(q, 1.0), y[0], words)
+                legends[0][1].append(ring(ax, x, y, label=words))
+                ax.plot(x, np.maximum(vv.loc[at, bound].to_numpy(), floor), ls="", marker="_", ms=18, mew=2.5,
+                        color=bound_colour[bound], zorder=4)  # the bound it falls below, at the same T
+                _name_violated_bound(ax, x[0], y[0], words)
         ax.set_yscale("log")
         ax.set_ylim(floor, 1.6)
         log_axis(ax, "y")
@@ -196,6 +197,9 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             text = ""
         if text:
             note_in_empty(ax, text)
+    # one entry for the bands of every lower bound, under the first column
+    band_words = f"shaded: {frame.confidence.iloc[0]:.0%} interval of each\nlower bound, in its colour"
+    legends[0][1].append(Patch(facecolor="#cccccc", edgecolor="#999999", lw=0.6, label=band_words))
     # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")

@@ -83,7 +83,7 @@ REQUIREMENT_TEXT = "#505050"
 #: Legend entry of the dashed requirement lines.
 REQUIREMENT_LABEL = "dashed grey: what the claim requires"
 #: The gap axis of the experiment figures: one unit (accuracy), with the 95% band of the mean
-GAP_AXIS_LABEL = "holdout − fresh accuracy\n(mean, 95% band of the mean)"
+GAP_AXIS_LABEL = "holdout − fresh\naccuracy (95% CI)"
 
 
 def title_words(text: str) -> str:
@@ -127,10 +127,13 @@ def wrap_verdict(text: str, width_in: float = MAX_WIDTH) -> str:
 def requirement_line(ax, y: float, text: str, x: float = 0.98, ha: str = "right", va: str = "bottom"):
     """What a claim requires at ``y`` (T, 90% answered, ε, β): a dashed grey line with ``text`` on it, at axes
     fraction ``x`` (beyond 1: right of the panel, where a curve lies on the line), instead of a legend entry."""
+    from matplotlib.transforms import offset_copy
+
     ax.axhline(y, **REQUIREMENT)
     tr = blended_transform_factory(ax.transAxes, ax.transData)
-    return ax.text(x, y, text, transform=tr, ha=ha, va=va, fontsize=SIZES["tick"], color=REQUIREMENT_TEXT,
-                   clip_on=False)
+    lift = {"bottom": 2.0, "top": -2.0}.get(va, 0.0)  # clear of the dashed line, not struck through by it
+    return ax.text(x, y, text, transform=offset_copy(tr, fig=ax.figure, y=lift, units="points"), ha=ha, va=va,
+                   fontsize=SIZES["tick"], color=REQUIREMENT_TEXT, clip_on=False)
 
 
 def short_arm_name(arm) -> str:
@@ -157,7 +160,7 @@ def threshold_lines(ax, spec, arms) -> None:
         if alg1:  # "Algorithm 1" when all its calibrations share this T, else which ones
             names.append("Algorithm 1" + ("" if len(alg1) == len(every_alg1) else
                                           f", {' and '.join(short_arm_name(a) for a in alg1)}"))
-        requirement_line(ax, t, f"T ({'; '.join(names)})")
+        requirement_line(ax, t, f"T ({'; '.join(names)})", x=0.02, ha="left")  # left: gaps grow with k
     if groups:  # room above the highest T for its words
         lo, hi = ax.get_ylim()
         ax.set_ylim(lo, max(hi, max(groups) + 0.1 * (max(groups) - lo)))
@@ -165,10 +168,10 @@ def threshold_lines(ax, spec, arms) -> None:
 
 def gap_curves(ax, gaps: pd.DataFrame, arms, marks: dict[str, list[int]] | None = None) -> list:
     """holdout − fresh accuracy against k for each arm (``gaps``: stats.paired_gap_table, what the claims test): the
-    mean in the arm's colour and marker with its 95% band (± stats.Z95 SE), drawn as a light fill with thin edges in
-    the arm's colour so that overlapping bands stay apart; markers only at the indices ``marks[arm]`` (if given: see
+    mean in the arm's colour and marker with its 95% CI (stats.ci95_half_width), drawn as a light fill with thin edges
+    in the arm's colour so that overlapping bands stay apart; markers only at the indices ``marks[arm]`` (if given: see
     :func:`marker_indices`). Returns the arms with no gap to draw (every accuracy answer ⊥)."""
-    from adaptive_repro.stats import Z95
+    from adaptive_repro.stats import ci95_half_width
 
     silent = []
     for arm in arms:
@@ -177,7 +180,8 @@ def gap_curves(ax, gaps: pd.DataFrame, arms, marks: dict[str, list[int]] | None 
             silent.append(arm)
             continue
         se, k = g["se"].fillna(0.0), g["k"]
-        lo, hi = g["mean"] - Z95 * se, g["mean"] + Z95 * se
+        half = ci95_half_width(se, g["replicates"])
+        lo, hi = g["mean"] - half, g["mean"] + half
         ax.fill_between(k, lo, hi, color=arm.color, alpha=0.10, lw=0)
         for edge in (lo, hi):
             ax.plot(k, edge, "-", color=arm.color, lw=0.6, alpha=0.8)

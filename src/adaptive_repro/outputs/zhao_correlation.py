@@ -25,7 +25,7 @@ from adaptive_repro.outputs.zhao_correlation_claims import (  # noqa: F401 (clai
     claims,
 )
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
-from adaptive_repro.stats import Z95, paired_gap
+from adaptive_repro.stats import ci95_half_width, paired_gap
 
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
 
@@ -219,6 +219,7 @@ def figure(table: pd.DataFrame, spec):
     models = {point.model.name: point.model for point in spec.points}
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
+    from matplotlib.transforms import blended_transform_factory
 
     from adaptive_repro.report.plotting import ring, style, verdict_title
 
@@ -234,45 +235,53 @@ def figure(table: pd.DataFrame, spec):
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
     ring_label = f"claim “the arm is valid” fails (answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T)"
     keyed: dict[str, Line2D] = {}  # arm display name -> its threshold's line key
-    noted = False  # whether a panel says its n/V thresholds are untested (room is made for the words below the data)
+    noted = False  # whether a panel says its n/V thresholds are untested (once: the title says it for all)
     answered_line = {"color": COLORS["population"], "lw": 1.0, "ls": ":"}
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         top, bottom = axes[0][j], axes[1][j]
+        data_top, remedy_t = [], []  # the highest drawn bar end; the n/V thresholds (flat in this unit)
         for rank, arm in enumerate(top_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE ** (rank - (len(top_arms) - 1) / 2)
             unit = 0.5 * np.sqrt(a["V"] / a["n"])  # the true SE of a query
-            gap, band = a["gap_mean"] / unit, Z95 * a["gap_se"] / unit
+            gap, band = a["gap_mean"] / unit, ci95_half_width(a["gap_se"], a["replicates"]) / unit
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
             bars = top.errorbar(x[shown], gap[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
                                 elinewidth=1.0, lw=1.3, label=arm.display_name, **encoding)
             bars.lines[0].set_gid(gid)
+            ends = (gap + band)[shown].to_numpy()
+            data_top.append(float(np.max(ends[np.isfinite(ends)], initial=0.0)))
             if arm not in protected:
                 continue
             t = threshold_in_true_se(sub, arm)
+            if arm.name in REMEDY_ARMS:
+                remedy_t.append(float(t["t_true"].min()))
             top.plot(t["V"], t["t_true"], color=arm.color, lw=1.0, ls="--", zorder=1.5)
             keyed[arm.display_name] = Line2D([], [], color=arm.color, lw=1.0, ls="--")
             over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
                     if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
             ring(top, [xi for xi, _ in over], [g for _, g in over], label=ring_label, size=75)
-        if sub["mechanism"].isin(REMEDY_ARMS).any() and not n_over_v_powered(sub):
-            top.text(0.97, 0.03, "no power" if noted else "no power: the standard\nholdout exceeds no n/V\n"
-                     "threshold by 3 SE either",
-                     transform=top.transAxes, ha="right", va="bottom", fontsize=SIZES["tick"],
-                     color=COLORS["train"])
+        if sub["mechanism"].isin(REMEDY_ARMS).any() and not n_over_v_powered(sub) and not noted:
+            # once, in the first such panel, between the T lines and the gaps (the title says it for all)
+            y = max(data_top) * 1.15 if not remedy_t or min(remedy_t) <= max(data_top) else (
+                0.5 * (max(data_top) + min(remedy_t)))
+            top.text(0.97, y, "no power: the standard\nholdout exceeds no n/V\nthreshold by 3 SE either",
+                     transform=blended_transform_factory(top.transAxes, top.transData), ha="right", va="center",
+                     fontsize=SIZES["tick"], color=COLORS["train"])
             noted = True
         for rank, arm in enumerate(bottom_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE_ANSWERED ** (rank - (len(bottom_arms) - 1) / 2)
             label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
-            bottom.plot(x, a["answered"], "-", ms=4.5, mec="white", mew=0.4, lw=1.5, label=label, **style(arm))
+            bottom.plot(x, a["answered"], "-", ms=5.5, mec="white", mew=0.4, lw=1.5, label=label, zorder=25,
+                        **style(arm))  # above the rings' white halo: a ringed point stays seen
             low = [(xi, r) for xi, r in zip(x, a.itertuples())
                    if not _valid(r)[0] and not _valid(r)[1].startswith("overfitting")]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
-                 size=75)
+                 size=60)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **answered_line, zorder=1.5)
         top.set_title(structure_words(models[structure]))
@@ -283,9 +292,6 @@ def figure(table: pd.DataFrame, spec):
         bottom.set_xlim(lo / DODGE_ANSWERED ** 2, hi * DODGE_ANSWERED ** 2)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    if noted:
-        low, high = axes[0][0].get_ylim()
-        axes[0][0].set_ylim(low - 0.22 * (high - low), high)
     axes[0][0].set_ylabel(f"holdout − fresh accuracy after k = {max(spec.k_grid)}\nqueries (true SEs √V·½/√n)")
     axes[1][0].set_ylabel("fraction of accuracy\nqueries answered (not ⊥)")
     first = spec.points[0]

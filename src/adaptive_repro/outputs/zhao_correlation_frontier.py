@@ -20,7 +20,7 @@ from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
 from adaptive_repro.report.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.simulation.zhao_calibration import theorem2_tau_in_true_se
-from adaptive_repro.stats import Z95
+from adaptive_repro.stats import ci95_half_width
 
 #: The legend words of the noise-alone counterfactual drawn behind each Bayesian-DP curve, per calibration.
 NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ, T (larger V) on i.i.d. records",
@@ -64,12 +64,6 @@ def _firsts(table: pd.DataFrame) -> pd.DataFrame:
     """One row per point (experiment), one column per calibration: the first grid n answering 90% (nan: none)."""
     return (table.drop_duplicates(["experiment", "calibration"])
             .pivot(index="experiment", columns="calibration", values="first_n_answering_90"))
-
-
-def _span(values) -> str:
-    """A range of grid n in powers of ten (10⁵–3×10⁷), one value if they agree."""
-    lo, hi = float(np.min(values)), float(np.max(values))
-    return power_text(lo) + ("" if lo == hi else f"–{power_text(hi)}")
 
 
 def headline(table: pd.DataFrame) -> str:
@@ -157,8 +151,9 @@ def figure(table: pd.DataFrame, spec):
                             **_strength_fill(s_index, encoding["color"]),
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
                     if calibration.name.startswith("bdp"):  # the verdict's curves: 95% CI of the mean
-                        ax.errorbar(c["n"], c["answered_fraction"], yerr=Z95 * c["answered_fraction_se"].fillna(0),
-                                    fmt="none", ecolor=encoding["color"], elinewidth=0.9, capsize=0, zorder=2)
+                        half = ci95_half_width(c["answered_fraction_se"].fillna(0), c["replicates"])
+                        ax.errorbar(c["n"], c["answered_fraction"], yerr=half, fmt="none", ecolor=encoding["color"],
+                                    elinewidth=0.9, capsize=0, zorder=2)
                     if calibration.name.startswith("bdp") and "answered_fraction_iid" in c and s_index == 0:
                         # the noise alone: the same sigma and T on i.i.d. records (at the strongest strength's sigma)
                         words = NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}")

@@ -130,7 +130,7 @@ def headline(table: pd.DataFrame) -> str:
         return sum(_interval(r)[0] >= TARGET for r in rows.itertuples()), len(rows)
 
     (est, total), (known, _), (unknown, _) = count("v_hat"), count("v_known"), count("v_hat_order_unknown")
-    return (f"T√V̂ per query answers ≥ {TARGET:.0%} (bar's lower end) at {est} of {total} settings "
+    return (f"T√V̂ per query answers ≥ {TARGET:.0%} even 3 SE down at {est} of {total} settings "
             f"(V known: {known}; record order unknown: {unknown})")
 
 
@@ -164,7 +164,9 @@ def figure(table: pd.DataFrame, spec):
                     enc = encodings[variant]
                     se = 0.0 if np.isnan(r.answered_fraction_se) else r.answered_fraction_se
                     offset = 0.16 if s_index else -0.16  # the two strengths one above the other in the row
-                    ax.errorbar(r.answered_fraction, y + offset, xerr=Z * se, ls="", ms=6.5, mew=1.2,
+                    low, high = r.answered_fraction - Z * se, min(1.0, r.answered_fraction + Z * se)  # a share ≤ 1
+                    ax.errorbar(r.answered_fraction, y + offset, ls="", ms=6.5, mew=1.2,
+                                xerr=[[r.answered_fraction - max(0.0, low)], [high - r.answered_fraction]],
                                 mfc=enc["color"] if s_index else "white", mec=enc["color"], ecolor=enc["color"],
                                 color=enc["color"], marker=enc["marker"], gid=enc["gid"])
             ax.axvline(TARGET, color=COLORS["reference"], lw=1.0, ls=":")
@@ -179,7 +181,7 @@ def figure(table: pd.DataFrame, spec):
                 ax.yaxis.set_label_position("right")
                 ax.set_ylabel(f"n = {n:,}", fontsize=SIZES["tick"])
     setting = (f"Algorithm 1 with the DP calibration's σ (ε = {spec.alg1.session_epsilon:g}, B = {spec.alg1.budget}),"
-               f" d = {spec.d}, null labels, {spec.replicates} replicates; bars: ±{Z:g} SE")
+               f" d = {spec.d}, null labels, {spec.replicates} replicates; bars: ±{Z:g} SE, cut at 0 and 1")
     verdict_title(fig, headline(table), setting)
     grey = COLORS["reference"]
     handles = [Line2D([], [], ls="", marker="o", mfc="white", mec=grey, ms=6.5, label="weaker strength (V ≈ 8)"),

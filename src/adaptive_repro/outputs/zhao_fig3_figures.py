@@ -100,9 +100,9 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, verdicts: Verdicts, spe
     fig, (ax_acc, ax_gap) = plt.subplots(1, 2, figsize=(10, 4.6), gridspec_kw={"width_ratios": [1, 1.1]})
     std = next((a for a in arms if a.name == "standard"), arms[0])
     rows = table[table["mechanism"] == std.name]
-    accuracy_curves(ax_acc, rows, mark_holdout=True)  # 95% bands of the means, as in panel (b)
+    accuracy_curves(ax_acc, rows)  # 95% bands of the means, as in panel (b)
     ax_acc.set_title(f"(a) {std.display_name}: accuracy")
-    ax_acc.set_ylabel("accuracy\n(mean, 95% band of the mean)")
+    ax_acc.set_ylabel("accuracy\n(mean, 95% CI)")
     gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, verdicts, gaps)
@@ -113,13 +113,16 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, verdicts: Verdicts, spe
         ax.set_xlabel("selected variables k (square-root axis)")
     verdict = standard_verdict(verdicts, records) if "standard" in set(table["mechanism"]) else "Fig. 2's setting"
     verdict_title(fig, wrap_verdict(verdict), short_setting(spec, replicates))
-    handles = ax_acc.get_legend_handles_labels()[0]  # the data sets as accuracy_curves draws them
-    handles += [arm_handle(a, f"{a.display_name}: holdout − fresh") for a in arms]
+    # one column per panel: (a) the data sets as accuracy_curves draws them, (b) the arms and their thresholds
+    handles = [copy.copy(h) for h in ax_acc.get_legend_handles_labels()[0]]
+    for h in handles:
+        h.set_label(f"(a) {h.get_label()}")
     handles.append(Patch(facecolor="#bbbbbb", edgecolor="#777777", lw=0.6,
-                         label="shading: 95% band of the mean (± 1.96 SE), not the spread of single runs"))
+                         label="(a, b) shading: 95% CI of the mean (Student t)"))
+    handles += [arm_handle(a, f"(b) {a.display_name}: holdout − fresh") for a in arms]
     with_t = [short_arm_name(a) for a in arms if _has_threshold(a, spec)]
     if with_t:  # context, not a requirement: zhao-fig2's claim is about the standard holdout only
-        handles += [style_handle("--", f"{' and '.join(with_t)}'s threshold T", color=REQUIREMENT["color"])]
+        handles += [style_handle("--", f"(b) {' and '.join(with_t)}'s threshold T", color=REQUIREMENT["color"])]
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
     return fig
 

@@ -35,6 +35,7 @@ def maxinfo_table(params) -> pd.DataFrame:
 
 from adaptive_repro.report.plotting import (  # noqa: E402
     COLORS,
+    MAX_WIDTH,
     SHADE,
     legend_below,
     log_axis,
@@ -69,7 +70,7 @@ def maxinfo_figure(table: pd.DataFrame, params):
     part there. No rings: the curves of large n cross 1 close together near eps = 1/2, so rings at the first failing
     eps of each n would touch one another; the title counts the failing points. Zhao's own use (eps = tau/3 at n)
     marked. The bounds themselves stay in the table."""
-    fig, ax = pyplot().subplots(figsize=(7.0, 4.6))
+    fig, ax = pyplot().subplots(figsize=(MAX_WIDTH, 4.6))  # the full width: the title is that wide anyway
     ns = sorted(table["n"].unique())
     for n, col in zip(ns, ordinal_colors(len(ns))):
         sub = table[table["n"] == n]
@@ -77,7 +78,7 @@ def maxinfo_figure(table: pd.DataFrame, params):
     ax.axhline(1.0, color=COLORS["reference"], lw=1.2)
     log_axis(ax)
     lo, hi = ax.get_ylim()
-    ax.axhspan(1.0, hi, **SHADE, label="ε n log e is the smaller bound: the literal reading fails")
+    ax.axhspan(1.0, hi, **(SHADE | {"alpha": 0.16}), label="ε n log e is the smaller bound: the literal reading fails")
     ax.set_ylim(lo, hi)
     pts = usage_points(params)
     ax.plot(pts["eps"], pts["theorem3_bits"] / pts["dwork_thm19_bits"], "D", color="black", ms=7, ls="", zorder=25,

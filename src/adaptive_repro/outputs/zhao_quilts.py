@@ -31,7 +31,7 @@ from adaptive_repro.report.plotting import (
     log_axis,
     ordinal_colors,
     panel_grid,
-    plain_number,
+    power_text,
     ring,
     verdict_title,
 )
@@ -96,22 +96,28 @@ def lemma3_gives_up(curves: pd.DataFrame) -> float | None:
     return float(after.min()) if len(after) else None
 
 
+def _number(x: float) -> str:
+    """A correlation in a title as the axis writes it: 4×10⁻⁴ below 0.01, else 0.05."""
+    return power_text(x) if 0 < x < 0.01 else f"{x:g}"
+
+
 def conversion_verdict(curves: pd.DataFrame) -> str:
     """The figure's one message, from the curves it draws: from which correlation on the Markov-blanket route
     (Lemma 3) certifies no DP level, per panel (tau) where they differ, and up to which correlation Lemma 2's exact
     quilts still do."""
     x = lemma3_gives_up(curves)
     l2 = curves[(curves["method"] == "lemma2") & curves["feasible"]]
-    up_to = f"; Lemma 2's quilts do up to {2 * l2['p'].max() - 1:.2g}" if len(l2) else ""
+    up_to = (f"; Lemma 2's exact quilts still certify one up to 2p − 1 = {2 * l2['p'].max() - 1:.2g}" if len(l2)
+             else "")
     if x is None:
         return "Lemma 3 (Markov blanket) certifies a DP level at every correlation drawn" + up_to
     per_tau = {t: lemma3_gives_up(g) for t, g in curves.groupby("tau")}
     found = {t: v for t, v in per_tau.items() if v is not None}
     (t_lo, lo), (t_hi, hi) = min(found.items(), key=lambda kv: kv[1]), max(found.items(), key=lambda kv: kv[1])
     if lo == hi:
-        return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {plain_number(x)}" + up_to
-    return (f"Lemma 3 (Markov blanket) certifies no DP level from correlation 2p − 1 ≥ {plain_number(lo)} "
-            f"(τ = {t_lo:g}) to ≥ {plain_number(hi)} (τ = {t_hi:g})" + up_to.replace("; ", ";\n"))
+        return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {_number(x)}" + up_to
+    return (f"Lemma 3 (Markov blanket) certifies no DP level from correlation 2p − 1 ≥ {_number(lo)} "
+            f"(τ = {t_lo:g}) to ≥ {_number(hi)} (τ = {t_hi:g})" + up_to.replace("; ", ";\n"))
 
 
 def _runs(frame: pd.DataFrame, mask: np.ndarray) -> list[pd.DataFrame]:
@@ -187,7 +193,7 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
     for ax, tau in zip(axes, taus):  # where the infeasible range starts, named on it
         start = lemma3_gives_up(curves[np.isclose(curves["tau"], tau)])
         if start is not None:
-            ax.annotate(f"from {plain_number(start)}", (start, y), textcoords="offset points", xytext=(-5, 0),
+            ax.annotate(f"from {_number(start)}", (start, y), textcoords="offset points", xytext=(-5, 0),
                         ha="right", va="center", fontsize=SIZES["tick"], color=l3_colour)
     axes[0].set_ylabel("DP level ε′ implying ε-BDP")
     verdict_title(fig, conversion_verdict(curves), f"a binary symmetric chain of n = {n:,} records, stay probability p")

@@ -39,7 +39,7 @@ from adaptive_repro.report.plotting import (
     style,
     verdict_title,
 )
-from adaptive_repro.stats import Z95, paired_gap
+from adaptive_repro.stats import ci95_half_width, paired_gap
 
 
 def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
@@ -128,10 +128,10 @@ RING_WORDS = {WORSENS: ("gap falls", "differs"), DP_CERTIFIED: ("level above ε"
 
 def ring_legend(verdicts: Verdicts, drawn: set[str]) -> str:
     """The one legend entry of the rings, from the statuses of the claims ringed (``drawn``: their ids), e.g. "claim
-    fails (level above ε) or differs (gap falls) here"; a "differs" claim is never called failing."""
-    parts = [f"{'differs' if verdicts[cid].status == 'differs' else 'fails'} ({RING_WORDS[cid][0]})"
-             for cid in RING_WORDS if cid in drawn]
-    return "claim " + " or ".join(sorted(parts, key=lambda t: not t.startswith("fails"))) + " here"
+    fails or differs here (which: beside the ring)"; a "differs" claim is never called failing."""
+    words = sorted({"differs" if verdicts[cid].status == "differs" else "fails" for cid in RING_WORDS if cid in drawn},
+                   key=lambda w: w != "fails")
+    return f"claim {' or '.join(words)} here (which: beside the ring)"
 
 
 def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
@@ -164,8 +164,9 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         for b, grp in sub.groupby("b"):
             grp = grp.sort_values("p").assign(x=lambda g, b=b: g["p"] + dodge[b])  # side by side
             drawn = grp[grp["answered"] > 0]
-            ax.errorbar(drawn["x"], drawn["gap_mean"], yerr=Z95 * drawn["gap_se"], ls="-",
-                        marker=marker, ms=5.5, capsize=0, elinewidth=1.1, color=b_colours[b], lw=1.4)
+            half = ci95_half_width(drawn["gap_se"], drawn["replicates"])
+            ax.errorbar(drawn["x"], drawn["gap_mean"], yerr=half, ls="-", marker=marker, ms=5.5, capsize=0,
+                        elinewidth=1.1, color=b_colours[b], lw=1.4)
             strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4, lw=1.0, color=b_colours[b])
         silent_p = sorted(sub.loc[sub["answered"] == 0, "p"].unique())
         if silent_p:  # why no point is drawn there (never a point at 0, which would read "no overfitting")
@@ -187,8 +188,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
             ax.tick_params(labelleft=False)
             strip.tick_params(labelleft=False)
     # the strips' label on the right of the last strip, apart from the gap axis label on the left
-    strips[-1].yaxis.set_label_position("right")
-    strips[-1].set_ylabel("answered", rotation=0, ha="left", va="center")
+    strips[0].set_ylabel("answered")  # beside its own ticks, under the gap axis's label
     cert = fig.add_subplot(outer[arm_rows, :max(1, ncols // 2)])
     if _certified_against_p(cert, table, spec):
         ringed.add(DP_CERTIFIED)
@@ -205,7 +205,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}, "
                                f"{spec.replicates} replicates per point; gap at the largest k = {max(spec.k_grid)}, "
-                               "bars: 95% band",
+                               "bars: 95% CI",
                                1.05 * MAX_WIDTH))
     fig.subplots_adjust(left=0.09, right=0.91, top=0.8, bottom=0.08)
     spare = fig.add_subplot(outer[arm_rows, max(1, ncols // 2):])  # the legend beside the certified panel
@@ -231,6 +231,11 @@ def _ring_trend(ax, table: pd.DataFrame) -> bool:
     b_values = sorted(table["b"].unique())
     x = [p_hi + DODGE * (b_values.index(b) - (len(b_values) - 1) / 2) for b in sub["b"]]
     ring(ax, x, sub["gap_mean"], label="claim differs here", size=120)
+    if len(sub):  # the claim named beside its ring (one ring meaning across figures: a claim fails or differs here)
+        i = int(np.argmin(sub["gap_mean"].to_numpy()))
+        ax.annotate(RING_WORDS[WORSENS][1] + ":\n" + RING_WORDS[WORSENS][0], (x[i], sub["gap_mean"].iloc[i]),
+                    textcoords="offset points", xytext=(0, -12), ha="center", va="top", fontsize=SIZES["note"],
+                    color=COLORS["violation"])
     return len(sub) > 0
 
 
@@ -257,8 +262,8 @@ def _certified_against_p(ax, table: pd.DataFrame, spec) -> bool:
     marks = marker_indices({m: (r["p"].to_numpy(), np.log10(r["certified_bdp"].to_numpy())) for m, r in curves.items()},
                            float(np.ptp(table["p"])), float(np.ptp(levels)) or 1.0)  # equal levels: one marker
     for m, rows in curves.items():
-        ax.plot(rows["p"], rows["certified_bdp"], ls="-", ms=6, lw=1.4, color=CERTIFIED_COLOR, markevery=marks[m],
-                marker=style(spec.arm(m))["marker"], mec="white", mew=0.5)
+        ax.plot(rows["p"], rows["certified_bdp"], ls="-", ms=8, lw=1.4, color=CERTIFIED_COLOR, markevery=marks[m],
+                marker=style(spec.arm(m))["marker"], mec="white", mew=0.5, zorder=30)  # above the ring's halo
         last = rows.iloc[-1]
         ax.annotate(f"{short_arm_name(spec.arm(m))} calibration", (last["p"], last["certified_bdp"]),
                     textcoords="offset points", xytext=(-14, 0 if m == DP_ARM else 8), ha="right",
@@ -266,7 +271,12 @@ def _certified_against_p(ax, table: pd.DataFrame, spec) -> bool:
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p")
     eps = float(table["eps_session"].dropna().iloc[0])
     above = dp[dp["certified_bdp"] > eps * (1 + 1e-6)]
-    ring(ax, above["p"], above["certified_bdp"], label="claim fails here", size=110)
+    ring(ax, above["p"], above["certified_bdp"], label="claim fails here", size=150)
+    if len(above):  # the claim named beside its first ring
+        first = above.sort_values("p").iloc[0]
+        ax.annotate(RING_WORDS[DP_CERTIFIED][1] + ": " + RING_WORDS[DP_CERTIFIED][0],
+                    (first["p"], first["certified_bdp"]), textcoords="offset points", xytext=(12, -2), ha="left",
+                    va="top", fontsize=SIZES["note"], color=COLORS["violation"])
     levels = table["certified_bdp"].dropna()
     ax.set_ylim(min(eps, levels.min()) / 1.8, max(eps, levels.max()) * 1.8)
     log_axis(ax, "y")

@@ -154,11 +154,6 @@ def data_uri(png_bytes: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png_bytes).decode("ascii")
 
 
-def thumbnail_data_uri(png: Path, width: int = THUMBNAIL_WIDTH) -> str:
-    """:func:`thumbnail` as a ``data:`` URI (embedded in the report)."""
-    return data_uri(thumbnail(png, width)[0])
-
-
 def split_reproduction(markdown_text: str) -> tuple[str, str]:
     """REPRODUCTION.md -> (run summary, per-output claim tables): the summary is everything before the first
     ``## `` heading (see registry.render_reproduction)."""
@@ -327,6 +322,12 @@ def all_claims_html(sections: list[OutputFiles]) -> str:
     return "\n".join(parts)
 
 
+#: The conventions every figure follows, said once above the first figure (each caption repeats its own).
+CONVENTIONS = ("In every figure, bars and shaded bands around a mean are its 95% confidence interval (Student t over "
+               "the replicates) unless the label says otherwise; a black ring marks a point where a claim fails or "
+               "differs from the paper, the claim named in the legend or beside the ring.")
+
+
 def render_report(reproduction_md: str, sections: list[OutputFiles], config: dict, threads: int = 1) -> str:
     """The whole report page (see the module docstring). ``sections`` are the outputs of this run. The figures'
     thumbnails are made on ``threads`` threads (Pillow releases the GIL while it decodes, scales and encodes; this job
@@ -360,7 +361,7 @@ def render_report(reproduction_md: str, sections: list[OutputFiles], config: dic
 <nav class="toc" id="contents">{toc_html(by_paper)}</nav>
 <a class="to-contents" href="#contents">Contents and claim filter</a>
 <main>
-<div id="summary">{summary_html}</div>
+<div id="summary">{summary_html}<p class="muted">{CONVENTIONS}</p></div>
 {''.join(body)}
 <h2 id="all-claims">All claims of this run (REPRODUCTION.md)</h2>
 <details id="all-claims-table"><summary>Every claim in one table, as in <a href="REPRODUCTION.md">REPRODUCTION.md</a>

@@ -58,7 +58,8 @@ def test_monitor_verdict_names_the_failing_bound_and_the_figure_rings_it():
     assert verdict == ("The notes' Step 4 bound on the actual Monitor fails at 1 of 3 (ε', T) points; "
                        "the other 4 checks hold at all 3")
     f = _frame()
-    fig = lo.monitor_figure(f, verdict, [("monitor_gap", lo.ring_words("step-4-without-assumption"), [(0.02, 1)])])
+    words = lo.ring_words("step-4-without-assumption")
+    fig = lo.monitor_figure(f, verdict, [("monitor_gap", "step4_lower_notes_best", words, [(0.02, 1)])])
     rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
     # one log axis per eps' (lower bounds below 0 leave its bottom); one ring, in the eps' = 0.02 column
     assert len(fig.axes) == 2 and len(rings) == 1

@@ -241,7 +241,7 @@ def test_fig2_accuracy_and_gap_panels_with_the_standard_holdouts_verdict():
     assert fig.get_suptitle().startswith("On correlated records the reused holdout overfits")
     assert f"{mean:+.3f}" in fig.get_suptitle() and fig.get_suptitle().count("\n") == 1
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert "Thresholdout's threshold T" in legend  # context for the arm, not a requirement of the claim
+    assert "(b) Thresholdout's threshold T" in legend  # context for the arm, not a requirement of the claim
     assert all("SD" not in ax.get_ylabel() for ax in panels)  # 95% bands of the mean, as the gap panel
 
 
