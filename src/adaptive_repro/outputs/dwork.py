@@ -149,8 +149,8 @@ def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
         pop = sub[sub["dataset"] == "population"].set_index("k")["mean"]
         diff = (fresh - pop).abs().dropna()
         if len(diff) and diff.max() < 0.005:
-            note_in_empty(ax, f"fresh data lies under the population\ncurve (within {diff.max():.3f} at every k)",
-                          spots=spots).set_multialignment("left")
+            words = f"fresh-data line hidden under the dotted\npopulation line (they differ by ≤ {diff.max():.3f})"
+            note_in_empty(ax, words, spots=spots).set_multialignment("left")
 
 
 def build(output_id: str, params: dict, inputs: dict):

@@ -168,7 +168,7 @@ def sigma_colours(sigmas: list[float]) -> dict[float, str]:
     return {s: mcolors.to_hex(cmap(lo + (hi - lo) * i / k)) for i, s in enumerate(sigmas)}
 
 
-def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
+def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "step") -> None:
     """Step 1: printed per-step eps~ over the exact eps of one Gaussian step against sigma (scan: He's line for the
     paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours); ratios
     below 1 fail (shaded), and the largest failing sigma of a contiguous failing range is named below the crossing."""
@@ -194,8 +194,8 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict) -> None:
                     fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "color": COLORS["reference"], "lw": 1,
                                                         "shrinkB": 0})
         ax.plot([top], [1.0], marker="|", ms=14, mew=2, color="black", zorder=6)  # the end of the failing range
-    ax.set(xscale="log", xlabel="noise σ", ylabel="printed ε̃ / exact ε of one step", xlim=(lo, hi))
-    ax.set_title("one step", fontsize=SIZES["title"])
+    ax.set(xscale="log", xlabel="noise σ", ylabel=f"printed ε̃ / exact ε of one {unit}", xlim=(lo, hi))
+    ax.set_title(f"one {unit}", fontsize=SIZES["title"])
     ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax((scan.printed / positive(scan.exact_add_remove)).to_numpy(),
                                                              initial=0.0)) * 1.08))
     log_axis(ax, "x")
@@ -266,7 +266,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     grid = fig.add_gridspec(1, 1 + len(Ns), width_ratios=[1.15] + [1] * len(Ns))
     left = fig.add_subplot(grid[0, 0])
     right = [fig.add_subplot(grid[0, 1 + i]) for i in range(len(Ns))]
-    per_step_panel(left, steps, colours)
+    per_step_panel(left, steps, colours, "step" if which == "sgld" else "round")
     composition_panels(right, table, colours, "iterations" if which == "sgld" else "rounds")
     setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {number_text(p['tau'])}, "
                f"δ = {tex_number(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")

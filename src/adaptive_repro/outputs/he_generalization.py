@@ -166,6 +166,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     axes[1].axhline(delta, color=COLORS["reference"], ls=":", lw=1.4, zorder=1,
                     label=f"δ = {number_text(delta)}: no (ε, δ)-DP bound has a b below it")
     top = max(p["eps"])
+    axes[1].set_ylim(top=axes[1].get_ylim()[1] * 4)  # whole markers for the b above 1 (Dwork et al. at small ε)
     for ax in axes:
         ax.axhspan(1, ax.get_ylim()[1], **SHADE)
         ax.set_xlabel("ε")

@@ -106,7 +106,7 @@ def kl_figure(table: pd.DataFrame, params: dict):
                             "dr-factor": ("dwork_rothblum", "lemma5")}.items():
         bad = ~checks[cid].to_numpy()
         ring(axes[1], w.eps[bad], (w[num] / w[den])[bad], label="claim fails here")
-    axes[0].set(xlabel="privacy level ε of the algorithm", ylabel="KL divergence D(A(S) ‖ A(S′))",
+    axes[0].set(xlabel="privacy level ε of the algorithm", ylabel="KL divergence D(A(S) ‖ A(S′)) (nats)",
                 title="bounds and exact KL")
     axes[1].set(xlabel="privacy level ε of the algorithm", ylabel="ratio to Lemma 5", title="relative to Lemma 5")
     for ax in axes:

@@ -170,7 +170,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
                 legends[0][1].append(ring(ax, x, y, label=words))
                 ax.plot(x, np.maximum(vv.loc[at, bound].to_numpy(), floor), ls="", marker="_", ms=18, mew=2.5,
                         color=bound_colour[bound], zorder=4)  # the bound it falls below, at the same T
-                _name_violated_bound(ax, x[0], y[0], words)
+                _name_violated_bound(ax, x[0], y[0], words + " (the bar: its value here)")
         ax.set_yscale("log")
         ax.set_ylim(floor, 1.6)
         log_axis(ax, "y")

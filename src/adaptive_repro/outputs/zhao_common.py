@@ -144,6 +144,24 @@ def short_arm_name(arm) -> str:
     return arm.display_name.split(" (")[0]
 
 
+def _clearance(ax, y: float, start: float, stop: float) -> float:
+    """How far (in data units) the lines drawn on ``ax`` stay from the height ``y`` over the axes fraction
+    [start, stop] of the x axis (inf where no line passes there): where a label on a line at ``y`` would be clear."""
+    to_fraction = ax.transScale + ax.transLimits  # data -> axes fraction, through the axis scale
+    nearest = np.inf
+    for line in ax.get_lines():
+        if line.get_transform() != ax.transData:  # a line across the axes (another requirement), not data
+            continue
+        x, v = np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+        if len(x) == 0 or len(x) != len(v):
+            continue
+        frac = to_fraction.transform(np.column_stack([x, np.where(np.isfinite(v), v, 0.0)]))[:, 0]
+        near = (frac >= start) & (frac <= stop) & np.isfinite(v)
+        if near.any():
+            nearest = min(nearest, float(np.min(np.abs(v[near] - y))))
+    return nearest
+
+
 def threshold_lines(ax, spec, arms) -> None:
     """Each arm's threshold T (its claim's tolerance) as a requirement line, one line per distinct T naming its arms
     (the Algorithm 1 calibrations of one run share T)."""
@@ -160,7 +178,8 @@ def threshold_lines(ax, spec, arms) -> None:
         if alg1:  # "Algorithm 1" when all its calibrations share this T, else which ones
             names.append("Algorithm 1" + ("" if len(alg1) == len(every_alg1) else
                                           f", {' and '.join(short_arm_name(a) for a in alg1)}"))
-        requirement_line(ax, t, f"T ({'; '.join(names)})", x=0.02, ha="left")  # left: gaps grow with k
+        left = _clearance(ax, t, 0.0, 0.3) >= _clearance(ax, t, 0.7, 1.0)  # the end where no curve comes close
+        requirement_line(ax, t, f"T ({'; '.join(names)})", x=0.02 if left else 0.98, ha="left" if left else "right")
     if groups:  # room above the highest T for its words
         lo, hi = ax.get_ylim()
         ax.set_ylim(lo, max(hi, max(groups) + 0.1 * (max(groups) - lo)))

@@ -219,7 +219,6 @@ def figure(table: pd.DataFrame, spec):
     models = {point.model.name: point.model for point in spec.points}
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
-    from matplotlib.transforms import blended_transform_factory
 
     from adaptive_repro.report.plotting import ring, style, verdict_title
 
@@ -228,19 +227,17 @@ def figure(table: pd.DataFrame, spec):
     arms = spec.points[0].arms
     protected = [a for a in arms if table.loc[table["mechanism"] == a.name, "threshold"].notna().any()]
     top_arms = [a for a in arms if a.name == "standard" or a in answering_arms(table, protected)]
-    bottom_arms = [a for a in protected if a.budgeted]
+    bottom_arms = [a for a in protected if a.budgeted and not (a.calibration and a.calibration.COUNTERFACTUAL)]
     verdicts = {s: structure_verdict(table[table["structure"] == s]) for s in structures}
     per_panel = len(set(verdicts.values())) > 1
     fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
     ring_label = f"claim “the arm is valid” fails (answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T)"
     keyed: dict[str, Line2D] = {}  # arm display name -> its threshold's line key
-    noted = False  # whether a panel says its n/V thresholds are untested (once: the title says it for all)
     answered_line = {"color": COLORS["population"], "lw": 1.0, "ls": ":"}
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         top, bottom = axes[0][j], axes[1][j]
-        data_top, remedy_t = [], []  # the highest drawn bar end; the n/V thresholds (flat in this unit)
         for rank, arm in enumerate(top_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE ** (rank - (len(top_arms) - 1) / 2)
@@ -252,26 +249,14 @@ def figure(table: pd.DataFrame, spec):
             bars = top.errorbar(x[shown], gap[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
                                 elinewidth=1.0, lw=1.3, label=arm.display_name, **encoding)
             bars.lines[0].set_gid(gid)
-            ends = (gap + band)[shown].to_numpy()
-            data_top.append(float(np.max(ends[np.isfinite(ends)], initial=0.0)))
             if arm not in protected:
                 continue
             t = threshold_in_true_se(sub, arm)
-            if arm.name in REMEDY_ARMS:
-                remedy_t.append(float(t["t_true"].min()))
             top.plot(t["V"], t["t_true"], color=arm.color, lw=1.0, ls="--", zorder=1.5)
             keyed[arm.display_name] = Line2D([], [], color=arm.color, lw=1.0, ls="--")
             over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
                     if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
             ring(top, [xi for xi, _ in over], [g for _, g in over], label=ring_label, size=75)
-        if sub["mechanism"].isin(REMEDY_ARMS).any() and not n_over_v_powered(sub) and not noted:
-            # once, in the first such panel, between the T lines and the gaps (the title says it for all)
-            y = max(data_top) * 1.15 if not remedy_t or min(remedy_t) <= max(data_top) else (
-                0.5 * (max(data_top) + min(remedy_t)))
-            top.text(0.97, y, "no power: the standard\nholdout exceeds no n/V\nthreshold by 3 SE either",
-                     transform=blended_transform_factory(top.transAxes, top.transData), ha="right", va="center",
-                     fontsize=SIZES["tick"], color=COLORS["train"])
-            noted = True
         for rank, arm in enumerate(bottom_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE_ANSWERED ** (rank - (len(bottom_arms) - 1) / 2)
@@ -305,7 +290,7 @@ def figure(table: pd.DataFrame, spec):
                 handles.append(h), labels.append(lab)
     for i, label in enumerate(labels):  # an arm with a threshold: its marker and its dashed T in one entry
         if label in keyed:
-            handles[i], labels[i] = (handles[i], keyed[label]), f"{label} (- - its T)"
+            handles[i], labels[i] = (handles[i], keyed[label]), f"{label}; dashed: its T"
     keys = {f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D([], [], **answered_line)}
     if ring_label in labels:  # last, after the lines' keys
         keys[ring_label] = handles[labels.index(ring_label)]

@@ -83,13 +83,16 @@ def thm2_verdict(table: pd.DataFrame, beta: float, spec) -> str:
     within = [short_arm_name(spec.arm(m)) for m, low in zip(table["mechanism"], table["ci_low"]) if low <= beta]
     above = [short_arm_name(spec.arm(m)) for m, low in zip(table["mechanism"], table["ci_low"]) if low > beta]
     event = "Theorem 2's failure event"
+    t2 = table[table["mechanism"] == THEOREM2_ARM]
+    outside = ("; the Theorem 2 row is outside its hypotheses (n below its requirement), not a test of the theorem"
+               if len(t2) and not bool(t2["n_meets_theorem2"].iloc[0]) else "")
     if not above:
-        return f"{event} stays within β = {beta:g} with every calibration"
+        return f"{event} stays within β = {beta:g} with every calibration" + outside
     if not within:
-        return f"{event} exceeds β = {beta:g} with every calibration"
+        return f"{event} exceeds β = {beta:g} with every calibration" + outside
     plural = len(within) > 1
     return (f"Only the {' and '.join(within)} calibration{'s' if plural else ''} keep{'' if plural else 's'} "
-            f"{event} within β = {beta:g}; {' and '.join(above)} exceed{'' if len(above) > 1 else 's'} it")
+            f"{event} within β = {beta:g}; {' and '.join(above)} exceed{'' if len(above) > 1 else 's'} it" + outside)
 
 
 

@@ -58,7 +58,12 @@ def fig1_figure(table: pd.DataFrame, verdict: str):
     colors = [COLORS[r] for r in table["role"]]
     nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, arrowstyle="-|>", arrowsize=14, node_size=900)
     nx.draw_networkx_nodes(g, pos, ax=ax, node_color=colors, node_size=900, edgecolors="black")
-    nx.draw_networkx_labels(g, pos, labels={k: f"$X_{{{k + 1}}}$" for k in range(n)}, ax=ax, font_size=12)
+    from matplotlib.colors import to_rgb
+
+    for k, c in enumerate(colors):  # white on a dark node, black on a light one (relative luminance)
+        dark = float(np.dot(to_rgb(c), (0.2126, 0.7152, 0.0722))) < 0.45
+        nx.draw_networkx_labels(g, pos, labels={k: f"$X_{{{k + 1}}}$"}, ax=ax, font_size=12,
+                                font_color="white" if dark else "black")
     i, a, b = int(table["focal_node"][0]) - 1, int(table["a"][0]), int(table["b"][0])
     handles = [plt.Line2D([], [], marker="o", ls="", ms=10, mfc=COLORS[r], mec="black", label=lab)
                for r, lab in (("node", f"$X_i$ ($i={i + 1}$)"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import functools
+from typing import ClassVar
 
 import numpy as np
 
@@ -75,9 +76,10 @@ class Calibration(abc.ABC):
     session's eps (``alg1.epsilon``);
     ``paper_claim`` True if it is the calibration the paper's Fig. 3 claim is about (its rows are paper claims, the
     others project questions); ``solves_for_bdp`` True if sigma is solved from the BDP -> DP conversion (then the
-    BDP level Lemma 2 certifies for it is the session's eps by construction, when the conversion is Lemma 2).
-    :meth:`calibrate` is deterministic and asks the data model for its BDP -> DP conversion, never branches on the
-    model.
+    BDP level Lemma 2 certifies for it is the session's eps by construction, when the conversion is Lemma 2);
+    ``COUNTERFACTUAL`` True for an arm that is not a private mechanism but a control (figures that show mechanisms
+    leave it to the tables and rows). :meth:`calibrate` is deterministic and asks the data model for its BDP -> DP
+    conversion, never branches on the model.
     """
 
     name: str
@@ -89,6 +91,7 @@ class Calibration(abc.ABC):
     solves_for_bdp: bool = False
     claim_name: str = ""  # how claim text names the arm, if not its display name
     marker: str = "o"
+    COUNTERFACTUAL: ClassVar[bool] = False  # a class constant, not a field: no digest changes with it
 
     def needs(self) -> frozenset[str]:
         """The data-model capabilities this calibration uses (data_models.CAPABILITIES); default none."""
@@ -130,6 +133,7 @@ class NoiselessCalibration(DPCalibration):
     name: str = "dp_noiseless"
     display_name: str = "DP calibration's T, no noise"
     purpose: str = "sigma = 0: a counterfactual, no privacy"
+    COUNTERFACTUAL: ClassVar[bool] = True
     color: str = "#999933"  # Paul Tol olive: no other arm's hue
     marker: str = "h"
 
