@@ -9,6 +9,7 @@ build(output_id, params, inputs) -> (table, figure, claims), params = the comple
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -28,6 +29,7 @@ from adaptive_repro.report.plotting import (
     SIZES,
     legend_below,
     log_axis,
+    ring,
     style,
     verdict_title,
 )
@@ -184,7 +186,9 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "st
     ax.plot(scan.sigma, scan.printed / positive(scan.exact_add_remove), color=he_colour, alpha=0.4, lw=1.4,
             label="the same, add/remove neighbours (faint)")
     for r in grid[grid.exact_replace_one > 0].itertuples():
-        ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=5)
+        ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=25)
+        if r.printed / r.exact_replace_one < 1:  # the claim fails at this configured sigma
+            ring(ax, r.sigma, r.printed / r.exact_replace_one, label="claim fails here", size=110)
     text = _failing_sigma_text(steps) if not steps.ok.all() else ""
     if text.startswith("σ ≤"):  # a contiguous failing range: name where it ends, below the line at 1
         top = float(steps.sigma[~steps.ok].max())
@@ -237,6 +241,8 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict, unit: str
             colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
             ax.plot(g["T"], g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, ms=4.5, lw=1.3,
                     zorder=4)
+            short_here = g[g.excess < 0]  # the claim fails at these points: ringed, as in every figure
+            ring(ax, short_here["T"], short_here.excess, label="claim fails here", size=55)
         above = sorted(set(shown["T"][shown.excess > half]))
         if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
             ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],
@@ -246,7 +252,7 @@ def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict, unit: str
         log_axis(ax, "x")
         worst = f"up to {short:.2g}% short" if short > 0 else "no shortfall"
         ax.set_title(f"T {unit}, N = {number_text(N)}\n{worst}", fontsize=SIZES["title"])
-    axes[0].set_ylabel(f"δ′ − exact δ(ε′) of T {unit}, % of it")
+    axes[0].set_ylabel(f"(δ′ − exact δ) / exact δ of T {unit} (%)")
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
@@ -272,7 +278,11 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
                f"δ = {tex_number(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
                + ", q = τ/N")
     verdict_title(fig, application_verdict(table, steps, thm), setting).set_fontsize(POWER_TITLE_PT)
-    first, _ = left.get_legend_handles_labels()
+    first = [h for h in left.get_legend_handles_labels()[0] if h.get_label() != "claim fails here"]
+    rings = [c for ax in [left, *right] for c in ax.collections if c.get_gid() == "encoding:violation"]
+    if rings:  # one entry: the report's ring, a point where the claim fails
+        first.append(copy.copy(rings[0]))
+        first[-1].set_label("ringed: the claim fails at this point")
     second = [Line2D([], [], color=c, lw=4, label=f"σ = {number_text(s)}") for s, c in colours.items()]
     third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], marker=DT_MARKERS[i % 4], ms=5,
                     label=f"δ̃ = {number_text(d)}") for i, d in enumerate(dts)]

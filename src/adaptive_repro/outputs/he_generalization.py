@@ -134,7 +134,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     Ns = sorted(wo.N.unique()) or [max(p["N"])]
     drawn = set(zip(wo.eps[wo.delta == delta], wo.N[wo.delta == delta]))  # Oneto's points drawn: comparable ones
     oneto = table[(table.method == "oneto_et_al") & (table.quantity == "a") & (table.empirical_risk == 0)]
-    oneto_a = oneto[[(e, n) in drawn for e, n in zip(oneto.eps, oneto.N)]].value
+    oneto_a = oneto.value[np.array([(e, n) in drawn for e, n in zip(oneto.eps, oneto.N)], dtype=bool)]
     a_all = pd.concat([hp[hp.quantity == "a"].value, oneto_a])
     axes[0].set(yscale="log", ylim=(float(a_all.min()) / 3, float(a_all.max()) * 3))
     axes[1].set(yscale="log")

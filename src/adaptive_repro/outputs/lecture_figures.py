@@ -118,7 +118,7 @@ def _name_violated_bound(ax, x: float, y: float, words: str) -> None:
     import textwrap
 
     text = textwrap.fill(words.split("\n", 1)[-1], 18)
-    ax.annotate(text, (x, y), xytext=(16, -4), textcoords="offset points", ha="left", va="top",
+    ax.annotate(text, (x, y), xytext=(16, 10), textcoords="offset points", ha="left", va="bottom",
                 fontsize=SIZES["note"], arrowprops=dict(arrowstyle="-", color="k", lw=0.8, shrinkA=0, shrinkB=7))
 
 
@@ -170,7 +170,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
                 legends[0][1].append(ring(ax, x, y, label=words))
                 ax.plot(x, np.maximum(vv.loc[at, bound].to_numpy(), floor), ls="", marker="_", ms=18, mew=2.5,
                         color=bound_colour[bound], zorder=4)  # the bound it falls below, at the same T
-                _name_violated_bound(ax, x[0], y[0], words + " (the bar: its value here)")
+                _name_violated_bound(ax, x[0], y[0], words)
         ax.set_yscale("log")
         ax.set_ylim(floor, 1.6)
         log_axis(ax, "y")
@@ -197,6 +197,9 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             text = ""
         if text:
             note_in_empty(ax, text)
+    if any(points for *_, points in failing):  # the bar drawn at a failing point, in its bound's colour
+        legends[0][1].append(Line2D([], [], ls="", marker="_", ms=14, mew=2.5, color="#777777",
+                                    label="bar: the violated bound's value there"))
     # one entry for the bands of every lower bound, under the first column
     band_words = f"shaded: {frame.confidence.iloc[0]:.0%} interval of each\nlower bound, in its colour"
     legends[0][1].append(Patch(facecolor="#cccccc", edgecolor="#999999", lw=0.6, label=band_words))

@@ -99,7 +99,7 @@ def bdp_verdict(sub: pd.DataFrame, calibration: str) -> str:
         return f"Bayesian DP ≥ {TARGET:.0%}: at no n"
     v = sub.drop_duplicates("experiment").set_index("experiment")["V"]
     per_v = [(v[e], n) for e, n in firsts.items()]
-    return f"Bayesian DP ≥ {TARGET:.0%} from n =\n" + ", ".join(
+    return f"Bayesian DP ≥ {TARGET:.0%} from\nn = " + ", ".join(
         f"{power_text(n) if np.isfinite(n) else 'none'} (V ≈ {vv:.0f})" for vv, n in sorted(per_v, reverse=True))
 
 
@@ -172,7 +172,8 @@ def figure(table: pd.DataFrame, spec):
                              size=60)  # small: two strengths' last points can lie close
                 strength_handles.setdefault(line_style, Line2D(
                     [], [], ls=line_style, color=COLORS["reference"], marker="o", ms=6, mew=0.6,
-                    **_strength_fill(s_index, COLORS["reference"]), label=f"V ≈ {v:.0f}"))
+                    **_strength_fill(s_index, COLORS["reference"]),
+                    label=f"V ≈ {v:.0f}" + (" (V: variance inflation of a query)" if not s_index else "")))
             ax.axhline(TARGET, color=COLORS["reference"], lw=1.0, ls=":", label=f"{TARGET:.0%} answered")
             bdp = next((c.name for c in calibrations if c.name.startswith("bdp")), None)
             verdict_line = bdp_verdict(sub, bdp) if bdp else ""

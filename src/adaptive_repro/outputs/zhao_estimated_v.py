@@ -171,8 +171,8 @@ def figure(table: pd.DataFrame, spec):
                                 color=enc["color"], marker=enc["marker"], gid=enc["gid"])
                     if variant == "v_hat" and low < TARGET:  # the title's count leaves these out: say where
                         ax.annotate(f"{Z:g}-SE bar below {TARGET:.0%}", (max(0.0, low), y + offset),
-                                    textcoords="offset points", xytext=(-4, 0), ha="right", va="center",
-                                    fontsize=SIZES["note"], color=enc["color"])
+                                    textcoords="offset points", xytext=(0, 4), ha="right", va="bottom",
+                                    fontsize=SIZES["note"], color=enc["color"])  # above the bar's low end
             ax.axvline(TARGET, color=COLORS["reference"], lw=1.0, ls=":")
             ax.set_yticks(range(len(variants)), [WORDS[v] for v in variants])  # shared: shown on the first column
             ax.set_ylim(len(variants) - 0.5, -0.5)

@@ -127,7 +127,7 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
             ring(ax, r.frequency, y, label=None)
         notes = [f"{r.answered_fraction:.0%} of queries answered"] + (["ringed: above β"] if failing else [])
         label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
-        right = r.ci_high < 0.6  # the label right of the interval, or left of it near the right edge
+        right = r.ci_high < 0.4  # the label right of the interval, or left of it where it would leave the panel
         ax.annotate(label, (max(r.ci_high, beta) if right else r.ci_low, y), textcoords="offset points",  # clear of β
                     xytext=(12 if right else -12, 0), ha="left" if right else "right", va="center",
                     fontsize=SIZES["text"], bbox={"fc": "white", "ec": "none", "pad": 1})

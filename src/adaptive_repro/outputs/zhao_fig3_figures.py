@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.patches import Patch
 
 from adaptive_repro.foundation.registry import Claim, Verdicts
-from adaptive_repro.outputs.accuracy_figures import K_TICKS_NARROW, K_TICKS_NARROWEST, accuracy_curves, sqrt_k_axis
+from adaptive_repro.outputs.accuracy_figures import K_TICKS_NARROW, accuracy_curves, sqrt_k_axis
 from adaptive_repro.outputs.experiment_claims import STANDARD_OVERFITS, tracks_fresh_id
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
@@ -104,6 +104,7 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, verdicts: Verdicts, spe
     ax_acc.set_title(f"(a) {std.display_name}: accuracy")
     ax_acc.set_ylabel("accuracy\n(mean, 95% CI)")
     gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
+    sqrt_k_axis(ax_gap, float(table["k"].max()))  # the scale first: the threshold labels look where curves are
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, verdicts, gaps)
     ax_gap.set_title("(b) holdout − fresh, per arm")
@@ -195,6 +196,8 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, v
     grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
     ax_gap = fig.add_subplot(grid[:, 0])
     silent = gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
+    k_max = float(table["k"].max())
+    sqrt_k_axis(ax_gap, k_max, K_TICKS_NARROW)  # the scale first: the threshold labels look where curves are
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, verdicts, gaps)
     for arm in budgeted:  # gaps significantly above T (the claims' reading): ringed on the curve
@@ -203,15 +206,13 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, v
         ring(ax_gap, [g[0] for g in bad_gap], [g[1] for g in bad_gap],
              label=ring_label(arm_claim(verdicts, arm)))
     ax_gap.set_title("(a) holdout − fresh, per arm")
-    ax_gap.set_ylabel(GAP_AXIS_LABEL)
-    k_max = float(table["k"].max())
-    sqrt_k_axis(ax_gap, k_max, K_TICKS_NARROW)  # one gap unit and one k axis, as zhao-fig2 and Dwork's figures
+    ax_gap.set_ylabel(GAP_AXIS_LABEL)  # one gap unit and one k axis, as zhao-fig2 and Dwork's figures
     ax_gap.set_xlabel("selected variables k (square-root axis)")
     if budgeted:
         ax_answered = fig.add_subplot(grid[0, 1])
         ax_budget = fig.add_subplot(grid[1, 1], sharex=ax_answered)
         _answered_panels(ax_answered, ax_budget, table, gaps, spec, budgeted, verdicts)
-        sqrt_k_axis(ax_answered, k_max, K_TICKS_NARROWEST)
+        sqrt_k_axis(ax_answered, k_max, K_TICKS_NARROW)  # the same k ticks as (a)
     if len(certified):
         _certified_panel(fig.add_subplot(grid[:, -1]), certified, spec, verdicts)
     verdict_title(fig, wrap_verdict(fig3_verdict(verdicts, table, spec, records)),
@@ -275,7 +276,7 @@ def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataF
             ax_budget.plot(*budgets[arm.name], ":", ms=5, mfc="white", markevery=budget_marks[arm.name],
                            **style(arm))
     requirement_line(ax_answered, ANSWERED_MIN, f"{ANSWERED_MIN:.0%} required", x=0.5, ha="center", va="top")
-    for ax, label in ((ax_answered, "answered"), (ax_budget, "budget used / B")):
+    for ax, label in ((ax_answered, "fraction answered"), (ax_budget, "budget used / B")):
         ax.set_ylim(-0.1, 1.12)
         ax.set_yticks([0, 0.5, 1])
         ax.set_ylabel(label)

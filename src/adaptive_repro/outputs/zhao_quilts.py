@@ -194,7 +194,7 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
         start = lemma3_gives_up(curves[np.isclose(curves["tau"], tau)])
         if start is not None:
             ax.annotate(f"from {_number(start)}", (start, y), textcoords="offset points", xytext=(5, 0),
-                        ha="left", va="center", fontsize=SIZES["tick"], color=l3_colour)  # inside, clear of "none"
+                        ha="left", va="center", fontsize=SIZES["tick"], color="black")  # inside, clear of "none"
     axes[0].set_ylabel("DP level ε′ implying ε-BDP")
     verdict_title(fig, conversion_verdict(curves), f"a binary symmetric chain of n = {n:,} records, stay probability p")
     legend_below(fig, axes, ncol=3)

@@ -131,7 +131,7 @@ def ring_legend(verdicts: Verdicts, drawn: set[str]) -> str:
     fails or differs here (which: beside the ring)"; a "differs" claim is never called failing."""
     words = sorted({"differs" if verdicts[cid].status == "differs" else "fails" for cid in RING_WORDS if cid in drawn},
                    key=lambda w: w != "fails")
-    return f"claim {' or '.join(words)} here (which: beside the ring)"
+    return f"claim {' or '.join(words)} here (named by its first ring)"
 
 
 def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
@@ -234,7 +234,7 @@ def _ring_trend(ax, table: pd.DataFrame) -> bool:
     if len(sub):  # the claim named beside its ring (one ring meaning across figures: a claim fails or differs here)
         i = int(np.argmin(sub["gap_mean"].to_numpy()))
         ax.annotate(RING_WORDS[WORSENS][1] + ":\n" + RING_WORDS[WORSENS][0], (x[i], sub["gap_mean"].iloc[i]),
-                    textcoords="axes fraction", xytext=(0.6, 0.5), ha="center", va="center", fontsize=SIZES["note"],
+                    textcoords="axes fraction", xytext=(0.66, 0.56), ha="center", va="center", fontsize=SIZES["note"],
                     color=COLORS["violation"], arrowprops={"arrowstyle": "-", "color": "black", "lw": 0.8,
                                                            "shrinkB": 7})
     return len(sub) > 0

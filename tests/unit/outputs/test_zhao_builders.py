@@ -208,7 +208,7 @@ def test_fig3_figure_gap_panel_one_se_axis_and_no_calibration_block(output_id):
     assert not any("in SE units" in t for t in texts)  # one gap unit: accuracy (the title's z is its replicate SE)
     # the verdict on one line over one settings line; answered and budget used on their own sub-axes
     assert fig.get_suptitle().count("\n") == 1
-    assert {"answered", "budget used / B"} <= {ax.get_ylabel() for ax in fig.axes}
+    assert {"fraction answered", "budget used / B"} <= {ax.get_ylabel() for ax in fig.axes}
     assert not any("σ =" in t or "Algorithm 1 calibrations" in t for t in texts)
 
 

@@ -141,7 +141,7 @@ def test_powers_and_structure_verdicts():
     table = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [1.0] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
     assert zcf.bdp_verdict(table, "bdp") == "Bayesian DP ≥ 90%: at no n"
-    assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90% from n =\n10⁴ (V ≈ 8)"
+    assert zcf.bdp_verdict(table, "bdp_effective_n") == "Bayesian DP ≥ 90% from\nn = 10⁴ (V ≈ 8)"
     assert zcf.headline(table) == "Bayesian-DP Algorithm 1 answers 90% only with an n/V threshold, first at n = 10⁴"
     never = zcf.frontier_table(pd.concat([_records({1000: [0.1] * 4, 10_000: [0.3] * 4}, "bdp_effective_n"),
                                           _records({1000: [0.1] * 4, 10_000: [0.2] * 4}, "bdp")]))
