@@ -197,8 +197,10 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             text = ""
         if text:
             note_in_empty(ax, text)
-    if any(points for *_, points in failing):  # the bar drawn at a failing point, in its bound's colour
-        legends[0][1].append(Line2D([], [], ls="", marker="_", ms=14, mew=2.5, color="#777777",
+    bound_colour = {b: OKABE_ITO[colour] for colour, _, _, bounds in MONITOR_GROUPS for b, *_ in bounds}
+    drawn_bars = [bound for _, bound, _, points in failing if points]
+    if drawn_bars:  # the bar drawn at a failing point, in its bound's colour
+        legends[0][1].append(Line2D([], [], ls="", marker="_", ms=14, mew=2.5, color=bound_colour[drawn_bars[0]],
                                     label="bar: the violated bound's value there"))
     # one entry for the bands of every lower bound, under the first column
     band_words = f"shaded: {frame.confidence.iloc[0]:.0%} interval of each\nlower bound, in its colour"

@@ -127,10 +127,12 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
             ring(ax, r.frequency, y, label=None)
         notes = [f"{r.answered_fraction:.0%} of queries answered"] + (["ringed: above β"] if failing else [])
         label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
-        right = r.ci_high < 0.4  # the label right of the interval, or left of it where it would leave the panel
-        ax.annotate(label, (max(r.ci_high, beta) if right else r.ci_low, y), textcoords="offset points",  # clear of β
-                    xytext=(12 if right else -12, 0), ha="left" if right else "right", va="center",
-                    fontsize=SIZES["text"], bbox={"fc": "white", "ec": "none", "pad": 1})
+        # just above its row, running from the interval's end that leaves room: never over the row names or past
+        # the right edge
+        left_end = r.ci_low < 0.5
+        ax.annotate(label, (r.ci_low if left_end else r.ci_high, y), textcoords="offset points", xytext=(0, 9),
+                    ha="left" if left_end else "right", va="bottom", fontsize=SIZES["text"],
+                    bbox={"fc": "white", "ec": "none", "pad": 1})
     ax.axvline(beta, **REQUIREMENT)
     ax.text(beta, rows - 0.45, f" β = {beta:g}", ha="left", va="center", fontsize=SIZES["tick"],
             color=REQUIREMENT_TEXT)
