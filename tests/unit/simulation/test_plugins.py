@@ -451,3 +451,15 @@ def test_every_registered_arm_keeps_the_contract(arm):
     assert (isinstance(budget, int) and budget >= 1) if arm.budgeted else budget is None
     records = experiments.run_replicates(spec, 1, range(1))
     assert len(records) == (3 * 4 if setting.feasible else 0)  # k x data sets, or not run when infeasible
+
+
+@pytest.mark.parametrize("model", [m for m in DATA_MODELS if m.supports("bdp_conversion")], ids=lambda m: m.name)
+def test_every_registered_conversion_is_below_the_bdp_level_and_inverts(model):
+    """Every registered model's Bayesian-DP conversion (a new one too, without editing this test): the DP level that
+    implies eps-BDP is at most eps (correlation can only cost privacy), and the Bayesian-DP level certified for that
+    DP level is eps again (the two directions of Lemma 2 agree)."""
+    instance = model()
+    for eps in (0.5, 3.0):
+        result = instance.dp_level_for_bdp(eps, 60, 10, "lemma2")
+        assert result.feasible and 0 < result.eps_dp <= eps * (1 + 1e-9), (model.name, eps, result)
+        assert instance.bdp_level_for_dp(result.eps_dp, 60, 10, "lemma2") == pytest.approx(eps, rel=1e-6)
