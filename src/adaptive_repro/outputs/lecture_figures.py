@@ -77,13 +77,13 @@ def _wide(frame: pd.DataFrame, col: str) -> pd.DataFrame:
 #: quantity -> (colour, legend heading, (measured column, label, marker, multiplicative offset in T),
 #: [(bound column, line style, label)]); the offsets keep the three measured markers at one T apart
 MONITOR_GROUPS = [
-    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7), 1 / 1.15),
+    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7), 1 / 1.3),
      [("lemma04_upper", "-", "Lemma 0.4 upper bound"), ("step4_lower_rigorous_best", ":",
                                                         "Step 4 lower bound, rigorous")]),
     ("reddish purple", "nearly optimal selection",
      ("monitor_gap_nearly_optimal", "measured (Step 4's assumption)", dict(fmt="x", ms=8, mew=2), 1.0),
      [("step4_lower_notes_best", "-.", "Step 4 lower bound (notes)")]),
-    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.15),
+    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.3),
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
 ]
 #: The 99% band of a bound (from p_alpha's interval): light, so that it does not read as data, but visible
@@ -118,7 +118,7 @@ def _name_violated_bound(ax, x: float, y: float, words: str) -> None:
     import textwrap
 
     text = textwrap.fill(words.split("\n", 1)[-1], 18)
-    ax.annotate(text, (x, y), xytext=(16, 10), textcoords="offset points", ha="left", va="bottom",
+    ax.annotate(text, (x, y), xytext=(30, -16), textcoords="offset points", ha="left", va="top",
                 fontsize=SIZES["note"], arrowprops=dict(arrowstyle="-", color="k", lw=0.8, shrinkA=0, shrinkB=7))
 
 
