@@ -34,6 +34,8 @@ def prevents_overfitting_id(arm: str) -> str:
 def certified_bdp_id(arm: str) -> str:
     """The ID of an Algorithm 1 arm's certified-level row (zhao_fig3.certified_claims)."""
     return f"{arm}-certified-bdp"
+
+
 #: Zhao 2017, captions of Figs. 2 and 3 and the experiment section (verbatim).
 QUOTE_FIG2 = "Reusing a holdout dataset in the common way can lead to overfitting."
 QUOTE_FIG3 = ("Overfitting of reusing a holdout dataset is prevented in our Bayesian differential privacy-based "

@@ -35,7 +35,7 @@ from adaptive_repro.outputs.zhao_common import (
     wrap_verdict,
 )
 from adaptive_repro.report.plotting import SIZES, legend_below, log_axis, pyplot, ring, style, verdict_title
-from adaptive_repro.stats import Z95, paired_gap
+from adaptive_repro.stats import ci95_half_width, paired_gap
 
 
 def standard_verdict(verdicts: Verdicts, records: pd.DataFrame) -> str:
@@ -165,7 +165,7 @@ def _ring_standard(ax, verdicts: Verdicts, gaps: pd.DataFrame) -> None:
 
 def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
     """:func:`marker_indices` for the arms' gap curves (the order gap_curves draws them), on ``ax``'s y range after
-    the bands are known (estimated from the means ± 1.96 SE)."""
+    the bands are known (the means ± their 95% CIs, as gap_curves draws them)."""
     curves = {}
     for arm in arms:
         g = gaps[gaps["mechanism"] == arm.name].dropna(subset=["mean"]).sort_values("k")
@@ -174,7 +174,8 @@ def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
     if not curves:
         return {}
     both = gaps.dropna(subset=["mean"])
-    span = float((both["mean"] + Z95 * both["se"].fillna(0)).max() - (both["mean"] - Z95 * both["se"].fillna(0)).min())
+    half = np.nan_to_num(ci95_half_width(both["se"].fillna(0), both["replicates"]))  # the bands gap_curves draws
+    span = float((both["mean"] + half).max() - (both["mean"] - half).min())
     return marker_indices(curves, float(gaps["k"].max()), span or 1.0)
 
 

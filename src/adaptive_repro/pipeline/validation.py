@@ -386,16 +386,19 @@ def main(argv: list[str] | None = None) -> int:
     given config files on top, as Snakemake would read them; print one line and exit 1 on the first error.
     ``--files-only`` checks only that each file exists and is plain YAML (no template, no duplicate key): what must
     be refused before Snakemake reads a file (`make reproduce` runs this; the Snakefile then checks the rest once)."""
+    import argparse
     import sys
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    files_only = "--files-only" in args
-    paths = [default_config_path(), *(a for a in args if a != "--files-only")]
+    parser = argparse.ArgumentParser(prog="python -m adaptive_repro.pipeline.validation")
+    parser.add_argument("--files-only", action="store_true")
+    parser.add_argument("configfiles", nargs="*")
+    args = parser.parse_args(argv)
+    paths = [default_config_path(), *args.configfiles]
     try:
         config: dict = {}
         for path in paths:
             config = merged(config, load_config_file(path))
-        if not files_only:
+        if not args.files_only:
             validated(with_model_blocks_replaced(config, paths))
     except ConfigError as err:
         print(f"Config error: {err}", file=sys.stderr)
