@@ -281,8 +281,9 @@ def figure(table: pd.DataFrame, spec):
     axes[1][0].set_ylabel("fraction of accuracy\nqueries answered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
-                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates; top: arms that "
-                  f"answer ≥ {ANSWERED_MIN:.0%} throughout, bars: 95% CI")
+                  f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates"
+                  + (", the analyst removes the shared state from its statistics" if first.remove_shared_state else "")
+                  + f"; top: arms that answer ≥ {ANSWERED_MIN:.0%} throughout, bars: 95% CI")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):

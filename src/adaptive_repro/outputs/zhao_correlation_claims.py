@@ -4,6 +4,7 @@ where the DP calibration stops answering, whether its noise or the data spend th
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -20,6 +21,9 @@ NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 
 #: Equivalence margin of the "grows like √V" row: the slope of log gap on log V must lie within ½ ± this margin with
 #: its whole Z-SE interval for "holds" (a failure to reject ½ is not evidence of ½).
 SLOPE_MARGIN = 0.1
+#: The analyst of ``remove_shared_state``, in a claim's words.
+ADJUSTED_ANALYST = ("(The analyst removes the part the data set's shared latent state explains from every statistic "
+                    "it holds before selecting, docs/METHODS.md §4b.)")
 
 
 def _gap_text(r) -> str:
@@ -179,6 +183,8 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
         noise_row = _noise_or_data(structure, sub)
         if noise_row is not None:
             out.append(Claim(**base, **noise_row))
+    if spec.points[0].remove_shared_state:  # the analyst these rows are about, in every row
+        out = [dataclasses.replace(c, claim=c.claim + " " + ADJUSTED_ANALYST) for c in out]
     return out
 
 

@@ -92,7 +92,7 @@ COLORS = {
     # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
     "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["black"],
     # zhao-estimated-v's thresholds from estimated V (Paul Tol's teal, purple and mustard: no arm's hue)
-    "v_hat": "#44AA99", "v_hat_max": "#AA4499", "v_hat_order_unknown": "#DDAA33",
+    "v_hat": "#44AA99", "v_hat_max": "#AA4499", "v_hat_order_unknown": "#DDAA33", "v_hat_clusters": "#117733",
 }
 #: Marker of each data set / method (with :data:`COLORS`: its encoding).
 MARKERS = {
@@ -100,7 +100,7 @@ MARKERS = {
     "naive": "x", "drv": "v", "kairouz": "D", "he": "o", "he_cor3": "P", "he_cor3_derived": "X",
     "exact_optimal": "*", "laplace_pld": "s", "floor": "",
     "nissim_stemmer": "s", "oneto": "", "dwork_bound": "^", "dwork_rothblum": "h",
-    "v_hat": "D", "v_hat_max": "s", "v_hat_order_unknown": "X",
+    "v_hat": "D", "v_hat_max": "s", "v_hat_order_unknown": "X", "v_hat_clusters": "P",
 }
 #: Background shading of a region where a bound is vacuous or its hypothesis fails.
 SHADE = {"color": OKABE_ITO["vermillion"], "alpha": 0.08, "lw": 0}

@@ -61,6 +61,26 @@ def accuracy_from_scores(scores: np.ndarray, y: np.ndarray, sizes: np.ndarray) -
     return np.where(np.asarray(sizes) == 0, EMPTY_CLASSIFIER_ACCURACY, acc)
 
 
+def remove_shared_state(w: np.ndarray, state_means: np.ndarray) -> np.ndarray:
+    """The statistics w = 2(q - 1/2) without the part a shared latent state explains (docs/METHODS.md §4b, the analyst
+    of ``remove_shared_state``): w minus its least-squares fit, across attributes, on the columns 2(F_jg - mean_g F_jg)
+    of the per-state sign-query means F (:meth:`~adaptive_repro.simulation.data_models.DataModel.shared_state_means`).
+    A data set's shares of the states move every w_j by 2 sum_g (n_g/n - pi_g) F_jg, which those columns span, so the
+    fit estimates the shares from all attributes at once and the residual keeps each attribute's own noise. NaN
+    entries (bottom) stay NaN and do not enter the fit; with fewer than two states, or no more finite entries than
+    columns, w is returned as it is."""
+    w = np.array(w, dtype=float)
+    if state_means.shape[1] < 2:
+        return w
+    directions = 2.0 * (state_means - state_means.mean(axis=1, keepdims=True))
+    finite = np.isfinite(w)
+    if np.count_nonzero(finite) <= directions.shape[1]:
+        return w
+    coef, *_ = np.linalg.lstsq(directions[finite], w[finite], rcond=None)
+    w[finite] -= directions[finite] @ coef
+    return w
+
+
 def candidate_attributes(w_train: np.ndarray, cut: float) -> np.ndarray:
     """The attributes an analyst facing a budgeted mechanism asks about (docs/METHODS.md §4a): those whose training
     statistic passes the cut (|w_train_j| > cut; the others can never be kept), most promising (largest |w_train|)

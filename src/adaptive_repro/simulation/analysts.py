@@ -3,6 +3,10 @@
 
 - ``dwork`` (:class:`DworkAnalyst`): asks every attribute's statistic, keeps the attributes whose training and
   reported statistics agree in sign beyond the cut, then asks the accuracy of the nested top-k classifier at every k.
+
+With ``remove_shared_state`` (an experiment's config key) either analyst first removes from the statistics it holds
+(its training data's and the answers it gets) the part the data set's shared latent state explains
+(:meth:`ArmContext.without_shared_state`): post-processing of answers, so no mechanism's guarantee changes.
 - ``budget_aware`` (:class:`BudgetAwareAnalyst`), facing a budgeted mechanism that answers [0, 1] statistical
   queries (Algorithm 1): asks only candidate attributes (|w_train| > cut; the others can never be kept), most
   promising first, then one accuracy query per distinct classifier in increasing k; answers are clamped to [0, 1]
@@ -35,6 +39,13 @@ class ArmContext:
     spec: object  # the ExperimentSpec
     sets: dict  # "train", "holdout", "fresh" -> Dataset
     population_queries: Callable[[], np.ndarray]  # exact population value of every [0, 1] query
+    shared_state_means: Callable[[], np.ndarray]  # the data model's per-state sign-query means (d x G)
+
+    def without_shared_state(self, w: np.ndarray) -> np.ndarray:
+        """The analyst's own post-processing of statistics it holds (its training data's, or the mechanism's
+        answers): the shared latent state's part removed where the spec asks for it (``remove_shared_state``,
+        :func:`adaptive_repro.simulation.analyst.remove_shared_state`), else w unchanged."""
+        return analyst.remove_shared_state(w, self.shared_state_means()) if self.spec.remove_shared_state else w
 
 
 @dataclasses.dataclass
@@ -108,7 +119,7 @@ class DworkAnalyst(Analyst):
         query, clip = ctx.spec.query, ctx.spec.alg1.clip
         w_train = query.statistics(ctx.sets["train"], clip)
         reported = ctx.mechanism.answer_statistics(w_train, query.statistics(ctx.sets["holdout"], clip))
-        return Selection(*_classifiers(ctx, w_train, reported))
+        return Selection(*_classifiers(ctx, ctx.without_shared_state(w_train), ctx.without_shared_state(reported)))
 
     def report(self, ctx: ArmContext, selection: Selection, acc: dict[str, np.ndarray]) -> ArmOutcome:
         sizes, acc = selection.sizes, dict(acc)
@@ -137,15 +148,16 @@ class BudgetAwareAnalyst(Analyst):
 
     def select(self, ctx: ArmContext) -> BudgetAwareSelection:
         spec, mech, query, clip = ctx.spec, ctx.mechanism, ctx.spec.query, ctx.spec.alg1.clip
-        w_train = query.statistics(ctx.sets["train"], clip)
+        w_train = ctx.without_shared_state(query.statistics(ctx.sets["train"], clip))
         asked = analyst.candidate_attributes(w_train, spec.cut)
         q_train = query.unit_queries(ctx.sets["train"], clip)[asked]
         q_holdout = query.unit_queries(ctx.sets["holdout"], clip)[asked]
         q_answers = clamp_unit(mech.answer_statistics(q_train, q_holdout))
         reported = np.full(spec.d, np.nan)
         reported[asked] = query.to_statistic(q_answers, clip)
-        return BudgetAwareSelection(*_classifiers(ctx, w_train, reported), asked=asked, q_train=q_train,
-                                    q_answers=q_answers, attribute_over_events=mech.over_events)
+        classifiers = _classifiers(ctx, w_train, ctx.without_shared_state(reported))
+        return BudgetAwareSelection(*classifiers, asked=asked, q_train=q_train, q_answers=q_answers,
+                                    attribute_over_events=mech.over_events)
 
     def report(self, ctx: ArmContext, selection: BudgetAwareSelection, acc: dict[str, np.ndarray]) -> ArmOutcome:
         mech, sizes, acc = ctx.mechanism, selection.sizes, dict(acc)

@@ -17,10 +17,11 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
-from adaptive_repro.foundation.domain import COUNT, NONNEGATIVE, POSITIVE, PROBABILITY, Domain, check_public_functions
+from adaptive_repro.foundation.domain import COUNT, NONNEGATIVE, POSITIVE, PROBABILITY, check_public_functions
 from adaptive_repro.foundation.plugins import check_keys
 from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
 from adaptive_repro.privacy.lemmas import ConversionResult
+from adaptive_repro.simulation.inflation import null_loading_spread, sign_query_inflation
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,33 +161,6 @@ def _normal_pdf(x):
     return np.exp(-x**2 / 2.0) / _SQRT_2PI
 
 
-def lag_sum(n: int, lam: float) -> float:
-    """S(n, lam) = sum_{k=1}^{n-1} (n - k) lam^k = lam [n (1 - lam) - (1 - lam^n)] / (1 - lam)^2: the pair sum of a
-    stationary sequence whose lag-k correlation is lam^k (used by every variance inflation below)."""
-    if lam == 0.0:
-        return 0.0
-    if lam == 1.0:
-        return n * (n - 1) / 2.0
-    one_minus_power = -np.expm1(n * np.log(lam)) if lam > 0 else 1.0 - lam**n  # 1 - lam^n without cancellation
-    return float(lam * (n * (1.0 - lam) - one_minus_power) / (1.0 - lam) ** 2)
-
-
-def null_loading_spread(b: float) -> float:
-    """E[(Phi(beta) - 1/2)^2] for beta ~ N(0, b^2) = arcsin(b^2 / (1 + b^2)) / (2 pi) (P[Z_1 < beta, Z_2 < beta] for
-    standard normals Z_1, Z_2 is the bivariate normal orthant probability 1/4 + arcsin(rho)/(2 pi),
-    rho = b^2/(1 + b^2)): the expected squared half-difference a^2 at a null attribute."""
-    rho = b * b / (1.0 + b * b) if b < 1e150 else 1.0  # (b^2 overflows beyond 1e154; rho is 1 to double precision)
-    return float(np.arcsin(rho) / (2.0 * np.pi))
-
-
-def sign_query_inflation(p: np.ndarray, spread: np.ndarray, n: int, lam: float) -> np.ndarray:
-    """V = n Var(q_j) / (p_j (1 - p_j)) of a sign query whose record indicators have mean p_j and, across records
-    k apart, covariance spread_j lam^k (``spread`` = the variance over the latent state of P[u_ij > 0 | state]):
-    V = 1 + 2 spread S(n, lam) / (n p (1 - p)) (docs/METHODS.md §4b)."""
-    p, spread = np.asarray(p, dtype=float), np.asarray(spread, dtype=float)
-    return 1.0 + 2.0 * spread * lag_sum(n, lam) / (n * p * (1.0 - p))
-
-
 def sign_queries(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The sign query q_j = (1/n) sum_i 1[x_ij y_i > 0] (docs/METHODS.md §4a): a statistical query in [0, 1] with
     Delta_Q = 1/n, no clipping constant."""
@@ -218,6 +192,8 @@ CAPABILITIES: dict[str, tuple[tuple[str, ...], str]] = {
                          "exact population values"),
     "known_inflation": (("expected_inflation",), "a known variance inflation V"),
     "bdp_conversion": (("dp_level_for_bdp", "bdp_level_for_dp"), "a Bayesian-DP conversion (Zhao 2017 Lemmas 2-4)"),
+    "shared_state_means": (("shared_state_means",), "the sign queries' means per shared latent state"),
+    "known_clusters": (("record_clusters",), "known clusters of dependent records"),
 }
 
 
@@ -243,7 +219,8 @@ class DataModel(abc.ABC):
     Optional capabilities (:data:`CAPABILITIES`, :meth:`supports`), each needed by the arms and outputs that declare
     it (the config check refuses a model without it before any job): ``exact_population`` (without it the
     "population" rows are NaN), ``known_inflation`` (the arms "for n/V", zhao-correlation), ``bdp_conversion`` (the
-    Algorithm 1 arms' calibration and theory).
+    Algorithm 1 arms' calibration and theory), ``shared_state_means`` (an analyst that removes the shared state's
+    part of its statistics, ``remove_shared_state``), ``known_clusters`` (a cluster-robust estimate of V).
     """
 
     name: str
@@ -342,6 +319,16 @@ class DataModel(abc.ABC):
         """V_j = n Var(q_j) / (p_j (1 - p_j)) of every attribute's sign query on one data set (closed form)."""
         raise self._missing('known_inflation')
 
+    def shared_state_means(self, pop: Population) -> np.ndarray:
+        """P[u_ij > 0 | the record's shared latent state is g] (d x G; G = 0 if no state is shared by the attributes):
+        a sign query is sum_g (n_g / n) times column g plus independent noise (docs/METHODS.md §4b)."""
+        raise self._missing('shared_state_means')
+
+    def record_clusters(self, n: int) -> np.ndarray:
+        """A cluster label per record where the records fall into known clusters, dependent within and independent
+        across (households): what a cluster-robust variance needs (zhao-estimated-v)."""
+        raise self._missing('known_clusters')
+
 
 class GroupedSignModel:
     """Mixin of a grouped data model (one latent state per record shared by all attributes: ``group_sizes`` and
@@ -350,6 +337,9 @@ class GroupedSignModel:
 
     def engines(self, query: str, unit_queries: bool) -> tuple[str, ...]:
         return ("exact", "direct") if query == "sign" else ("direct",)
+
+    def shared_state_means(self, pop: Population) -> np.ndarray:
+        return special.ndtr(self.group_means(pop))  # u_ij ~ N(m_jg, 1) in group g
 
 
 @dataclasses.dataclass(frozen=True)
@@ -403,6 +393,9 @@ class BatchChain(DataModel):
     def clipped_query_population(self, pop, clip):
         return clipped_query_population(pop, clip)
 
+    def shared_state_means(self, pop):
+        return special.ndtr(self.group_means(pop))
+
     def privacy_chain(self, d: int) -> np.ndarray:
         return data_model_chain(self.p_s, self.p_y)
 
@@ -445,6 +438,6 @@ class BatchChain(DataModel):
 
 # argument domains (foundation.domain); c, m, x, y, q (a classifier, a mean, data, answers) are not checked
 check_public_functions(globals(), __name__, d=COUNT, n=COUNT, p_s=PROBABILITY, p_y=PROBABILITY, p_stay=PROBABILITY,
-                       p=PROBABILITY, b=NONNEGATIVE, lam=Domain(-1.0, 1.0), clip=POSITIVE, spread=NONNEGATIVE,
+                       p=PROBABILITY, b=NONNEGATIVE, clip=POSITIVE,
                        signal_attributes=COUNT._replace(low=0.0), signal_scale=NONNEGATIVE, c=None, m=None, x=None,
                        y=None, q=None)

@@ -1,12 +1,13 @@
 """zhao-estimated-v: Algorithm 1 with the threshold for n/V where V is estimated from the training set, as a
 practitioner must (docs/METHODS.md §4c; this project's question, not Zhao 2017's).
 
-Per replicate, point and n: a training and a holdout set drawn record by record (the data model's own ``sample``),
-the sign-query indicators u_ij = 1[x_ij y_i > 0] of the training set, and per attribute the variance inflation of its
-sign query estimated by batch means along the record order (:func:`batch_means_inflation`). The analyst asks the
-candidate attributes most promising first, as in zhao-correlation-frontier, and Algorithm 1 with the DP calibration's
-sigma answers them with one of five thresholds (:data:`VARIANTS`). Algorithm 1 protects the holdout only, so a
-threshold computed from the training set leaves its privacy guarantee unchanged.
+Per replicate, point and n: a training and a holdout set drawn record by record (the data model's own ``sample``), the
+sign-query indicators u_ij = 1[x_ij y_i > 0] of the training set, and per attribute the variance inflation of its sign
+query estimated by batch means along the record order (:func:`batch_means_inflation`). The analyst asks the candidate
+attributes most promising first, as in zhao-correlation-frontier, and Algorithm 1 with the DP calibration's sigma
+answers them with one of five thresholds (:data:`VARIANTS`), and a sixth where the data model knows its clusters of
+dependent records (households): V estimated by the cluster-robust variance (:func:`cluster_robust_inflation`). Algorithm
+1 protects the holdout only, so a threshold computed from the training set leaves its privacy guarantee unchanged.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ VARIANTS = {
     "v_hat": "T sqrt(V_hat_j), V_hat_j estimated per query from the training set",
     "v_hat_max": "T sqrt(max_j V_hat_j), the worst attribute's estimate for every query",
     "v_hat_order_unknown": "T sqrt(V_hat_j) estimated after shuffling the records (their order unknown)",
+    "v_hat_clusters": "T sqrt(V_hat_j), V_hat_j the cluster-robust estimate over known clusters (households only)",
 }
 
 RECORD_COLUMNS = ("experiment", "replicate", "structure", "variant", "n", "d", "V", "v_hat_mean", "v_hat_max",
@@ -58,6 +60,20 @@ def batch_means_inflation(u: np.ndarray) -> np.ndarray:
     total = u.var(axis=0, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         return b * batches.var(axis=0, ddof=1) / total
+
+
+def cluster_robust_inflation(u: np.ndarray, clusters: np.ndarray) -> np.ndarray:
+    """Per column of u (records x queries), the variance inflation of its mean with the records in known clusters,
+    dependent within and independent across: V_hat = sum_g (sum_{i in g} (u_i - mean))^2 / sum_i (u_i - mean)^2, the
+    cluster-robust variance of a mean (Liang and Zeger 1986, Biometrika 73(1); CR0, no small-sample factor) over its
+    i.i.d. variance. ``clusters``: a label per record. nan for a constant column; at least 1 after
+    :func:`floored`."""
+    centred = u - u.mean(axis=0)
+    _, index = np.unique(clusters, return_inverse=True)
+    sums = np.zeros((index.max() + 1, u.shape[1]))
+    np.add.at(sums, index, centred)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (sums**2).sum(axis=0) / (centred**2).sum(axis=0)
 
 
 def floored(v_hat: np.ndarray) -> np.ndarray:
@@ -117,15 +133,19 @@ class EstimatedVSpec(frontier.AttributePhaseSpec):
                 thresholds = {"iid": np.full(len(asked), t), "v_known": np.full(len(asked), t * np.sqrt(inflation)),
                               "v_hat": t * np.sqrt(v_hat), "v_hat_max": np.full(len(asked), t * np.sqrt(worst)),
                               "v_hat_order_unknown": t * np.sqrt(v_order_unknown)}
-                for variant in VARIANTS:
+                estimates = {"v_hat_order_unknown": v_order_unknown}
+                if model.supports("known_clusters"):  # only where the clusters are known (households)
+                    estimates["v_hat_clusters"] = floored(cluster_robust_inflation(u, model.record_clusters(n)))[asked]
+                    thresholds["v_hat_clusters"] = t * np.sqrt(estimates["v_hat_clusters"])
+                for variant in (v for v in VARIANTS if v in thresholds):
                     answers, _ = frontier.algorithm1_answers(
                         seeds.rng(seed, *key, "mechanism", variant), sigma, t, budget, q_train[asked],
                         q_holdout[asked], thresholds[variant])
                     answered = int(np.sum(~np.isnan(answers)))
-                    estimates = v_order_unknown if variant == "v_hat_order_unknown" else v_hat
+                    estimate = estimates.get(variant, v_hat)
                     rows.append((name, replicate, model.name, variant, n, self.d, inflation,
-                                 float(estimates.mean()) if len(asked) else np.nan,
-                                 float(estimates.max()) if len(asked) else np.nan, sigma, t, len(asked), answered,
+                                 float(estimate.mean()) if len(asked) else np.nan,
+                                 float(estimate.max()) if len(asked) else np.nan, sigma, t, len(asked), answered,
                                  frontier.fraction(answered, len(asked)),
                                  *answer_validity(answers, q_train[asked], true_se, tau, self.alg1, budget)))
         return RecordTable(RECORD_COLUMNS, rows)

@@ -57,6 +57,7 @@ class ExperimentSpec:
     signal_attributes: int
     signal_scale: float
     cut_scale: float
+    remove_shared_state: bool  # the analyst removes the shared latent state's part of its statistics (§4b)
     engine: str  # the config's request (auto, direct, fast, ...); the arms' engines are resolved from it
 
     @property
@@ -142,7 +143,8 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
         if not settings[arm.name].feasible:
             continue  # no setting meets the arm's target: the arm is reported as infeasible by the theory table
         mech = arm.create(seeds.rng(seed, spec.name, replicate, "mechanism", arm.name), spec, settings[arm.name])
-        ctx = ArmContext(mech, spec, datasets[engine.name], lambda: query.population(model, pop, clip))
+        ctx = ArmContext(mech, spec, datasets[engine.name], lambda: query.population(model, pop, clip),
+                         lambda: model.shared_state_means(pop))
         played.append((arm, engine, ctx, arm.analyst.select(ctx)))
     measured = measure_classifiers(spec, seed, replicate, pop, [(arm, ctx.sets, sel) for arm, _, ctx, sel in played])
     rows, diagnostics = [], []

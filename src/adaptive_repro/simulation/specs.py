@@ -39,6 +39,11 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
     check_keys(block, plain | _RESOLVED, where)
     values = {key: block[key] for key in plain}
     values["k_grid"] = tuple(block["k_grid"])
+    if values["remove_shared_state"]:
+        if query.name != "sign":
+            raise ValueError(f"config key '{where}.remove_shared_state': value true needs sign queries (query: sign); "
+                             f"this experiment asks {query.name!r} queries")
+        check_capabilities(model, [], [], f"{where}.remove_shared_state", frozenset({"shared_state_means"}))
     return ExperimentSpec(name=name, arms=arms, arm_engine_objects=arm_engines(arms, model, query, engine, where),
                           model=model, query=query, alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"),
                           engine=engine, **values)

@@ -76,6 +76,25 @@ def test_fig3_large_n_reproduced_when_bdp_answers_and_tracks_fresh():
     assert c["theorem2-applies"].kind == "project"
 
 
+def test_fig3_large_n_pass_without_power_is_not_checked():
+    """The prevents-overfitting row carries its control: where the standard holdout on the same data also stays within
+    the arm's T (gap 0.0 against T = 0.03), the arm passing shows nothing, and the row says so."""
+    s = spec("zhao-fig3-large-n", p=0.6)
+    recs = records("zhao-fig3-large-n", {"standard": (0.0, True), "zhao_alg1_bdp": (0.0, True)})
+    _, fig, claims = catalogue.build("zhao-fig3-large-n", {"seed": 1}, {"records": recs, "diagnostics": None,
+                                                                       "specs": {"zhao-fig3-large-n": s}})
+    row = claims_by_id(claims)["zhao_alg1_bdp-prevents-overfitting"]
+    assert row.status == "not checked"
+    assert "the standard holdout on the same data passes this gap test" in row.measured
+    assert "no power at this setting" in row.measured
+    assert "no power" in fig.get_suptitle()
+    powered = records("zhao-fig3-large-n", {"standard": (0.05, True), "zhao_alg1_bdp": (0.0, True)})
+    _, _, claims = catalogue.build("zhao-fig3-large-n", {"seed": 1}, {"records": powered, "diagnostics": None,
+                                                                     "specs": {"zhao-fig3-large-n": s}})
+    assert "the standard holdout on the same data fails this gap test" in claims_by_id(claims)[
+        "zhao_alg1_bdp-prevents-overfitting"].measured
+
+
 def test_fig3_large_n_differs_when_bdp_overfits():
     s = spec("zhao-fig3-large-n", p=0.6)
     # T = 3/sqrt(n) = 0.03

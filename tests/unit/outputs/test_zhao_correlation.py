@@ -27,6 +27,9 @@ def built():
                                           {"records": records, "diagnostics": diagnostics,
                                            "specs": {"zhao-correlation": spec}})
 
+#: A spec with no protected arm and Dwork's analyst as it is: only the standard rows are read.
+NO_ARMS = types.SimpleNamespace(points=[types.SimpleNamespace(arms=(), remove_shared_state=False)])
+
 
 def test_one_spec_runs_every_point_with_its_own_name(built):
     spec, records, _ = built
@@ -73,7 +76,7 @@ def test_worsens_row_is_three_way(gaps, status):
     v = np.array([1.0, 3.0, 8.0, 20.0])
     table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
                           "gap_se": 0.002, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0})
-    no_arms = types.SimpleNamespace(points=[types.SimpleNamespace(arms=())])  # only the standard rows are read
+    no_arms = NO_ARMS
     (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("worsens-naive-reuse")]
     assert row.status == status
     assert ("Undecided" in row.measured) == (status == "not checked")
@@ -157,7 +160,7 @@ def test_a_protection_verdict_needs_the_unprotected_arm_to_fail_the_same_test(st
     from adaptive_repro.outputs import zhao_correlation as zc
 
     arm = types.SimpleNamespace(name="thresholdout_effective_n", claim_name="Thresholdout for n/V")
-    spec = types.SimpleNamespace(points=[types.SimpleNamespace(arms=(arm,))])
+    spec = types.SimpleNamespace(points=[types.SimpleNamespace(arms=(arm,), remove_shared_state=False)])
     table = _power_table(std_gap, answered, answered_n)
     (row,) = [c for c in zc.claims(table, spec) if c.claim_id.endswith("-restores")]
     assert row.status == status, row.measured
@@ -178,7 +181,7 @@ def test_sqrt_v_scaling_holds_only_inside_its_equivalence_margin(slope_se_scale,
     table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
                           "gap_se": gaps * slope_se_scale, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0,
                           "replicates": 40, "point": ["a", "b", "c", "d"]})
-    no_arms = types.SimpleNamespace(points=[types.SimpleNamespace(arms=())])
+    no_arms = NO_ARMS
     (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("scales-like-sqrt-v")]
     assert row.status == status, row.measured
     assert ("replicates would decide" in row.measured) == (status == "not checked")

@@ -21,6 +21,7 @@ from adaptive_repro.privacy.influence import (
     symmetric_chain_matrix,
 )
 from adaptive_repro.privacy.lemmas import lemma2_eps_bdp, lemma2_eps_dp, lemma2_general
+from adaptive_repro.simulation import analyst
 from adaptive_repro.simulation.data_models import BatchChain
 from adaptive_repro.simulation.models.attribute_chains import AttributeChains, uniform_composition
 from adaptive_repro.simulation.models.households import Households
@@ -223,3 +224,45 @@ def test_a_config_on_top_that_names_another_model_replaces_the_model_block(tmp_p
     assert out["experiments"]["zhao-fig3"]["model"] == {"name": "attribute_chains", "lam": 1.0, "rho": 0.5}
     assert out["experiments"]["zhao-fig3"]["n"] == 10
     assert validation.with_model_blocks_replaced(merged, [base]) == merged  # no file names a model: unchanged
+
+
+@pytest.mark.parametrize("name", sorted(n for n, m in MODELS.items() if m.supports("shared_state_means")))
+def test_removing_the_shared_state_leaves_each_attributes_own_iid_noise(name):
+    """The analyst of ``remove_shared_state`` (simulation.analyst.remove_shared_state): on data sets drawn record by
+    record, the residual statistics of null attributes vary like i.i.d. ones, n Var(w) = 1 (the raw ones like V), and
+    the residuals of different attributes are not correlated across data sets, as the shared state made the raw ones."""
+    model, reps = MODELS[name], 600
+    pop = model.population(np.random.default_rng(3), 400, 300, 0, 6.0)
+    means = model.shared_state_means(pop)
+    raw = 2.0 * (direct_sign_queries(model, pop, reps, 9) - 0.5)
+    residual = np.array([analyst.remove_shared_state(w, means) for w in raw])
+    n_var_raw, n_var_residual = pop.n * raw.var(axis=0, ddof=1), pop.n * residual.var(axis=0, ddof=1)
+    if means.shape[1] == 0:  # no shared state (attribute chains): nothing to remove
+        np.testing.assert_array_equal(residual, raw)
+        return
+    # the raw statistics are inflated (not vacuous); the residuals' variance is i.i.d. up to the fit's G - 1 of d
+    assert n_var_raw.mean() > 1.5, n_var_raw.mean()
+    # given the states, w_j = shared part + own noise e_j, n Var(e_j) = 4 mean_g F_jg (1 - F_jg), independent over j;
+    # the fit removes the shared part exactly and leaves (I - H) e, H the hat matrix of the directions
+    own = 4.0 * np.mean(means * (1.0 - means), axis=1)
+    directions = 2.0 * (means - means.mean(axis=1, keepdims=True))
+    hat = directions @ np.linalg.pinv(directions)
+    expected = np.diag((np.eye(pop.d) - hat) @ np.diag(own) @ (np.eye(pop.d) - hat))
+    ratio = n_var_residual / expected
+    assert abs(ratio.mean() - 1.0) < 0.03, (ratio.mean(), n_var_raw.mean())  # SE about 0.005
+    pairs_raw = np.corrcoef(raw.T)[np.triu_indices(pop.d, 1)]
+    pairs_residual = np.corrcoef(residual.T)[np.triu_indices(pop.d, 1)]
+    assert np.abs(pairs_raw).mean() > 0.1
+    assert np.abs(pairs_residual).mean() < 1.5 / np.sqrt(reps)  # ~ sqrt(2/pi)/sqrt(reps) for uncorrelated pairs
+
+
+def test_removing_the_shared_state_keeps_bottoms_and_a_fit_it_cannot_make():
+    means = np.array([[0.7, 0.3], [0.4, 0.6], [0.55, 0.45], [0.5, 0.5]])
+    w = np.array([0.1, np.nan, -0.2, 0.05])
+    out = analyst.remove_shared_state(w, means)
+    assert np.isnan(out[1]) and np.all(np.isfinite(out[[0, 2, 3]]))
+    direction = 2 * (means - means.mean(axis=1, keepdims=True))[:, 0]
+    assert abs(np.dot(out[[0, 2, 3]], direction[[0, 2, 3]])) < 1e-12  # the residual is orthogonal to the direction
+    np.testing.assert_array_equal(analyst.remove_shared_state(w, means[:, :1]), w)  # one state: nothing shared
+    np.testing.assert_array_equal(analyst.remove_shared_state(np.array([0.1, np.nan, np.nan, np.nan]), means),
+                                  [0.1, np.nan, np.nan, np.nan])  # no more finite entries than columns

@@ -147,7 +147,8 @@ def test_every_experiment_key_changes_the_spec():
     base = dict(n=300, d=100, replicates=2, k_grid=[0, 5], mechanisms=["standard", "dwork_code"], query="sign")
     changes = {"n": 301, "d": 101, "k_grid": [0, 6], "mechanisms": ["standard"], "query": "mean",
                "signal_attributes": 3, "signal_scale": 5.0, "arms": {"dwork_code": {"noise_scale": 2.0}},
-               "cut_scale": 0.5, "model": {"p_s": 0.7}, "alg1": {"budget": 7}, "replicates": 3}
+               "cut_scale": 0.5, "model": {"p_s": 0.7}, "alg1": {"budget": 7}, "replicates": 3,
+               "remove_shared_state": True}
     assert set(changes) == _schema_keys("experiment"), "a key without a change here"
     a = validation.experiment_spec("x", base)
     for key, value in changes.items():

@@ -37,10 +37,10 @@ from adaptive_repro.simulation.data_models import (
     DataModel,
     Population,
     clipped_normal_mean,
-    sign_query_inflation,
     signal_loadings,
 )
 from adaptive_repro.simulation.engines import Dataset, Engine
+from adaptive_repro.simulation.inflation import sign_query_inflation
 from adaptive_repro.simulation.sign_engine import condition_on_count, stream_entropy, substream
 
 
@@ -118,6 +118,10 @@ class AttributeChains(DataModel):
             log_pmf = special.gammaln(k + 1) - special.gammaln(b + 1) - special.gammaln(k - b + 1) - k * np.log(2.0)
             out.append(float(np.sum(np.exp(log_pmf) * special.ndtr((m[k] + pop.lam * (2 * b - k)) / np.sqrt(k)))))
         return np.array(out)
+
+    def shared_state_means(self, pop):
+        """None shared: every attribute has its own chain, so no state moves the attributes together."""
+        return np.empty((pop.d, 0))
 
     def sign_query_population(self, pop):
         return 0.5 * (special.ndtr(pop.mu + pop.lam) + special.ndtr(pop.mu - pop.lam))

@@ -27,11 +27,11 @@ from adaptive_repro.simulation.data_models import (
     GroupedSignModel,
     Population,
     clipped_query_population,
-    null_loading_spread,
     population_accuracies,
     sign_query_population,
     signal_loadings,
 )
+from adaptive_repro.simulation.inflation import null_loading_spread
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +81,11 @@ class Households(GroupedSignModel, DataModel):
         if rest:  # the smaller last household
             plus += rest * int(rng.random() < 0.5)
         return np.array([plus, pop.n - plus])
+
+    def record_clusters(self, n: int) -> np.ndarray:
+        """The household of each record (consecutive records, as :meth:`sample` draws them)."""
+        sizes = household_sizes(n, self.size)
+        return np.repeat(np.arange(len(sizes)), sizes)
 
     def group_means(self, pop) -> np.ndarray:
         return pop.mu[:, None] + pop.beta[:, None] * np.array([1.0, -1.0])[None, :]

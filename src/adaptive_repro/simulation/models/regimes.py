@@ -29,10 +29,9 @@ from adaptive_repro.simulation.data_models import (
     GroupedSignModel,
     Population,
     clipped_normal_mean,
-    null_loading_spread,
-    sign_query_inflation,
     signal_loadings,
 )
+from adaptive_repro.simulation.inflation import null_loading_spread, sign_query_inflation
 
 
 @dataclasses.dataclass(frozen=True)
