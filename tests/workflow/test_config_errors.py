@@ -86,6 +86,8 @@ CASES = [  # (id, mutation, fragments the message must contain: key, value, what
      ["config key 'experiments'", "experiments.dwork-signal"]),
     ("inverted-range", set_key(["theory", "he", "kl"], {"eps_min": 5.0, "eps_max": 1.0}),
      ["theory.he.kl.eps_min", "5.0", "eps_max = 1.0"]),
+    ("shared-state-removal-without-sign-queries", with_zhao(remove_shared_state=True, query="mean"),
+     ["experiments.zhao-fig2.remove_shared_state", "true", "sign queries"]),
     ("number-or-null-below-bound", with_zhao(alg1={"epsilon": -1.0}),  # a key of two types (number or null)
      ["experiments.zhao-fig2.alg1.epsilon", "-1.0", "a number greater than 0 or null"]),
 ]

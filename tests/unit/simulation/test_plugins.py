@@ -310,6 +310,14 @@ def test_an_arm_the_model_cannot_serve_is_refused_before_any_job_in_one_line(ar1
         validation.experiment_spec("zhao-fig3", block)
 
 
+def test_removing_a_shared_state_the_model_cannot_name_is_refused_in_one_line(ar1):
+    block = dict(n=300, d=60, replicates=3, k_grid=[0, 5], mechanisms=["standard"], query="sign",
+                 signal_attributes=0, model={"name": "gaussian_ar1"}, remove_shared_state=True)
+    with pytest.raises(ValueError, match=r"config key 'experiments.zhao-fig3.remove_shared_state': this output needs "
+                                         r"the sign queries' means per shared latent state; data model 'gaussian_ar1'"):
+        validation.experiment_spec("zhao-fig3", block)
+
+
 @pytest.mark.parametrize("model", list(DATA_MODELS), ids=lambda m: m.name)
 def test_every_registered_model_declares_what_it_supports(model):
     """Every registered model has the core; an optional capability is all of its methods or none, and a model that
@@ -323,6 +331,8 @@ def test_every_registered_model_declares_what_it_supports(model):
         assert all(overridden) or not any(overridden), (model.name, capability)
         if capability == "known_inflation" and model.supports(capability):
             assert instance.expected_inflation(100) >= 1.0 - 1e-9
+        if capability == "known_clusters" and model.supports(capability):
+            assert len(instance.record_clusters(100)) == 100
 
 
 def test_an_arm_takes_its_parameters_from_its_own_block():
