@@ -26,6 +26,7 @@ from adaptive_repro.report.plotting import (
     log_axis,
     name,
     power_of_ten_label,
+    ring,
     style,
     verdict_title,
 )
@@ -82,6 +83,20 @@ N_STYLES = ["--", ":", "-."]
 B_FLOOR = 1e-16
 
 
+def headline(c: dict) -> str:
+    """The figure's one message, from the frames the claims check (:func:`comparisons`): whether Theorem 1 beats
+    Nissim-Stemmer in a and b at every eps (rows thm1-a-vs-ns, thm1-b-vs-ns) and whether it is tighter than Dwork et
+    al.'s bound wherever both say something (row thm1-tighter-than-dwork)."""
+    wf, wd = c["wf"], c["dwork"]
+    beats = bool(((wf.he_thm1_a < wf.nissim_stemmer_a) & (wf.he_thm1_b < wf.nissim_stemmer_b)).all())
+    ns = f"He's Theorem 1 {'beats' if beats else 'does not beat'} Nissim–Stemmer in a and b at every ε"
+    if not len(wd):
+        return ns + "; no point where Dwork et al.'s bound and it both say something"
+    if wd.ok.all():
+        return ns + ", and Dwork et al. wherever both say something"
+    return ns + ", but not Dwork et al.: its a = 9ε is above their 4ε"
+
+
 def generalization_verdict(c: dict) -> tuple[str, str]:
     """The figure's one message, from the frame of row thm1-tighter-than-oneto (``c["oneto"]``, :func:`comparisons`):
     at how many of the comparable eps (the x positions drawn and ringed) Theorem 1 is not at least as tight as Oneto
@@ -117,11 +132,9 @@ def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
 def generalization_figure(table: pd.DataFrame, params: dict):
     """The high-probability bounds P[|gap| < a] > 1 - b as He quotes them, against eps: left the accuracy term a,
     right the failure probability b (at the grid's middle delta, drawn as a line: no (eps, delta)-DP bound can have
-    b below it; b below :data:`B_FLOOR` in a strip). Colour = method (plotting keys); Oneto et al. at empirical
-    risk 0 for each N with a point comparable with Theorem 1, line style = N. No rings: Oneto et al.'s b as He
-    quotes it is below delta wherever N meets Theorem 1's condition (N eps^2 >= 2 ln(16 e^eps/delta) >
-    ln(3/delta)), so row thm1-tighter-than-oneto is not applicable and nothing is compared. The other
-    comparisons (Dwork et al.'s window point, Nissim-Stemmer's "tightest", Theorem 2) are in the claims and table."""
+    b below it; b below :data:`B_FLOOR` in a strip). Colour = method. Ringed: Dwork et al.'s first window point, where
+    row thm1-tighter-than-dwork fails. Oneto et al.'s curves (line style = N) only where that row is applicable (its
+    quoted b above delta somewhere); Nissim-Stemmer's "tightest" and Theorem 2 are in the claims and table."""
     from matplotlib.patches import Patch
 
     pyplot = plt()
@@ -152,7 +165,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
             _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, strip_at[m] if q == "b" else None,
                           ms=4, label=NAMES[m], **style(key))
         for i, N in enumerate(sorted(p["N"])):
-            if N not in Ns:
+            if N not in Ns or not oneto_quote_possible(wo):  # not compared (the subtitle says why): not drawn
                 continue
             s = table[(table.method == "oneto_et_al") & (table.quantity == q) & (table.N == N)
                       & (table.empirical_risk == 0) & (table.delta == delta)].sort_values("eps")
@@ -180,8 +193,18 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)")
     axes[1].set(ylabel="b (lower is tighter)")
     axes[1].set_title(f"failure probability b, δ = {tex_number(delta)}", fontsize=POWER_TITLE_PT)
-    verdict, points = generalization_verdict(c)
-    verdict_title(fig, verdict, points)
+    wd = c["dwork"]
+    failing = wd[~wd.ok].sort_values("eps")
+    if len(failing):  # Theorem 1's a above Dwork et al.'s where both say something: ring it on Theorem 1's a
+        ring(axes[0], failing.eps.iloc[:1], failing.he_thm1_a.iloc[:1],
+             label="claim fails here: Theorem 1 tighter than Dwork et al.\n(both say something only for "
+                   f"δ < 8⁻⁹; ε = {failing.eps.iloc[0]:.3g}, δ = {number_text(failing.delta.iloc[0])})")
+    if len(wo) and not oneto_quote_possible(wo):
+        oneto = (f"Oneto et al. not drawn: as He quotes it, its b is below δ at all {len(wo)} comparable points, "
+                 "impossible for (ε, δ)-DP")
+    else:
+        oneto = "; ".join(t for t in generalization_verdict(c) if t)
+    verdict_title(fig, headline(c), oneto)
     found: dict = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):

@@ -398,7 +398,8 @@ def test_kl_figure_verdict_follows_the_data():
 
 def test_generalization_figure_compares_nothing_with_an_impossible_quote():
     """Oneto et al.'s b as He quotes it is below delta wherever N meets Theorem 1's condition: the figure says so
-    and rings nothing (the rows are not applicable); a frame where the quote is possible gets the comparison."""
+    and draws no Oneto curve (the rows are not applicable); a frame where the quote is possible gets the comparison.
+    The title's verdict is Theorem 1 against Nissim-Stemmer and Dwork et al.; the failing Dwork point is ringed."""
     import matplotlib.pyplot as plt
 
     from adaptive_repro.outputs import he_generalization as heg
@@ -408,12 +409,14 @@ def test_generalization_figure_compares_nothing_with_an_impossible_quote():
     table, fig, _ = catalogue.build("he-generalization", params, {})  # N = 1e7 meets Theorem 1's condition
     fig.canvas.draw()
     assert figure_checks.figure_problems(fig) == []
-    wo = heg.comparisons(table, params)["oneto"]
+    c = heg.comparisons(table, params)
+    wo = c["oneto"]
     assert len(fig.axes) == 2 and len(wo) and not heg.oneto_quote_possible(wo)
-    assert _rings(fig.axes[0]) == 0
+    assert _rings(fig.axes[0]) == int(bool((~c["dwork"].ok).any()))
+    assert not [ln for ax in fig.axes for ln in ax.get_lines() if ln.get_gid() == "encoding:oneto"]
     verdict, settings = fig.get_suptitle().split("\n")
-    assert verdict.startswith("Oneto et al.'s b as He quotes it is below δ wherever it is comparable")
-    assert settings.startswith(f"{len(wo)} comparable (ε, δ, N, risk) points")
+    assert verdict == heg.headline(c) and verdict.startswith("He's Theorem 1 beats Nissim–Stemmer in a and b")
+    assert settings.startswith(f"Oneto et al. not drawn: as He quotes it, its b is below δ at all {len(wo)}")
     plt.close(fig)
     wo = wo.assign(b=1.0)  # a quote that a DP bound could have
     bad = wo[~wo.ok]
