@@ -193,10 +193,8 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "st
     if text.startswith("σ ≤"):  # a contiguous failing range: name where it ends, below the line at 1
         top = float(steps.sigma[~steps.ok].max())
         right_half = np.log(top / lo) / np.log(hi / lo) > 0.6  # little room to its right: write it to the left
-        y_text = 0.4 * float(np.nanmin(ratio[scan.sigma.between(top / 4, top * 4)]))  # under the line near it
-        ax.annotate(text, xy=(top, 1), xytext=(top, y_text), ha="right" if right_half else "left", va="center",
-                    fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "color": COLORS["reference"], "lw": 1,
-                                                        "shrinkB": 0})
+        ax.text(top, 0.84, text, ha="right" if right_half else "center", va="top", fontsize=SIZES["note"])  # under
+        # the end of the failing range, below the configured sigma's ring, with no leader to cross it
         ax.plot([top], [1.0], marker="|", ms=14, mew=2, color="black", zorder=6)  # the end of the failing range
     ax.set(xscale="log", xlabel="noise σ", ylabel=f"printed ε̃ / exact ε of one {unit}", xlim=(lo, hi))
     ax.set_title(f"one {unit}", fontsize=SIZES["title"])
@@ -219,47 +217,53 @@ DT_MARKERS = ["o", "s", "D", "v"]
 HALF_RANGE = 1.35
 #: The axis reaches this factor beyond the half-height, so a point at the top keeps its whole marker in view.
 TOP_ROOM = 1.1
+#: Factor in T between the drawn delta~ (paired points at one T stay apart).
+DODGE = 1.3
 
 
-def composition_panels(axes, table: pd.DataFrame, sigma_colours: dict, unit: str = "iterations") -> None:
-    """Step 2, one panel per N: how far delta' (additive delta~ as given) lies above or below the exact delta(eps')
-    of T (2 q eps~, q delta)-DP steps (KOV 2015 Thm 3.3), in percent of the exact delta, against T, on a linear axis
-    around 0 whose height follows the panel's largest shortfall; below 0 fails row sound (shaded). Colour = sigma,
-    line style = delta~ (those of :func:`_shown_delta_tildes`); a value above the panel's top is a triangle on the
-    top edge."""
+def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = "iterations") -> dict:
+    """Step 2 at the N with the largest shortfall (the other N, of the same shape and smaller, are returned, N -> its
+    largest shortfall in %, for the legend): how far delta' (additive delta~ as given) lies above or below the exact
+    delta(eps') of T (2 q eps~, q delta)-DP steps (KOV 2015 Thm 3.3), in percent of the exact delta, against T, on a
+    linear axis around 0 whose height follows the largest shortfall; below 0 fails row sound (shaded). Colour =
+    sigma, line style and marker = delta~ (those of :func:`_shown_delta_tildes`; each delta~ a little apart in T so
+    paired points do not hide each other); a value above the top is a triangle on the top edge."""
     t = table.assign(excess=100 * (table.delta_prime_free / table.exact_delta_at_eps_prime - 1))
     dts = _shown_delta_tildes(table)
-    for ax, (N, panel) in zip(axes, t.groupby("N")):
-        shown = panel[panel.delta_tilde.isin(dts)]
-        short = float(-shown.excess.min())
-        half = HALF_RANGE * max(short, 1e-3)
-        ax.axhspan(-half * TOP_ROOM, 0, **SHADE)
-        ax.axhline(0, color=COLORS["reference"], lw=1.2)
-        for (dt, sigma), g in shown.groupby(["delta_tilde", "sigma"]):
-            g = g.sort_values("T")
-            i = dts.index(dt)
-            colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
-            ax.plot(g["T"], g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, ms=4.5, lw=1.3,
-                    zorder=4)
-            short_here = g[g.excess < 0]  # the claim fails at these points: ringed, as in every figure
-            ring(ax, short_here["T"], short_here.excess, label="claim fails here", size=55)
-        above = sorted(set(shown["T"][shown.excess > half]))
-        if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
-            ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],
-                    zorder=5)
-        ax.set(xscale="log", xlabel=f"{unit} T", ylim=(-half * TOP_ROOM, half * TOP_ROOM * 1.04))
-        ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
-        log_axis(ax, "x")
-        worst = f"up to {short:.2g}% short" if short > 0 else "no shortfall"
-        ax.set_title(f"T {unit}, N = {number_text(N)}\n{worst}", fontsize=SIZES["title"])
-    axes[0].set_ylabel(f"(δ′ − exact δ) / exact δ of T {unit} (%)")
+    shown_all = t[t.delta_tilde.isin(dts)]
+    shortfall = (-shown_all.groupby("N").excess.min()).clip(lower=0)
+    N = float(shortfall.idxmax())
+    shown = shown_all[shown_all.N == N]
+    short = float(shortfall.loc[N])
+    half = HALF_RANGE * max(short, 1e-3)
+    ax.axhspan(-half * TOP_ROOM, 0, **SHADE)
+    ax.axhline(0, color=COLORS["reference"], lw=1.2)
+    for (dt, sigma), g in shown.groupby(["delta_tilde", "sigma"]):
+        g = g.sort_values("T")
+        i = dts.index(dt)
+        x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2)
+        colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
+        ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, ms=5, lw=1.3, zorder=4)
+        failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure
+        ring(ax, x[failing], g.excess[failing], label="claim fails here", size=70)
+    above = sorted(set(shown["T"][shown.excess > half]))
+    if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
+        ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],
+                zorder=5)
+    ax.set(xscale="log", xlabel=f"{unit} T", ylim=(-half * TOP_ROOM, half * TOP_ROOM * 1.04))
+    ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
+    log_axis(ax, "x")
+    worst = f"up to {short:.2g}% short" if short > 0 else "no shortfall"
+    ax.set_title(f"T {unit}, N = {number_text(N)} (the largest shortfall): {worst}", fontsize=SIZES["title"])
+    ax.set_ylabel(f"(δ′ − exact δ) / exact δ of T {unit} (%)")
+    return {n: v for n, v in shortfall.items() if n != N}  # the other N, not drawn: the legend names them
 
 
 def application_figure(table: pd.DataFrame, params: dict, which: str):
     """Theorem 7/8 checked step by step against exact accounting: left, the printed per-step eps~ against the exact
     eps of one Gaussian step (row per-step-eps-exact); right, delta' over the exact composition of T steps at the
-    theorem's eps' (row sound), one panel per N. Verdict title with the sizes of both failures; sigma has one colour
-    in every panel, shading one meaning (the claim fails there)."""
+    theorem's eps' (row sound) at the N with the largest shortfall. Verdict title with the sizes of both failures;
+    sigma has one colour in both panels, shading one meaning (the claim fails there)."""
     pyplot = plt()
     p = params
     thm = "Theorem 7" if which == "sgld" else "Theorem 8"
@@ -267,19 +271,17 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     dts = _shown_delta_tildes(table)
     sigmas = sorted(float(s) for s in p["sigma"])
     colours = sigma_colours(sigmas)
-    Ns = sorted(table.N.unique())
     fig = pyplot.figure(figsize=(9.8, 5.0))
-    grid = fig.add_gridspec(1, 1 + len(Ns), width_ratios=[1.15] + [1] * len(Ns))
-    left = fig.add_subplot(grid[0, 0])
-    right = [fig.add_subplot(grid[0, 1 + i]) for i in range(len(Ns))]
+    grid = fig.add_gridspec(1, 2, width_ratios=[1, 1.35])
+    left, right = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])
     per_step_panel(left, steps, colours, "step" if which == "sgld" else "round")
-    composition_panels(right, table, colours, "iterations" if which == "sgld" else "rounds")
+    others = composition_panel(right, table, colours, "iterations" if which == "sgld" else "rounds")
     setting = (f"{'SGLD' if which == 'sgld' else 'federated learning'}: τ = {number_text(p['tau'])}, "
                f"δ = {tex_number(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
                + ", q = τ/N")
     verdict_title(fig, application_verdict(table, steps, thm), setting).set_fontsize(POWER_TITLE_PT)
     first = [h for h in left.get_legend_handles_labels()[0] if h.get_label() != "claim fails here"]
-    rings = [c for ax in [left, *right] for c in ax.collections if c.get_gid() == "encoding:violation"]
+    rings = [c for ax in [left, right] for c in ax.collections if c.get_gid() == "encoding:violation"]
     if rings:  # one entry: the report's ring, a point where the claim fails
         first.append(copy.copy(rings[0]))
         first[-1].set_label("ringed: the claim fails at this point")
@@ -293,6 +295,10 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
         low = float((table.delta_prime_free / table.exact_delta_at_eps_prime)[table.delta_tilde.isin(rest)].min())
         third.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(number_text(d) for d in rest)
                             + f": δ′ ≥ {low:.3g} × exact,\nnot drawn"))
+    if others:  # the other N: the same shape, smaller
+        third.append(Line2D([], [], ls="", label="N = " + ", ".join(number_text(n) for n in others)
+                            + " (not drawn): same shape,\n" + ", ".join(f"≤ {v:.2g}%" if v > 0 else "none"
+                                                                     for v in others.values()) + " short"))
     rows = max(map(len, (first, second, third)))
     blank = Line2D([], [], ls="", label=" ")
     handles = [h for column in (first, second, third) for h in column + [blank] * (rows - len(column))]

@@ -359,15 +359,18 @@ def test_application_figure_puts_exactly_the_failing_points_below_zero(oid):
 
     table, fig, claims = _built_figure(oid)
     assert figure_checks.figure_problems(fig) == []
-    assert len(fig.axes) == 1 + table.N.nunique()  # one step, then T steps for each N
+    assert len(fig.axes) == 2  # one step, then T steps at the N with the largest shortfall
     title = fig.get_suptitle()
     failing = int((~table.sound_free).sum())
-    # every point where row "sound" fails, and no other, lies below the line at 0 (the shaded half) of its N's panel
-    drawn = [y for ax in fig.axes[1:] for line in ax.lines if line.get_marker() == "o"
+    excess = table.delta_prime_free / table.exact_delta_at_eps_prime - 1
+    worst = float(excess.groupby(table.N).min().idxmin())
+    # every point of that N where row "sound" fails, and no other, lies below the line at 0 (the shaded half)
+    drawn = [y for line in fig.axes[1].lines if line.get_marker() in ("o", "s", "D", "v")
              for y in np.asarray(line.get_ydata(), dtype=float)]
-    assert sum(y < 0 for y in drawn) == failing
-    for ax in fig.axes[1:]:
-        assert ax.get_yscale() == "linear" and ax.get_ylim()[0] < 0 < ax.get_ylim()[1]
+    assert sum(y < 0 for y in drawn) == int(((~table.sound_free) & (table.N == worst)).sum())
+    assert fig.axes[1].get_yscale() == "linear" and fig.axes[1].get_ylim()[0] < 0 < fig.axes[1].get_ylim()[1]
+    legend = " ".join(t.get_text() for leg in fig.legends for t in leg.get_texts())
+    assert all(f"{n:.0e}" in legend or "(not drawn): same shape" in legend for n in set(table.N) - {worst})
     established = claims["sound"].status == "holds" and claims["per-step-eps-exact"].status == "holds"
     assert ("not established" in title) != established
     if failing:
