@@ -16,7 +16,7 @@ import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, structure_words, theory_table
-from adaptive_repro.outputs.zhao_correlation_claims import (  # noqa: F401 (claims' helpers the figure and tests use)
+from adaptive_repro.outputs.zhao_correlation_claims import (
     ANSWERED_MIN,
     REMEDY_ARMS,
     _assess,
@@ -66,6 +66,8 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
 
 #: How an arm fails at a point (the start of :func:`_valid`'s reason) -> words for a panel title.
 BREAK_WORDS = {"budget": f"< {ANSWERED_MIN:.0%} answered", "overfits": "overfits", "infeasible": "infeasible"}
+#: The same in a panel title, where the axis says what the fraction is.
+PANEL_BREAK_WORDS = {"budget": f"< {ANSWERED_MIN:.0%}", "overfits": "overfits", "infeasible": "infeasible"}
 
 
 def first_break(rows: pd.DataFrame) -> tuple[float, str] | None:
@@ -78,24 +80,42 @@ def first_break(rows: pd.DataFrame) -> tuple[float, str] | None:
     return None
 
 
+def remedy_state(sub: pd.DataFrame) -> tuple[str, float | None]:
+    """One structure's arms with a threshold for n/V, by the claims' own test (:func:`_assess` with its power control
+    :func:`_standard_fails`): ("fails", the first V where some row is not valid); ("holds", None) where every row is
+    valid and the standard holdout fails the same test there; else ("undecided", None): a pass without power, or an
+    answered fraction within 3 SE of 90%."""
+    std = {r.point: r for r in sub[sub["mechanism"] == "standard"].itertuples()} if "point" in sub else {}
+    fails, open_ = [], False
+    for r in sub[sub["mechanism"].isin(REMEDY_ARMS)].itertuples():
+        state = _assess(r)[0]
+        if state == "invalid":
+            fails.append(float(r.V))
+        elif state == "undecided" or not _standard_fails(std.get(getattr(r, "point", None)), r.threshold):
+            open_ = True
+    if fails:
+        return "fails", min(fails)
+    return ("undecided" if open_ else "holds"), None
+
+
 def structure_verdict(sub: pd.DataFrame) -> str:
-    """One structure's verdict on one line (its answered-fraction panel title when the structures differ): from which
-    V Algorithm 1's DP and Bayesian-DP calibrations fail, and whether the arms with a threshold for n/V stay valid."""
+    """One structure's verdict (its answered-fraction panel title when the structures differ): from which V
+    Algorithm 1's DP and Bayesian-DP calibrations fail, and what the claims' test says of the arms with a threshold
+    for n/V (:func:`remedy_state`); a line per part where they do not fit on one."""
     breaks = {arm: first_break(sub[sub["mechanism"] == arm]) for arm in (DP_ARM, BDP_ARM)
               if (sub["mechanism"] == arm).any()}
 
     def text(b) -> str:
-        return "valid" if b is None else f"{BREAK_WORDS[b[1]]} from V = {b[0]:.2g}"
+        return "valid" if b is None else f"{PANEL_BREAK_WORDS[b[1]]} from V = {b[0]:.2g}"
 
     if breaks and len(set(breaks.values())) == 1:
         parts = [f"Alg. 1 {text(next(iter(breaks.values())))}"]
     else:
         short = {DP_ARM: "DP", BDP_ARM: "BDP"}
         parts = [f"{short[a]} {text(b)}" for a, b in breaks.items()]
-    remedy = [first_break(sub[sub["mechanism"] == a]) for a in REMEDY_ARMS if (sub["mechanism"] == a).any()]
-    if remedy:
-        failed = [v for v, _ in (b for b in remedy if b is not None)]
-        parts.append("n/V valid" if not failed else f"n/V fails from V = {min(failed):.2g}")
+    if sub["mechanism"].isin(REMEDY_ARMS).any():
+        state, v = remedy_state(sub)
+        parts.append(f"n/V fails from V = {v:.2g}" if state == "fails" else f"n/V {state}")
     joined = "; ".join(parts)
     return joined if len(joined) <= PANEL_TITLE_CHARS else "\n".join(parts)  # a quarter of the width: wrap
 
@@ -132,9 +152,10 @@ def n_over_v_powered(table: pd.DataFrame) -> bool:
 
 def headline(table: pd.DataFrame) -> str:
     """The figure's verdict, the measured answer to the question: from which V correlation breaks DP-calibrated
-    Algorithm 1 and how (per structure, :func:`first_break`), and in how many structures the arms with a threshold
-    for n/V stay valid."""
-    n = len(dict.fromkeys(table["structure"]))
+    Algorithm 1 and how (per structure, :func:`first_break`), in how many structures the arms with a threshold for
+    n/V hold, fail or are undecided by the claims' test (:func:`remedy_state`), and where the script's Thresholdout
+    overfits; on lines of at most :data:`TITLE_CHARS` characters."""
+    n, parts = len(dict.fromkeys(table["structure"])), []
     breaks, broken = _dp_breaks(table)
     if not broken:
         text = (f"Correlation up to V = {table['V'].max():.0f} does not break DP-calibrated Algorithm 1 in "
@@ -147,15 +168,40 @@ def headline(table: pd.DataFrame) -> str:
                "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
         count = f"all {n}" if len(broken) == n else f"{len(broken)} of {n}"
         text = f"From {at}, DP-calibrated Algorithm 1 {how} in {count} structures"
-    remedy = table[table["mechanism"].isin(REMEDY_ARMS)]
-    if len(remedy):
-        valid = sum(all(first_break(g) is None for _, g in remedy[remedy["structure"] == s].groupby("mechanism"))
-                    for s in dict.fromkeys(table["structure"]))
+    if table["mechanism"].isin(REMEDY_ARMS).any():
         if n_over_v_powered(table):
-            text += f"; a threshold for n/V keeps {'all ' + str(n) if valid == n else f'{valid} of {n}'} valid"
+            states = [remedy_state(table[table["structure"] == s])[0] for s in dict.fromkeys(table["structure"])]
+            counts = [f"{state} in {states.count(state)}" for state in ("holds", "fails", "undecided")
+                      if states.count(state)]
+            parts.append(f"n/V thresholds (V known): {', '.join(counts)} of {n}")
         else:  # the standard holdout passes the same test everywhere: passing it says nothing
-            text += "; n/V thresholds untested (no power)"
-    return text
+            parts.append("n/V thresholds untested (no power)")
+    parts.append(_script_overfits(table))
+    lines = [text]
+    for part in filter(None, parts):  # "; " within a line of at most TITLE_CHARS, else a line of its own
+        if len(lines[-1]) + 2 + len(part) <= TITLE_CHARS:
+            lines[-1] += f"; {part}"
+        else:
+            lines.append(part if part.startswith("n/V") else part[0].upper() + part[1:])
+    return "\n".join(lines)
+
+
+#: Characters of one line of the verdict title (the figure's width at the title's font size).
+TITLE_CHARS = 108
+
+
+def _script_overfits(table: pd.DataFrame) -> str:
+    """The title's verdict on the Dwork et al. script's Thresholdout (its threshold ignores correlation) where it
+    overfits beyond its T (the claims' gap test), e.g. "the script's Thresholdout (Dwork et al.) overfits beyond its
+    T in attribute chains from V = 8"; empty where it does not."""
+    bad = [(r.structure, r.V) for r in table[table["mechanism"] == "dwork_code"].itertuples()
+           if _assess(r)[1].startswith("overfitting")]
+    if not bad:
+        return ""
+    structures = list(dict.fromkeys(s for s, _ in bad))
+    where = (structures[0].replace("_", " ") if len(structures) == 1 else f"{len(structures)} structures")
+    return (f"the script's Thresholdout (Dwork et al.) overfits beyond its T in {where} from "
+            f"V = {min(v for _, v in bad):.2g}")
 
 
 def certified_label(table: pd.DataFrame, arm) -> str:
@@ -168,7 +214,10 @@ def certified_label(table: pd.DataFrame, arm) -> str:
     lo, hi = levels.min(), levels.max()
     eps = table["eps_session"].dropna()
     only = "only " if len(eps) and lo > eps.max() * (1 + 1e-6) else ""
-    return f"{arm.display_name}: certifies {only}ε = {lo:.3g}" + ("" if f"{lo:.3g}" == f"{hi:.3g}" else f"–{hi:.3g}")
+    def eps(v: float) -> str:  # 1,830 rather than 1.83e+03
+        return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+
+    return f"{arm.display_name}: certifies {only}ε = {eps(lo)}" + ("" if eps(lo) == eps(hi) else f"–{eps(hi)}")
 
 
 def v_ticks(ax, table: pd.DataFrame) -> None:
@@ -188,7 +237,7 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 #: V tick and the error bars stay apart.
 DODGE = 1.04
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
-DODGE_ANSWERED = 1.18
+DODGE_ANSWERED = 1.3
 
 
 def answering_arms(table: pd.DataFrame, arms) -> list:
@@ -282,8 +331,8 @@ def figure(table: pd.DataFrame, spec):
     first = spec.points[0]
     verdict_title(fig, headline(table),
                   f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates"
-                  + (", the analyst removes the shared state from its statistics" if first.remove_shared_state else "")
-                  + f"; top: arms that answer ≥ {ANSWERED_MIN:.0%} throughout, bars: 95% CI")
+                  + (", the analyst removes the shared state\n" if first.remove_shared_state else "; ")
+                  + f"top: arms that answer ≥ {ANSWERED_MIN:.0%} throughout, bars: 95% CI")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):

@@ -212,7 +212,7 @@ class EffectiveNCalibration(DPCalibration):
     mechanism; docs/METHODS.md §4b). This project's remedy arm, not the paper's."""
 
     name: str = "dp_effective_n"
-    display_name: str = "DP calibration, threshold for n/V"
+    display_name: str = "DP calibration, threshold for n/V (V known)"
     purpose: str = "V known to the mechanism"
     color: str = "#8B5A2B"  # brown: no other arm's hue; black is kept for population and reference lines
     marker: str = "p"  # a pentagon: chains of ◀ read as arrows, and an X with a white edge reads thin
@@ -232,7 +232,7 @@ class BayesianDPEffectiveNCalibration(BayesianDPCalibration):
     project's arm, not the paper's: it asks whether Bayesian DP plus the remedy answers, and from which n."""
 
     name: str = "bdp_effective_n"
-    display_name: str = "Bayesian-DP calibration, threshold for n/V"
+    display_name: str = "Bayesian-DP calibration, threshold for n/V (V known)"
     purpose: str = "Lemma 2, V known to the mechanism"
     color: str = "#332288"  # Paul Tol indigo (a darker partner of the Bayesian-DP blue)
     marker: str = ">"

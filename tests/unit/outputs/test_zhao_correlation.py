@@ -59,7 +59,7 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
     assert all(c.status in STATUSES and c.kind == "project" for c in claims)
     assert "Algorithm 1, DP calibration" in ids["attribute_chains-zhao_alg1_dp-valid"].claim
     titles = [t.get_text() for t in fig.legends[0].get_texts()] if fig.legends else []
-    assert "Thresholdout for n/V; dashed: its T" in titles  # its marker and its threshold in one entry
+    assert "Thresholdout for n/V (V known); dashed: its T" in titles  # its marker and its threshold in one entry
     # the Algorithm 1 calibrations' entries say what Bayesian-DP level they certify (the session's ε for Bayesian DP)
     assert "Algorithm 1, Bayesian-DP calibration: certifies ε = 3" in titles
     assert any(t.startswith("Algorithm 1, DP calibration: certifies") for t in titles)
@@ -96,7 +96,8 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     table = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 1.0, 0.0]),
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
-    assert zc.structure_verdict(table) == "DP < 90% answered from V = 3\nBDP < 90% answered from V = 8\nn/V valid"
+    assert zc.structure_verdict(table) == "DP < 90% from V = 3\nBDP < 90% from V = 8\nn/V undecided"  # no control
+    assert zc.remedy_state(table) == ("undecided", None)
     assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 answers < 90% in all 1 structures; "
                                   "n/V thresholds untested (no power)")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
@@ -128,9 +129,10 @@ def test_verdicts_are_computed_from_the_validity_test(built):
         dashed = [np.asarray(line.get_ydata(), dtype=float) for line in top.lines
                   if line.get_color() == arm.color and line.get_linestyle() == "--"]
         assert any(len(y) == len(expected) and np.allclose(y, expected) for y in dashed), arm.name
-    # a two-line title; the answered panels carry a verdict only where the structures' verdicts differ
-    assert fig.get_suptitle().count("\n") == 1
+    # a two-line title (three where the script's Thresholdout overfits); the answered panels carry a verdict only
+    # where the structures' verdicts differ
     table = built[2][0]
+    assert fig.get_suptitle().count("\n") == zc.headline(table).count("\n") + 1
     verdicts = {zc.structure_verdict(table[table["structure"] == s]) for s in table["structure"].unique()}
     titled = [ax.get_title() for ax in fig.axes if ax.get_ylim()[1] == pytest.approx(1.1) and ax.get_title()]
     assert bool(titled) == (len(verdicts) > 1)
@@ -265,3 +267,24 @@ def test_the_power_control_fails_in_a_shared_state_structure_with_the_adjusted_a
     (row,) = [c for c in claims if c.claim_id == "households-zhao_alg1_dp_effective_n-restores"]
     assert "fails at V = 8" in row.measured and "no power" not in row.measured
     assert "removes the part the data set's shared latent state explains" in row.claim
+
+
+@pytest.mark.parametrize("std_gap, arm_gap, state", [(0.5, 0.01, "holds"), (0.05, 0.01, "undecided"),
+                                                     (0.5, 0.4, "fails")])
+def test_the_figures_n_over_v_verdict_is_the_claims_test(std_gap, arm_gap, state):
+    """The title and panel verdict of the arms with a threshold for n/V follow the claims' test: holds only with a
+    failing control, fails where a row is invalid (here its gap is far above T = 0.1), else undecided."""
+    import pandas as pd
+
+    from adaptive_repro.outputs import zhao_correlation as zc
+
+    base = {"structure": "households", "V": [1.0, 8.0], "point": ["a", "b"], "k": 50, "feasible": True,
+            "answered": 1.0, "gap_se": 0.01, "certified_bdp": np.nan, "eps_session": np.nan, "replicates": 200,
+            "answered_n": 200}
+    table = pd.concat([pd.DataFrame(base | {"mechanism": "standard", "gap_mean": std_gap, "threshold": np.nan}),
+                       pd.DataFrame(base | {"mechanism": "thresholdout_effective_n", "gap_mean": arm_gap,
+                                           "threshold": 0.1})])
+    assert zc.remedy_state(table) == ((state, 1.0) if state == "fails" else (state, None))
+    title = zc.headline(table)
+    assert (f"n/V thresholds (V known): {state} in 1 of 1" in title) == (state != "undecided")  # unpowered
+    assert ("untested (no power)" in title) == (state == "undecided")  # everywhere: nothing is tested

@@ -20,7 +20,7 @@ class ThresholdoutEffectiveNArm(ThresholdoutArm):
     the i.i.d. constants (the same ``PARAMETERS``, set in its own ``arms`` block) at the effective sample size n / V."""
 
     name: str = "thresholdout_effective_n"
-    display_name: str = "Thresholdout for n/V"
+    display_name: str = "Thresholdout for n/V (V known)"
     detail: str = "(threshold and noise at the effective n, V known)"
     color: str = "#33BBEE"  # Paul Tol cyan: no hue near the standard holdout's vermillion (the Bayesian-DP blue is
     # never in its row of zhao-correlation)
