@@ -42,14 +42,19 @@ def test_every_catalogue_id_has_a_paper_category_and_a_caption():
         assert entry.category in PAPERS.values() and (REPORT_DIR / f"{entry.id}.rst").is_file(), entry
 
 
+@pytest.mark.parametrize("on_top", [None, *sorted(p.name for p in (ROOT / "config").glob("*.yaml"))])
 @pytest.mark.parametrize("caption", sorted(p.name for p in REPORT_DIR.glob("*.rst")))
-def test_caption_renders_with_the_default_config(caption):
-    """Jinja with the default config, resolved as the Snakefile resolves it (schema defaults filled in), then
-    reStructuredText; docutils messages raise (report_html.render_caption)."""
+def test_caption_renders_with_every_shipped_config(caption, on_top):
+    """Jinja with the default config and with each shipped config merged on top, resolved as the Snakefile resolves
+    it (schema defaults filled in), then reStructuredText; docutils messages raise (report_html.render_caption). A
+    caption's conditional text must render either way."""
+    from adaptive_repro.foundation.config import merged
     from adaptive_repro.pipeline.validation import validated
 
-    config = validated(yaml.safe_load((ROOT / "config.yaml").read_text()))
-    assert render_caption((REPORT_DIR / caption).read_text(), config).strip()
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    if on_top:
+        config = merged(config, yaml.safe_load((ROOT / "config" / on_top).read_text()))
+    assert render_caption((REPORT_DIR / caption).read_text(), validated(config)).strip()
 
 
 CAPTION_PARTS = ("*What the paper claims.*", "*What this run shows.*", "*How to read it.*")

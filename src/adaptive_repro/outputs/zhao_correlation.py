@@ -326,7 +326,7 @@ def figure(table: pd.DataFrame, spec):
         bottom.set_xlim(lo / DODGE_ANSWERED ** 2, hi * DODGE_ANSWERED ** 2)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    axes[0][0].set_ylabel(f"holdout − fresh accuracy after k = {max(spec.k_grid)}\nqueries (true SEs √V·½/√n)")
+    axes[0][0].set_ylabel(f"holdout − fresh at k = {max(spec.k_grid)}\n(true SEs √V·½/√n)")
     axes[1][0].set_ylabel("fraction of accuracy\nqueries answered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
@@ -340,8 +340,10 @@ def figure(table: pd.DataFrame, spec):
                 handles.append(h), labels.append(lab)
     for i, label in enumerate(labels):  # an arm with a threshold: its marker and its dashed T in one entry
         if label in keyed:
-            handles[i], labels[i] = (handles[i], keyed[label]), f"{label}; dashed: its T"
+            handles[i] = (handles[i], keyed[label])
     keys = {f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D([], [], **answered_line)}
+    if keyed:  # one entry for what every arm's dashed line is
+        keys["dashed: each arm's threshold T (top)"] = Line2D([], [], color=COLORS["reference"], ls="--", lw=1.2)
     if ring_label in labels:  # last, after the lines' keys
         keys[ring_label] = handles[labels.index(ring_label)]
     kept = [(h, lab) for h, lab in zip(handles, labels) if lab not in keys]

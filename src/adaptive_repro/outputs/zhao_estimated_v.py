@@ -19,7 +19,7 @@ from adaptive_repro.outputs.zhao_frontier import TARGET
 #: The variants' words in the figure and the rows (V known is the oracle reference).
 WORDS = {"iid": "i.i.d. threshold T", "v_known": "T√V, V known", "v_hat": "T√V̂ per query (batch means)",
          "v_hat_max": "T√(max V̂), worst attribute", "v_hat_order_unknown": "T√V̂, record order unknown",
-         "v_hat_clusters": "T√V̂ per query (clusters known)"}
+         "v_hat_clusters": "T√V̂, clusters known"}
 BASE = dict(output_id="zhao-estimated-v", kind="project",
             source="this project (Zhao 2017 §1, §4 motivate it; the remedy of zhao-correlation with V estimated)")
 
@@ -202,8 +202,8 @@ def figure(table: pd.DataFrame, spec):
             if j == len(structures) - 1:
                 ax.yaxis.set_label_position("right")
                 ax.set_ylabel(f"n = {n:,}", fontsize=SIZES["tick"])
-    setting = (f"Algorithm 1 with the DP calibration's σ (ε = {spec.alg1.session_epsilon:g}, B = {spec.alg1.budget}),"
-               f" d = {spec.d}, null labels, {spec.replicates} replicates; bars: ±{Z:g} SE, cut at 0 and 1")
+    setting = (f"Algorithm 1, the DP calibration's σ (ε = {spec.alg1.session_epsilon:g}, B = {spec.alg1.budget}), "
+               f"d = {spec.d}, null labels, {spec.replicates} replicates; bars: ±{Z:g} SE (cut at 0, 1)")
     verdict_title(fig, headline(table), setting)
     grey = COLORS["reference"]
     handles = [Line2D([], [], ls="", marker="o", mfc="white", mec=grey, ms=6.5, label="weaker strength (V ≈ 8)"),

@@ -116,7 +116,7 @@ def conversion_verdict(curves: pd.DataFrame) -> str:
     (t_lo, lo), (t_hi, hi) = min(found.items(), key=lambda kv: kv[1]), max(found.items(), key=lambda kv: kv[1])
     if lo == hi:
         return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {_number(x)}" + up_to
-    return (f"Lemma 3 (Markov blanket) certifies no DP level from correlation 2p − 1 ≥ {_number(lo)} "
+    return (f"Lemma 3 (Markov blanket) certifies no DP level from 2p − 1 ≥ {_number(lo)} "
             f"(τ = {t_lo:g}) to ≥ {_number(hi)} (τ = {t_hi:g})" + up_to.replace("; ", ";\n"))
 
 
@@ -192,9 +192,11 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
             artist.set_offsets(np.column_stack([artist.get_offsets()[:, 0], np.full(len(artist.get_offsets()), y)]))
     for ax, tau in zip(axes, taus):  # where the infeasible range starts, named on it
         start = lemma3_gives_up(curves[np.isclose(curves["tau"], tau)])
-        if start is not None:
-            ax.annotate(f"from {_number(start)}", (start, y), textcoords="offset points", xytext=(5, 0),
-                        ha="left", va="center", fontsize=SIZES["tick"], color="black")  # inside, clear of "none"
+        if start is not None:  # right of the start near the left edge, else left of it: clear of the rings
+            lo, hi = ax.get_xlim()
+            left = np.log(start / lo) / np.log(hi / lo) > 0.35
+            ax.annotate(f"from {_number(start)}", (start, y), textcoords="offset points", xytext=(-5 if left else 5, 0),
+                        ha="right" if left else "left", va="center", fontsize=SIZES["tick"], color="black")
     axes[0].set_ylabel("DP level ε′ implying ε-BDP")
     verdict_title(fig, conversion_verdict(curves), f"a binary symmetric chain of n = {n:,} records, stay probability p")
     legend_below(fig, axes, ncol=3)
