@@ -27,6 +27,10 @@ NOISE_ALONE = {"bdp": "noise alone: Bayesian DP's σ, T (larger V) on i.i.d. rec
                "bdp_effective_n": "noise alone: the same with T for n/V"}
 #: marker size of the open star at each Bayesian-DP curve's first n answering 90% (the curves' own markers: 6)
 STAR_SIZE = 12
+#: The legend entry of both rows' noise-alone bands (each in its row's Bayesian-DP colour).
+NOISE_WORDS = "noise alone: each row's Bayesian-DP σ and T on i.i.d. records"
+#: Factor in n between the two strengths' points (their rings and stars at one n stay apart).
+DODGE = 1.15
 #: line style per strength within the figure (strongest correlation solid)
 STRENGTH_STYLES = ("-", "--", ":", "-.")
 
@@ -116,6 +120,7 @@ def figure(table: pd.DataFrame, spec):
     tests) the point is ringed. Panel titles:
     the structure (top row) and the Bayesian-DP calibration's verdict."""
     models = {model.name: model for _, model, _ in spec.points}
+    from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
     from adaptive_repro.outputs.zhao_common import structure_words
@@ -142,6 +147,7 @@ def figure(table: pd.DataFrame, spec):
             for s_index, (line_style, point) in enumerate(zip(STRENGTH_STYLES, strengths)):
                 for calibration in calibrations:
                     c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
+                    c = c.assign(n=c["n"] * DODGE ** (s_index - (len(strengths) - 1) / 2))  # strengths apart
                     v = c["V"].iloc[0]
                     encoding = style(calibration)
                     first = c["first_n_answering_90"].iloc[0]
@@ -150,10 +156,9 @@ def figure(table: pd.DataFrame, spec):
                             markevery=_marked(c["n"].to_numpy(), s_index, first if frontier else None),
                             **_strength_fill(s_index, encoding["color"]),
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
-                    if calibration.name.startswith("bdp"):  # the verdict's curves: 95% CI of the mean
-                        half = ci95_half_width(c["answered_fraction_se"].fillna(0), c["replicates"])
-                        ax.errorbar(c["n"], c["answered_fraction"], yerr=half, fmt="none", ecolor=encoding["color"],
-                                    elinewidth=0.9, capsize=0, zorder=2)
+                    half = ci95_half_width(c["answered_fraction_se"].fillna(0), c["replicates"])  # every curve
+                    ax.errorbar(c["n"], c["answered_fraction"], yerr=half, fmt="none", ecolor=encoding["color"],
+                                elinewidth=0.9, capsize=0, zorder=2)
                     if calibration.name.startswith("bdp") and "answered_fraction_iid" in c and s_index == 0:
                         # the noise alone: the same sigma and T on i.i.d. records (at the strongest strength's sigma)
                         words = NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}")
@@ -166,7 +171,7 @@ def figure(table: pd.DataFrame, spec):
                         first_markers.setdefault(calibration.display_name, Line2D(
                             [], [], ls="", marker="*", ms=STAR_SIZE, mfc="none", mec=encoding["color"], mew=1.2))
                     elif calibration.name == "bdp":  # its claim fails where it is > Z SE below 90% at n_max
-                        last = c[c["n"] == n_max]
+                        last = c[c["n"] == c["n"].max()]
                         below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
                         ring(ax, last.loc[below, "n"], last.loc[below, "answered_fraction"], label=ring_label,
                              size=60)  # small: two strengths' last points can lie close
@@ -186,7 +191,7 @@ def figure(table: pd.DataFrame, spec):
                 ax.set_xlabel("records n")
         axes[i][0].set_ylabel(f"{row_words}:\nfraction answered")
     setting = (f"d = {spec.d:,}, budget B = {spec.alg1.budget}, session ε = {spec.alg1.session_epsilon:g}, "
-               f"null labels, {spec.replicates} replicates; bars: 95% CI of the mean (Bayesian DP)")
+               f"null labels, {spec.replicates} replicates; bars: 95% CI of the mean")
     verdict_title(fig, headline(table), setting)
     found: dict = {}
     for ax in axes.flat:
@@ -201,8 +206,12 @@ def figure(table: pd.DataFrame, spec):
     for display_name, handle in first_markers.items():  # the star in the arm's colour, as drawn
         which = f" ({display_name})" if len(first_markers) > 1 else ""
         found[f"first n with ≥ {TARGET:.0%} answered (filled: larger V){which}"] = handle
+    noise = [found.pop(words) for words in NOISE_ALONE.values() if words in found]
+    if noise:  # one entry: each row's band in that row's Bayesian-DP colour
+        found[NOISE_WORDS] = tuple(noise)
     found |= rings
-    legend_below(fig, handles=list(found.values()), labels=list(found), ncol=2)
+    legend_below(fig, handles=list(found.values()), labels=list(found), ncol=2,
+                 handler_map={tuple: HandlerTuple(ndivide=None, pad=0.3)})
     return fig
 
 
