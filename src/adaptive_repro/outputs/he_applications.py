@@ -2,9 +2,7 @@
 both of the form of :func:`adaptive_repro.bounds.hea.subsampled_composition`, against the exact optimal composition
 of their per-step guarantee (2 q eps~, q delta), q = tau/N (KOV 2015 Thm 3.3), at every delta~ of the sweep; plus
 Section 5's combination with Theorem 1, the stated rates (Remarks 1/2, Section 5) and Wang et al.'s condition.
-
-build(output_id, params, inputs) -> (table, figure, claims), params = the complete ``theory.he.sgld`` or
-``theory.he.federated`` block plus ``seed``.
+build(output_id, params, inputs) -> (table, figure, claims); params: ``theory.he.sgld``/``federated`` plus ``seed``.
 """
 
 from __future__ import annotations
@@ -137,7 +135,7 @@ def application_verdict(table: pd.DataFrame, steps: pd.DataFrame, thm: str) -> s
         parts.append(f"ε̃ up to {100 * low:.2g}% below the exact ε at {_failing_sigma_text(steps)}")
     if n_bad:
         short = float((1 - table.delta_prime_free / table.exact_delta_at_eps_prime).max())
-        parts.append(f"δ′ up to {100 * short:.2g}% below the exact δ at {n_bad} of {len(table)} points")
+        parts.append(f"δ′ up to {100 * short:.2g}% below the exact δ at {n_bad} of {len(table)} points (all N)")
     if not parts:
         return f"{thm}'s per-step ε̃ and δ′ are at least the exact values at every point checked"
     return f"{thm} is not established: " + ",\n".join(parts)
@@ -222,12 +220,10 @@ DODGE = 1.3
 
 
 def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = "iterations") -> dict:
-    """Step 2 at the N with the largest shortfall (the other N, of the same shape and smaller, are returned, N -> its
-    largest shortfall in %, for the legend): how far delta' (additive delta~ as given) lies above or below the exact
-    delta(eps') of T (2 q eps~, q delta)-DP steps (KOV 2015 Thm 3.3), in percent of the exact delta, against T, on a
-    linear axis around 0 whose height follows the largest shortfall; below 0 fails row sound (shaded). Colour =
-    sigma, line style and marker = delta~ (those of :func:`_shown_delta_tildes`; each delta~ a little apart in T so
-    paired points do not hide each other); a value above the top is a triangle on the top edge."""
+    """Step 2 at the N with the largest shortfall (returns the other N -> their largest shortfall in %, for the
+    legend): delta' over the exact delta(eps') of T (2 q eps~, q delta)-DP steps (KOV 2015 Thm 3.3), in percent, on a
+    linear axis around 0; below 0 fails row sound (shaded). Colour = sigma, line style and marker = delta~ (a little
+    apart in T); a value above the top is a triangle on the top edge."""
     t = table.assign(excess=100 * (table.delta_prime_free / table.exact_delta_at_eps_prime - 1))
     dts = _shown_delta_tildes(table)
     shown_all = t[t.delta_tilde.isin(dts)]

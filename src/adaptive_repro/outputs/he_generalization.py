@@ -26,7 +26,6 @@ from adaptive_repro.report.plotting import (
     log_axis,
     name,
     power_of_ten_label,
-    ring,
     style,
     verdict_title,
 )
@@ -89,7 +88,7 @@ def headline(c: dict) -> str:
     al.'s bound wherever both say something (row thm1-tighter-than-dwork)."""
     wf, wd = c["wf"], c["dwork"]
     beats = bool(((wf.he_thm1_a < wf.nissim_stemmer_a) & (wf.he_thm1_b < wf.nissim_stemmer_b)).all())
-    ns = f"He's Theorem 1 {'beats' if beats else 'does not beat'} Nissim–Stemmer in a and b at every ε"
+    ns = f"He's Theorem 1 {'beats' if beats else 'does not beat'} Nissim–Stemmer in a and b at every ε < 2"
     if not len(wd):
         return ns + "; no point where Dwork et al.'s bound and it both say something"
     if wd.ok.all():
@@ -132,9 +131,10 @@ def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
 def generalization_figure(table: pd.DataFrame, params: dict):
     """The high-probability bounds P[|gap| < a] > 1 - b as He quotes them, against eps: left the accuracy term a,
     right the failure probability b (at the grid's middle delta, drawn as a line: no (eps, delta)-DP bound can have
-    b below it; b below :data:`B_FLOOR` in a strip). Colour = method. Ringed: Dwork et al.'s first window point, where
-    row thm1-tighter-than-dwork fails. Oneto et al.'s curves (line style = N) only where that row is applicable (its
-    quoted b above delta somewhere); Nissim-Stemmer's "tightest" and Theorem 2 are in the claims and table."""
+    b below it; b below :data:`B_FLOOR` in a strip). Colour = method. No ring: row thm1-tighter-than-dwork fails at
+    every eps by algebra (a = 9 eps > 4 eps), which the title says. Oneto et al.'s curves (line style = N) only where
+    that row is applicable (its quoted b above delta somewhere); Nissim-Stemmer's "tightest" and Theorem 2 are in
+    the claims and table."""
     from matplotlib.patches import Patch
 
     pyplot = plt()
@@ -177,7 +177,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
                           label=f"Oneto et al., N = {number_text(N)}, empirical risk 0 (where comparable)",
                           **(style("oneto") | {"marker": None}))
     axes[1].axhline(delta, color=COLORS["reference"], ls=":", lw=1.4, zorder=1,
-                    label=f"δ = {number_text(delta)}: no (ε, δ)-DP bound has a b below it")
+                    label=f"δ = {number_text(delta)}: no (ε, δ)-DP bound with a < 1 has a b below it")
     top = max(p["eps"])
     axes[1].set_ylim(top=axes[1].get_ylim()[1] * 4)  # whole markers for the b above 1 (Dwork et al. at small ε)
     for ax in axes:
@@ -193,12 +193,6 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)")
     axes[1].set(ylabel="b (lower is tighter)")
     axes[1].set_title(f"failure probability b, δ = {tex_number(delta)}", fontsize=POWER_TITLE_PT)
-    wd = c["dwork"]
-    failing = wd[~wd.ok].sort_values("eps")
-    if len(failing):  # Theorem 1's a above Dwork et al.'s where both say something: ring it on Theorem 1's a
-        ring(axes[0], failing.eps.iloc[:1], failing.he_thm1_a.iloc[:1],
-             label="claim fails here: Theorem 1 tighter than Dwork et al.\n(both say something only for "
-                   f"δ < 8⁻⁹; ε = {failing.eps.iloc[0]:.3g}, δ = {number_text(failing.delta.iloc[0])})")
     if len(wo) and not oneto_quote_possible(wo):
         oneto = (f"Oneto et al. not drawn: as He quotes it, its b is below δ at all {len(wo)} comparable points, "
                  "impossible for (ε, δ)-DP")
@@ -210,7 +204,8 @@ def generalization_figure(table: pd.DataFrame, params: dict):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if not lab.startswith("_"):
                 found.setdefault(lab, h)
-    found["shaded: the bound says nothing\n(a ≥ 1, b ≥ 1, or b ≤ 0 for ε ≥ 2)"] = Patch(**{**SHADE, "alpha": 0.25})
+    found["shaded: the bound says nothing (a ≥ 1, b ≥ 1;\nHe's and Nissim–Stemmer's b ≤ 0 for ε ≥ 2)"] = Patch(
+        **{**SHADE, "alpha": 0.25})
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig
 

@@ -158,7 +158,7 @@ def headline(table: pd.DataFrame) -> str:
     n, parts = len(dict.fromkeys(table["structure"])), []
     breaks, broken = _dp_breaks(table)
     if not broken:
-        text = (f"Correlation up to V = {table['V'].max():.0f} does not break DP-calibrated Algorithm 1 in "
+        text = (f"Correlation up to V = {table['V'].max():.0f} does not break Algorithm 1 with the DP calibration in "
                 f"{len(breaks)} of {n} structures")
     else:
         vs = sorted(v for v, _ in broken.values())
@@ -167,7 +167,7 @@ def headline(table: pd.DataFrame) -> str:
         how = (f"answers < {ANSWERED_MIN:.0%}" if set(modes) == {"budget"} else
                "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
         count = f"all {n}" if len(broken) == n else f"{len(broken)} of {n}"
-        text = f"From {at}, DP-calibrated Algorithm 1 {how} in {count} structures"
+        text = f"From {at}, Algorithm 1 with the DP calibration (i.i.d. T) {how} in {count} structures"
     if table["mechanism"].isin(REMEDY_ARMS).any():
         if n_over_v_powered(table):
             states = [remedy_state(table[table["structure"] == s])[0] for s in dict.fromkeys(table["structure"])]
