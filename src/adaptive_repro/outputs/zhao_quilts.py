@@ -194,7 +194,7 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
         start = lemma3_gives_up(curves[np.isclose(curves["tau"], tau)])
         if start is not None:  # right of the start near the left edge, else left of it: clear of the rings
             lo, hi = ax.get_xlim()
-            left = np.log(start / lo) / np.log(hi / lo) > 0.35
+            left = 0 < lo < start and np.log(start / lo) / np.log(hi / lo) > 0.35  # (a log axis: lo > 0)
             ax.annotate(f"from {_number(start)}", (start, y), textcoords="offset points", xytext=(-5 if left else 5, 0),
                         ha="right" if left else "left", va="center", fontsize=SIZES["tick"], color="black")
     axes[0].set_ylabel("DP level ε′ implying ε-BDP")
