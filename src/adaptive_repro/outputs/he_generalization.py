@@ -190,7 +190,7 @@ def generalization_figure(table: pd.DataFrame, params: dict):
     # every 5 decades above the strip: round ticks, no two labels crowded
     axes[1].set_yticks([10.0**k for k in range(0, int(np.log10(B_FLOOR)) - 1, -5)])
     axes[0].set(ylabel="a (lower is tighter)")
-    axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)")
+    axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)", fontsize=POWER_TITLE_PT)
     axes[1].set(ylabel="b (lower is tighter)")
     axes[1].set_title(f"failure probability b, δ = {tex_number(delta)}", fontsize=POWER_TITLE_PT)
     if len(wo) and not oneto_quote_possible(wo):
@@ -204,8 +204,10 @@ def generalization_figure(table: pd.DataFrame, params: dict):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             if not lab.startswith("_"):
                 found.setdefault(lab, h)
-    found["shaded: the bound says nothing (a ≥ 1, b ≥ 1;\nHe's and Nissim–Stemmer's b ≤ 0 for ε ≥ 2)"] = Patch(
-        **{**SHADE, "alpha": 0.25})
+    found["shaded: the bound says nothing (a ≥ 1, b ≥ 1;\nHe's and Nissim–Stemmer's b ≤ 0 for ε ≥ 2)"] = Patch(**SHADE)
+    if len(c["dwork"]) and not c["dwork"].ok.any():  # a claim that fails at every eps: said, not ringed
+        found["no ring: Theorem 1's a is above Dwork et al.'s at every ε,\nso that claim fails everywhere (title)"] = (
+            Patch(facecolor="none", edgecolor="none"))
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig
 

@@ -147,13 +147,14 @@ def figure(table: pd.DataFrame, spec):
             for s_index, (line_style, point) in enumerate(zip(STRENGTH_STYLES, strengths)):
                 for calibration in calibrations:
                     c = sub[(sub["experiment"] == point) & (sub["calibration"] == calibration.name)].sort_values("n")
-                    c = c.assign(n=c["n"] * DODGE ** (s_index - (len(strengths) - 1) / 2))  # strengths apart
+                    grid_n = c["n"].to_numpy()  # the grid n (the star's n), before the strengths are set apart
+                    c = c.assign(n=c["n"] * DODGE ** (s_index - (len(strengths) - 1) / 2))
                     v = c["V"].iloc[0]
                     encoding = style(calibration)
                     first = c["first_n_answering_90"].iloc[0]
                     frontier = np.isfinite(first) and calibration.name.startswith("bdp")  # the verdict's frontier
                     ax.plot(c["n"], c["answered_fraction"], line_style, lw=1.4, ms=6, mew=0.6,
-                            markevery=_marked(c["n"].to_numpy(), s_index, first if frontier else None),
+                            markevery=_marked(grid_n, s_index, first if frontier else None),
                             **_strength_fill(s_index, encoding["color"]),
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
                     half = ci95_half_width(c["answered_fraction_se"].fillna(0), c["replicates"])  # every curve
@@ -165,7 +166,7 @@ def figure(table: pd.DataFrame, spec):
                         ax.plot(c["n"], c["answered_fraction_iid"], color=encoding["color"], lw=2.6, alpha=0.3,
                                 solid_capstyle="butt", zorder=1, label=words)
                     if frontier:
-                        at = c[c["n"] == first]
+                        at = c[grid_n == first]
                         ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mew=1.2, zorder=5,
                                 mec=encoding["color"], mfc=encoding["color"] if s_index == 0 else "white")
                         first_markers.setdefault(calibration.display_name, Line2D(
