@@ -234,7 +234,8 @@ def build_figure(frame: pd.DataFrame):
         dense = np.geomspace(sub_t.n.min(), sub_t.n.max(), 120)  # the bound is smooth in n: no kinks at grid n
         ax.plot(dense, lemma1_tail_bound(tau, dense), "-", color="black", lw=2.2, zorder=5,
                 label="Lemma 1's bound 4 exp(−τ²n/9)")
-        ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1)
+        ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1,
+                   label="probability 1 (a bound above it is vacuous)")
         strip: dict[float, list[str]] = {}  # n -> colours of the probabilities below the floor there
         for c, p in zip(colors, ps):
             s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")
