@@ -30,7 +30,6 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     bound fails (ringed); ``verdict``: the title (:func:`adaptive_repro.outputs.lecture.transfer_verdict`)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    from matplotlib.ticker import FuncFormatter
 
     fig, ax = pyplot().subplots(figsize=(8.6, 4.6))
     floor = 0.3 / frame["replicates"].max()
@@ -53,12 +52,7 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     ax.set_yscale("log")
     ax.set_ylim(np.maximum(frame.mc_ci_low, floor).min() / 2, 2)  # down to the lowest bar drawn, no empty decades
     log_axis(ax, "y")
-    from matplotlib.ticker import FixedLocator, NullLocator
-
-    grid = sorted(frame["m"].unique())  # ticks at the grid's m, read off directly (m doubles)
-    ax.xaxis.set_major_locator(FixedLocator(grid))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    ax.xaxis.set_minor_locator(NullLocator())
+    log_axis(ax, "x", subs=(1, 2, 5))  # m doubles: label 2×10^k and 5×10^k too
     handles = [Line2D([], [], color="k", marker="o", ls="", label="Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε]"),
                Line2D([], [], color="k", lw=2.2, label=r"Theorem 0.2 bound $\max\{4\delta/\varepsilon,\ "
                                                         r"e^{-\varepsilon^2 m/8}\}$"),
