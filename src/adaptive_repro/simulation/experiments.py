@@ -138,13 +138,14 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
                                  observed=(name != "fresh"))
             for name in ("train", "holdout", "fresh")
         }
+    state_means = functools.cache(lambda: model.shared_state_means(pop))  # once per replicate, for every arm
     played: list[tuple[Arm, Engine, ArmContext, Selection]] = []
     for arm, engine in zip(spec.arms, spec.arm_engine_objects):
         if not settings[arm.name].feasible:
             continue  # no setting meets the arm's target: the arm is reported as infeasible by the theory table
         mech = arm.create(seeds.rng(seed, spec.name, replicate, "mechanism", arm.name), spec, settings[arm.name])
         ctx = ArmContext(mech, spec, datasets[engine.name], lambda: query.population(model, pop, clip),
-                         lambda: model.shared_state_means(pop))
+                         state_means)
         played.append((arm, engine, ctx, arm.analyst.select(ctx)))
     measured = measure_classifiers(spec, seed, replicate, pop, [(arm, ctx.sets, sel) for arm, _, ctx, sel in played])
     rows, diagnostics = [], []

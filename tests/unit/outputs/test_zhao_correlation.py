@@ -227,21 +227,27 @@ def test_noise_or_data_row_attributes_each_failure_to_its_cause(dp, quiet, statu
     assert (row["counterexample"] == "V = 8") == (status == "does not hold")
 
 
+def _power_run(**block):
+    """zhao-correlation with the standard holdout and Algorithm 1's DP calibration for n/V, 12 replicates at seed 7:
+    (the n/V arm's table row, the standard holdout's, the claims)."""
+    spec = experiment_spec("zhao-correlation", dict(
+        replicates=12, mechanisms=["standard", "zhao_alg1_dp_effective_n"], query="sign", signal_attributes=0,
+        alg1={"budget": 20, "epsilon": 3.0, "threshold_units": 6.0}) | block)
+    records = spec.run_replicates(7, range(12))
+    table, _, claims = catalogue.build("zhao-correlation", {"seed": 7},
+                                       {"records": records, "specs": {"zhao-correlation": spec}})
+    rows = table.set_index("mechanism")
+    return rows.loc["zhao_alg1_dp_effective_n"], rows.loc["standard"], claims
+
+
 @pytest.mark.slow
 def test_the_power_control_fails_where_naive_reuse_overfits():
     """Where naive reuse overfits (Dwork's regime, d = n, k into the hundreds; attribute chains at V about 20), the
     standard holdout fails the n/V arm's own gap test: its gap − 3 SE exceeds T = 6 true SEs by about 7 SE at this
     setting (a false "passes" has probability about Φ(−7) < 1e-11), while the n/V arm's gap stays below its T; so
     that arm's row is decided with power (answered 12 of 12 is still undecided against 90% at 3 SE)."""
-    spec = experiment_spec("zhao-correlation", dict(
-        n=2000, d=2000, replicates=12, k_grid=[0, 100, 200], mechanisms=["standard", "zhao_alg1_dp_effective_n"],
-        query="sign", signal_attributes=0, alg1={"budget": 20, "epsilon": 3.0, "threshold_units": 6.0},
-        structures=[{"name": "attribute_chains", "lam": 3.0, "rho": 0.9061}]))
-    records = spec.run_replicates(7, range(12))
-    table, _, claims = catalogue.build("zhao-correlation", {"seed": 7},
-                                       {"records": records, "specs": {"zhao-correlation": spec}})
-    arm = table.set_index("mechanism").loc["zhao_alg1_dp_effective_n"]
-    std = table.set_index("mechanism").loc["standard"]
+    arm, std, claims = _power_run(n=2000, d=2000, k_grid=[0, 100, 200],
+                                  structures=[{"name": "attribute_chains", "lam": 3.0, "rho": 0.9061}])
     assert std.gap_mean - 3 * std.gap_se > arm.threshold  # the control fails the arm's test
     assert arm.gap_mean - 3 * arm.gap_se <= arm.threshold  # the arm passes it
     (row,) = [c for c in claims if c.claim_id == "attribute_chains-zhao_alg1_dp_effective_n-restores"]
@@ -254,15 +260,8 @@ def test_the_power_control_fails_in_a_shared_state_structure_with_the_adjusted_a
     overfits through many attributes' own noise, and the standard holdout fails the n/V arm's gap test (gap − 3 SE
     = 0.31 against T = 0.27 at this seed; the mean gap is 3.2 of its SEs above the pass line, so a run that passes
     has probability about Φ(−3.2) < 0.001): the arm's row is decided with power."""
-    spec = experiment_spec("zhao-correlation", dict(
-        n=1000, d=20000, replicates=12, k_grid=[0, 500, 1000], mechanisms=["standard", "zhao_alg1_dp_effective_n"],
-        query="sign", signal_attributes=0, alg1={"budget": 20, "epsilon": 3.0, "threshold_units": 6.0},
-        remove_shared_state=True, structures=[{"name": "households", "size": 56, "b": 0.5}]))
-    records = spec.run_replicates(7, range(12))
-    table, _, claims = catalogue.build("zhao-correlation", {"seed": 7},
-                                       {"records": records, "specs": {"zhao-correlation": spec}})
-    arm = table.set_index("mechanism").loc["zhao_alg1_dp_effective_n"]
-    std = table.set_index("mechanism").loc["standard"]
+    arm, std, claims = _power_run(n=1000, d=20000, k_grid=[0, 500, 1000], remove_shared_state=True,
+                                  structures=[{"name": "households", "size": 56, "b": 0.5}])
     assert std.gap_mean - 3 * std.gap_se > arm.threshold  # the control fails the arm's test
     (row,) = [c for c in claims if c.claim_id == "households-zhao_alg1_dp_effective_n-restores"]
     assert "fails at V = 8" in row.measured and "no power" not in row.measured
