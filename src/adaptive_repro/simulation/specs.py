@@ -40,13 +40,20 @@ def experiment_spec(name: str, block: dict, engine: str) -> ExperimentSpec:
     values = {key: block[key] for key in plain}
     values["k_grid"] = tuple(block["k_grid"])
     if values["remove_shared_state"]:
-        if query.name != "sign":
-            raise ValueError(f"config key '{where}.remove_shared_state': value true needs sign queries (query: sign); "
-                             f"this experiment asks {query.name!r} queries")
-        check_capabilities(model, [], [], f"{where}.remove_shared_state", frozenset({"shared_state_means"}))
+        check_shared_state_removal(where, query.name, [(model, f"{where}.remove_shared_state")])
     return ExperimentSpec(name=name, arms=arms, arm_engine_objects=arm_engines(arms, model, query, engine, where),
                           model=model, query=query, alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"),
                           engine=engine, **values)
+
+
+def check_shared_state_removal(where: str, query: str, models: list) -> None:
+    """Refuse ``remove_shared_state: true`` in one line where it cannot work: queries other than sign queries, or a
+    data model (with the config key that names it) without shared-state means."""
+    if query != "sign":
+        raise ValueError(f"config key '{where}.remove_shared_state': value true needs sign queries (query: sign); "
+                         f"this experiment asks {query!r} queries")
+    for model, key in models:
+        check_capabilities(model, [], [], key, frozenset({"shared_state_means"}))
 
 
 def with_parameters(arms: tuple, blocks: dict, where: str) -> tuple:
@@ -117,6 +124,11 @@ def correlation_spec(name: str, block: dict, engine: str) -> CorrelationSpec:
     """The resolved ``experiments.zhao-correlation`` block: one experiment spec per entry of ``structures`` (a model
     block each), the other settings shared."""
     base = {k: v for k, v in block.items() if k != "structures"}
+    if base.get("remove_shared_state"):  # refused under the block's own keys, not a point's name
+        where = f"experiments.{name}"
+        check_shared_state_removal(where, base["query"], [
+            (DATA_MODELS.get(m["name"], f"{where}.structures[{i}].name"), f"{where}.structures[{i}]")
+            for i, m in enumerate(block["structures"])])
     points = tuple(experiment_spec(correlation_point_name(name, model), base | {"model": model}, engine)
                    for model in block["structures"])
     for i, point in enumerate(points):  # its points are indexed by the data model's V

@@ -318,6 +318,15 @@ def test_removing_a_shared_state_the_model_cannot_name_is_refused_in_one_line(ar
         validation.experiment_spec("zhao-fig3", block)
 
 
+def test_shared_state_removal_in_zhao_correlation_is_refused_under_the_blocks_own_key():
+    block = dict(n=300, d=60, replicates=3, k_grid=[0, 5], mechanisms=["standard"], query="mean",
+                 signal_attributes=0, remove_shared_state=True,
+                 structures=[{"name": "households", "size": 3, "b": 1.0}])
+    with pytest.raises(ValueError, match=r"^config key 'experiments.zhao-correlation.remove_shared_state': value true "
+                                         r"needs sign queries"):
+        validation.experiment_spec("zhao-correlation", block)
+
+
 @pytest.mark.parametrize("model", list(DATA_MODELS), ids=lambda m: m.name)
 def test_every_registered_model_declares_what_it_supports(model):
     """Every registered model has the core; an optional capability is all of its methods or none, and a model that
