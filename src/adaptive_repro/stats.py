@@ -60,11 +60,11 @@ def paired_gap(records: pd.DataFrame, mechanism: str, k: int, a: str = "holdout"
     return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(len(diff))), len(diff)
 
 
-def paired_gap_table(records: pd.DataFrame, a: str = "holdout", b: str = "fresh") -> pd.DataFrame:
-    """(mechanism, k, mean, se, replicates) of :func:`paired_gap` for every mechanism and k > 0: the quantity the
-    experiments' claims test, for the figures' gap row (mean with its 95% band)."""
+def paired_gap_table(records: pd.DataFrame, a: str = "holdout", b: str = "fresh", k_min: int = 1) -> pd.DataFrame:
+    """(mechanism, k, mean, se, replicates) of :func:`paired_gap` for every mechanism and k >= ``k_min``: the quantity
+    the experiments' claims test (k > 0), and the figures' gap row (from k = 0, where nothing is selected yet)."""
     rows = [(mech, int(k), *paired_gap(records, mech, int(k), a, b)) for mech in dict.fromkeys(records["mechanism"])
-            for k in sorted(set(records.loc[records["k"] > 0, "k"]))]
+            for k in sorted(set(records.loc[records["k"] >= k_min, "k"]))]
     return pd.DataFrame(rows, columns=["mechanism", "k", "mean", "se", "replicates"])
 
 

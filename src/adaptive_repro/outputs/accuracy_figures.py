@@ -30,12 +30,12 @@ OUTPUT_TITLES = {
 FRESH_LW = 3.6
 
 
-def accuracy_curves(ax, sub: pd.DataFrame):
+def accuracy_curves(ax, sub: pd.DataFrame, fresh_label: str = ""):
     """One arm's mean accuracy vs k on ``ax``: train, holdout (as reported), fresh with the 95% band of each mean
     (stats.ci95_half_width, the convention of every experiment figure), the exact population dotted over the wide fresh
     line (Dwork et al. 2015 Figs. 1-2); ``sub`` holds that arm's rows of a summarize() table. Each data set in its
     encoding's colour and marker at every grid k (the gap row below marks the same k; a ⊥ leaves a gap), the exact
-    population a plain dotted line."""
+    population a plain dotted line; ``fresh_label`` replaces the fresh line's legend name (e.g. to say it is hidden)."""
     for dataset in ("train", "holdout", "fresh", "population"):
         cur = sub[sub["dataset"] == dataset].sort_values("k")
         if cur.empty:
@@ -43,11 +43,15 @@ def accuracy_curves(ax, sub: pd.DataFrame):
         extra = {"ms": 3.5} if dataset != "population" else {"marker": None}
         if dataset == "fresh":
             extra["lw"] = FRESH_LW
-        ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=name(dataset),
+        label = fresh_label if dataset == "fresh" and fresh_label else name(dataset)
+        ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=label,
                 **(style(dataset) | extra), zorder=3 if dataset == "population" else 2)
         if dataset != "population":
             half = ci95_half_width(cur["se"].fillna(0.0), cur["replicates"])
-            ax.fill_between(cur["k"], cur["mean"] - half, cur["mean"] + half, color=COLORS[dataset], alpha=0.15)
+            lo, hi = cur["mean"] - half, cur["mean"] + half  # light fill, thin edges: overlapping bands stay apart
+            ax.fill_between(cur["k"], lo, hi, color=COLORS[dataset], alpha=0.10, lw=0)
+            for edge in (lo, hi):
+                ax.plot(cur["k"], edge, "-", color=COLORS[dataset], lw=0.6, alpha=0.8)
 
 
 #: Ticks of the number of selected variables k on the square-root axis of the accuracy panels (which gives the
@@ -69,13 +73,14 @@ def sqrt_k_axis(ax, k_max: float, ticks: tuple = K_TICKS) -> None:
 
 
 def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=None,
-                    gaps: pd.DataFrame | None = None, tolerances: dict | None = None, tolerance_label: str = ""):
+                    gaps: pd.DataFrame | None = None, tolerances: dict | None = None, tolerance_label: str = "",
+                    fresh_label: str = ""):
     """Dwork et al. 2015 Figs. 1-2 style: one panel per mechanism arm, mean accuracy vs k (square-root axis) with
     the 95% bands of the means for train / holdout / fresh and the exact population accuracy (the paper's view).
     With ``gaps`` (stats.paired_gap_table), a row below shows holdout − fresh with the 95% band of its mean, the
     quantity the claims test, and each arm's tolerance from ``tolerances`` (arm -> value). ``title`` is the
     figure's verdict and ``subtitle`` what is plotted (:func:`verdict_title`); the axes are row-major (accuracy
-    row, then gap row).
+    row, then gap row); ``fresh_label``: the fresh line's legend name, if not its display name.
 
     ``table`` is :func:`adaptive_repro.stats.summarize` output for one experiment; ``arms`` the arm objects to draw
     (their ``name`` is the table's ``mechanism``, their ``display_name`` the panel title).
@@ -92,7 +97,7 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
                              sharey="row", squeeze=False, gridspec_kw={"height_ratios": rows})
     for j, arm_obj in enumerate(arms):
         ax, arm = axes[0][j], arm_obj.name
-        accuracy_curves(ax, table[table[arm_col] == arm])
+        accuracy_curves(ax, table[table[arm_col] == arm], fresh_label)
         ax.set_title(arm_obj.display_name)
         ax.set_ylim(*ylim)
         if gaps is not None:

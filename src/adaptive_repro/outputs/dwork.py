@@ -130,27 +130,22 @@ def ring_failures(fig, verdicts: Verdicts, gaps: pd.DataFrame, arms, spec) -> No
         return
     rows = gaps[(gaps["mechanism"] == "dwork_code") & (gaps["mean"].abs() > spec.arm("dwork_code").tolerance(spec))]
     ring(fig.axes[len(names) + names.index("dwork_code")], rows["k"], rows["mean"],
-         label="Thresholdout leaves its threshold here")
+         label="claim does not hold here: Thresholdout leaves its threshold")
     fig.legends.clear()  # the legend again, with the rings' entry
     legend_below(fig, fig.axes, ncol=2)
 
 
-def note_overlaps(fig, table: pd.DataFrame, arms) -> None:
-    """On each panel whose fresh-data curve lies under the exact population curve, say so (with the largest
-    difference), so that no curve is silently hidden; the notes are left-aligned and tried top left first, so that
-    panels whose top left is empty show them alike."""
-    from adaptive_repro.report.plotting import NOTE_SPOTS, note_in_empty
+def fresh_label(table: pd.DataFrame) -> str:
+    """The fresh line's legend name when it lies under the exact population line in every panel (the largest
+    difference given), so that no curve is silently hidden; else "" (its display name)."""
+    from adaptive_repro.report.plotting import name
 
-    spots = (NOTE_SPOTS[1], NOTE_SPOTS[0], *NOTE_SPOTS[2:])
-
-    for ax, arm in zip(fig.axes, [a.name for a in arms]):
-        sub = table[table["mechanism"] == arm]
-        fresh = sub[sub["dataset"] == "fresh"].set_index("k")["mean"]
-        pop = sub[sub["dataset"] == "population"].set_index("k")["mean"]
-        diff = (fresh - pop).abs().dropna()
-        if len(diff) and diff.max() < 0.005:
-            words = f"fresh-data line hidden under the dotted\npopulation line (they differ by ≤ {diff.max():.3f})"
-            note_in_empty(ax, words, spots=spots).set_multialignment("left")
+    fresh = table[table["dataset"] == "fresh"].set_index(["mechanism", "k"])["mean"]
+    pop = table[table["dataset"] == "population"].set_index(["mechanism", "k"])["mean"]
+    diff = (fresh - pop).abs().dropna()
+    if len(diff) and diff.max() < 0.005:
+        return f"{name('fresh')}: under the dotted population line (differ by ≤ {diff.max():.3f})"
+    return ""
 
 
 def build(output_id: str, params: dict, inputs: dict):
@@ -173,8 +168,9 @@ def build(output_id: str, params: dict, inputs: dict):
     verdicts = Verdicts(claims)
     fig = accuracy_panels(table, arms, dwork_verdict(verdicts, arms),
                           f"{OUTPUT_TITLES[output_id]}; n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates",
-                          gaps=gaps, tolerances=tolerances, tolerance_label=threshold_label(
-                              [arm.display_name for arm in arms if tolerances[arm.name] is not None]))
+                          gaps=paired_gap_table(records, k_min=0), tolerances=tolerances,
+                          tolerance_label=threshold_label(
+                              [arm.display_name for arm in arms if tolerances[arm.name] is not None]),
+                          fresh_label=fresh_label(table))
     ring_failures(fig, verdicts, gaps, arms, spec)
-    note_overlaps(fig, table, arms)
     return table, fig, claims

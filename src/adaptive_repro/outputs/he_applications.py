@@ -141,14 +141,11 @@ def application_verdict(table: pd.DataFrame, steps: pd.DataFrame, thm: str) -> s
     return f"{thm} is not established: " + ",\n".join(parts)
 
 
-#: Least top of the left panel (printed / exact per-step ε): the line at 1 with room above it; the faint add/remove
-#: ratio raises it to its own maximum.
+#: Least top of the left panel (printed / exact per-step ε): the line at 1 with room above it.
 PER_STEP_TOP = 1.6
-
-
-#: Legend label of the shading, which means the same in every panel: a point in the shaded region fails the claim
-#: (left: printed/exact per-step eps below 1; right: delta' short of the exact delta, above 0).
-SHADE_LABEL = "shaded: a point here fails the claim"
+#: Legend label of the shading, one meaning in every panel (left: printed / exact per-step eps below 1; right:
+#: delta' short of the exact delta, above 0).
+SHADE_LABEL = "shaded: the claim does not hold for a point here"
 
 
 #: Range of the σ colours on the yellow-orange-red map (dark = small σ; no blue or green, which He's line and
@@ -181,12 +178,15 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "st
     ratio = scan.printed / positive(scan.exact_replace_one)
     ax.plot(scan.sigma, ratio, color=he_colour, gid="encoding:he",
             label="printed ε̃ / exact ε, replace-one neighbours (the paper's)")
-    ax.plot(scan.sigma, scan.printed / positive(scan.exact_add_remove), color=he_colour, alpha=0.4, lw=1.4,
-            label="the same, add/remove neighbours (faint)")
+    faint = scan.printed / positive(scan.exact_add_remove)
+    y_top = max(PER_STEP_TOP, float(np.nanmax(ratio.to_numpy(), initial=0.0)) * 1.12)  # the paper's curve sets the
+    # range; the add/remove curve may leave the top (its range is in its legend entry)
+    ax.plot(scan.sigma, faint, color=he_colour, alpha=0.4, lw=1.4,
+            label=f"the same, add/remove neighbours (faint; {np.nanmin(faint):.2g} to {np.nanmax(faint):.2g})")
     for r in grid[grid.exact_replace_one > 0].itertuples():
         ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=25)
         if r.printed / r.exact_replace_one < 1:  # the claim fails at this configured sigma
-            ring(ax, r.sigma, r.printed / r.exact_replace_one, label="claim fails here", size=110)
+            ring(ax, r.sigma, r.printed / r.exact_replace_one, label="claim does not hold here", size=110)
     text = _failing_sigma_text(steps) if not steps.ok.all() else ""
     if text.startswith("σ ≤"):  # a contiguous failing range: name where it ends, below the line at 1
         top = float(steps.sigma[~steps.ok].max())
@@ -196,8 +196,7 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "st
         ax.plot([top], [1.0], marker="|", ms=14, mew=2, color="black", zorder=6)  # the end of the failing range
     ax.set(xscale="log", xlabel="noise σ", ylabel=f"printed ε̃ / exact ε of one {unit}", xlim=(lo, hi))
     ax.set_title(f"one {unit}", fontsize=SIZES["title"])
-    ax.set_ylim(0, max(PER_STEP_TOP, float(np.nanmax((scan.printed / positive(scan.exact_add_remove)).to_numpy(),
-                                                             initial=0.0)) * 1.08))
+    ax.set_ylim(0, y_top)
     log_axis(ax, "x")
 
 
@@ -239,9 +238,11 @@ def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = 
         i = dts.index(dt)
         x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2)
         colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
-        ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, ms=5, lw=1.3, zorder=4)
+        rank = sorted(sigma_colours).index(sigma)  # small σ largest, below: coinciding σ's show as concentric markers
+        ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, zorder=4 + rank / 10,
+                ms=8.5 - 5.0 * rank / max(1, len(sigma_colours) - 1))
         failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure
-        ring(ax, x[failing], g.excess[failing], label="claim fails here", size=70)
+        ring(ax, x[failing], g.excess[failing], label="claim does not hold here", size=70)
     above = sorted(set(shown["T"][shown.excess > half]))
     if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
         ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],
@@ -276,11 +277,11 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
                f"δ = {tex_number(p['delta'])}" + (f", L = {number_text(p['L'])}" if which == "sgld" else "")
                + ", q = τ/N")
     verdict_title(fig, application_verdict(table, steps, thm), setting).set_fontsize(POWER_TITLE_PT)
-    first = [h for h in left.get_legend_handles_labels()[0] if h.get_label() != "claim fails here"]
+    first = [h for h in left.get_legend_handles_labels()[0] if h.get_label() != "claim does not hold here"]
     rings = [c for ax in [left, right] for c in ax.collections if c.get_gid() == "encoding:violation"]
     if rings:  # one entry: the report's ring, a point where the claim fails
         first.append(copy.copy(rings[0]))
-        first[-1].set_label("ringed: the claim fails at this point")
+        first[-1].set_label("claim does not hold here")
     second = [Line2D([], [], color=c, lw=4, label=f"σ = {number_text(s)}") for s, c in colours.items()]
     third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], marker=DT_MARKERS[i % 4], ms=5,
                     label=f"δ̃ = {number_text(d)}") for i, d in enumerate(dts)]

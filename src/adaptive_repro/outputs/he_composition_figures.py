@@ -30,7 +30,7 @@ from adaptive_repro.report.plotting import pyplot as plt
 
 DT = r"$\tilde{\delta}$"
 FLOOR = r"$1-(1-\delta)^T$"
-KOV = "Kairouz-Oh-Viswanath Thm 3.3"
+KOV = "Kairouz–Oh–Viswanath Thm 3.3"
 
 
 def _draw(key: str, **kw) -> dict:
@@ -76,7 +76,7 @@ def _above_marks(ax, rows: pd.DataFrame, ratio: pd.Series, top: float) -> bool:
     ts = sorted(set(rows.loc[ratio.index[ratio > top], "T"]))
     if ts:
         ax.plot(ts, [top] * len(ts), ls="", marker="^", ms=6, color=COLORS["reference"], clip_on=False, zorder=7,
-                label="He's and Kairouz's δ′ above the top (small T, where δ̃ dominates)")
+                label="He's and Kairouz's δ′ off scale above (small T: δ̃ dominates)")
     return bool(ts)
 
 
@@ -110,7 +110,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
     ratio = drawn.delta_prime / drawn.exact_delta_at_eps_prime
     ratio = ratio[np.isfinite(ratio)]
     span = max(1.0 - float(ratio.min()), 0.05) if len(ratio) else 0.05
-    dlim = (1.0 - 1.8 * span, 1.0 + 1.5 * span)  # a linear zoom on ratio 1 and He's deepest shortfall (+ its label)
+    dlim = (1.0 - 2.4 * span, 1.0 + 1.5 * span)  # a linear zoom on ratio 1 and He's deepest shortfall (+ its label)
     n = max(1, len(cells))
     fig, axes = plt().subplots(n, 2, figsize=(MAX_WIDTH, 1.15 * n + 2.3), squeeze=False, sharex=True,
                                sharey="col", gridspec_kw={"width_ratios": [1, 2.4]})
@@ -133,7 +133,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         low.axhline(1.0, **_draw("exact_optimal", lw=1.2, marker="", label=exact_label))
         b = bad[(bad.eps == eps) & (bad.delta == delta)]["T"]
         ring(low, b, dr["he"].reindex(b), size=RING_SIZE,
-             label="He's δ′ below the exact δ at its ε′: not a valid guarantee")
+             label="claim does not hold here: He's δ′ below the exact δ at its ε′")
         _lowest_label(low, dr["he"].reindex(b))
         both = pd.concat([dr["he"], dr["kairouz"]])
         _above_marks(low, pd.DataFrame({"T": both.index}, index=range(len(both))),
@@ -144,7 +144,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         ax.set_xlabel("number of steps T")
     for ax in axes.flat:
         _t_axis(ax, curve)
-    axes[0, 1].set_ylim(*dlim)
+    axes[0, 1].set_ylim(dlim[0], dlim[1] + 0.12 * (dlim[1] - dlim[0]))  # the ▲ of off-scale values clear of the frame
     top_hi = max(1.05, float(np.nanmax([axes[i, 0].dataLim.y1 for i in range(n)])) * 1.04)
     axes[0, 0].set_ylim(0.97, top_hi)
     axes[0, 0].set_yticks([1.0, round(1.0 + (top_hi - 1.0) * 0.75, 1)])
@@ -161,7 +161,7 @@ def _lowest_label(ax, ratio: pd.Series):
     at 1 cannot show how far below it is."""
     if len(ratio):
         T = ratio.idxmin()
-        ax.annotate(f"{ratio[T]:.4g}", (T, ratio[T]), xytext=(-6, -9), textcoords="offset points", ha="right",
+        ax.annotate(f"{ratio[T]:.4g}", (T, ratio[T]), xytext=(10, -11), textcoords="offset points", ha="right",
                     va="top", fontsize=SIZES["note"], color=COLORS["violation"])  # the rings' colour
 
 
@@ -197,7 +197,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         ax.plot(h["T"], h.exact_delta_at_eps_prime / h.delta_floor, **_draw("exact_optimal", **EXACT,
                                                                             label=exact_label))
         b = bad[(bad.eps == eps) & (bad.delta == delta)]
-        ring(ax, b["T"], b.delta_over_floor, size=RING_SIZE, label="He's δ′ below the floor: not a valid guarantee")
+        ring(ax, b["T"], b.delta_over_floor, size=RING_SIZE, label="claim does not hold here: He's δ′ below the floor")
         _lowest_label(ax, b.set_index("T").delta_over_floor)
         both = pd.concat([h, k])
         _above_marks(ax, both, both.delta_over_floor, ylim[1])
@@ -210,7 +210,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         ax.set_xlabel("number of steps T")
     for ax in axes:
         _t_axis(ax, table)
-        ax.set_ylim(ylim[0], ylim[1] + 0.04 * (ylim[1] - ylim[0]))  # room for a whole marker at the top value
+        ax.set_ylim(ylim[0], ylim[1] + 0.09 * (ylim[1] - ylim[0]))  # the ▲ of off-scale values clear of the frame
     _title(fig, _verdict(len(bad), len(he), f"He's δ′ is below the floor {FLOOR} that no valid δ′ can undercut,",
                          f"He's δ′ is at least the floor {FLOOR}"),
            f"δ′ of T-fold composition relative to the floor, He vs Kairouz et al., {_settings(cells, dt)}")

@@ -11,25 +11,13 @@ import dataclasses
 
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import FuncFormatter
 
 from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.foundation.registry import Claim, code_name
-from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
+from adaptive_repro.outputs.he_common import HE, QUOTES, claim
+from adaptive_repro.outputs.he_generalization_figure import generalization_figure
 from adaptive_repro.outputs.he_proof_checks import eq18_rows, theorem3_markov_row
-from adaptive_repro.report.plotting import (
-    COLORS,
-    SHADE,
-    floor_band,
-    legend_below,
-    log_axis,
-    name,
-    power_of_ten_label,
-    style,
-    verdict_title,
-)
-from adaptive_repro.report.plotting import pyplot as plt
 
 
 def generalization_table(params: dict) -> pd.DataFrame:
@@ -73,15 +61,6 @@ def generalization_table(params: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: Methods of the high-probability panels (plotting keys: one encoding in every He figure) and Oneto et al.'s line
-#: style per sample size N (the figure's only line-style meaning).
-METHOD_KEYS = {"he_thm1": "he", "nissim_stemmer": "nissim_stemmer", "dwork_et_al": "dwork_bound"}
-NAMES = {"he_thm1": "He Theorem 1", "nissim_stemmer": name("nissim_stemmer"), "dwork_et_al": name("dwork_bound")}
-N_STYLES = ["--", ":", "-."]
-#: Lowest failure probability b drawn; smaller ones (Oneto's 3 e^{-N eps^2} underflows to 0) sit in a strip below.
-B_FLOOR = 1e-16
-
-
 def headline(c: dict) -> str:
     """The figure's one message, from the frames the claims check (:func:`comparisons`): whether Theorem 1 beats
     Nissim-Stemmer in a and b at every eps (rows thm1-a-vs-ns, thm1-b-vs-ns) and whether it is tighter than Dwork et
@@ -114,102 +93,6 @@ def generalization_verdict(c: dict) -> tuple[str, str]:
         return f"Theorem 1 is at least as tight as Oneto et al.'s bound at all {n_eps} comparable ε", points
     where = f"any of the {n_eps} comparable ε" if bad_eps == n_eps else f"{bad_eps} of the {n_eps} comparable ε"
     return f"Theorem 1 is not tighter than Oneto et al.'s bound at {where}", points + " fail"
-
-
-def _plot_floored(ax, x, y, floor: float, y_strip: float | None, **kw) -> None:
-    """Plot (x, y) as a line where y >= ``floor`` and as markers (no line) in the strip at ``y_strip`` where
-    0 <= y < ``floor`` (b underflowing), so that no line dives to the axis floor."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    above = np.isfinite(y) & (y >= floor)
-    ax.plot(np.where(above, x, np.nan), np.where(above, y, np.nan), **kw)
-    below = np.isfinite(y) & (y < floor)
-    if y_strip is not None and below.any():
-        strip = {"color": kw["color"], "marker": kw.get("marker") or "v", "ms": 5, "ls": "", "label": "_strip"}
-        ax.plot(x[below], np.full(below.sum(), y_strip), **strip)
-
-
-def generalization_figure(table: pd.DataFrame, params: dict):
-    """The high-probability bounds P[|gap| < a] > 1 - b as He quotes them, against eps: left the accuracy term a,
-    right the failure probability b (at the grid's middle delta, drawn as a line: no (eps, delta)-DP bound can have
-    b below it; b below :data:`B_FLOOR` in a strip). Colour = method. No ring: row thm1-tighter-than-dwork fails at
-    every eps by algebra (a = 9 eps > 4 eps), which the title says. Oneto et al.'s curves (line style = N) only where
-    that row is applicable (its quoted b above delta somewhere); Nissim-Stemmer's "tightest" and Theorem 2 are in
-    the claims and table."""
-    from matplotlib.patches import Patch
-
-    pyplot = plt()
-    p = params
-    c = comparisons(table, params)
-    wo = c["oneto"]
-    delta = sorted(p["delta"])[len(p["delta"]) // 2]
-    fig, axes = pyplot.subplots(1, 2, figsize=(9.8, 4.6), sharex=True)
-    hp = table[table.N.isna() & table.k.isna()]
-    Ns = sorted(wo.N.unique()) or [max(p["N"])]
-    drawn = set(zip(wo.eps[wo.delta == delta], wo.N[wo.delta == delta]))  # Oneto's points drawn: comparable ones
-    oneto = table[(table.method == "oneto_et_al") & (table.quantity == "a") & (table.empirical_risk == 0)]
-    oneto_a = oneto.value[np.array([(e, n) in drawn for e, n in zip(oneto.eps, oneto.N)], dtype=bool)]
-    a_all = pd.concat([hp[hp.quantity == "a"].value, oneto_a])
-    axes[0].set(yscale="log", ylim=(float(a_all.min()) / 3, float(a_all.max()) * 3))
-    axes[1].set(yscale="log")
-    log_axis(axes[0])
-    log_axis(axes[1])
-    y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {power_of_ten_label(B_FLOOR)}", decades=3.4, max_ticks=5)
-    # methods one above the other within the strip (levels ~0.75 decades apart), so that markers at one ε never
-    # hide each other
-    strip_at = {key: y_strip * 10 ** (2.2 * (i / 3 - 0.5)) for i, key in enumerate([*METHOD_KEYS, "oneto_et_al"])}
-    axes[1].yaxis.set_major_formatter(FuncFormatter(power_of_ten_label))  # 10^k as on the left panel
-    for ax, q in ((axes[0], "a"), (axes[1], "b")):
-        d = hp[(hp.quantity == q) & ((hp.delta == delta) if q == "b" else (hp.delta == hp.delta.min()))]
-        for m, key in METHOD_KEYS.items():
-            s = d[d.method == m].sort_values("eps")
-            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, strip_at[m] if q == "b" else None,
-                          ms=4, label=NAMES[m], **style(key))
-        for i, N in enumerate(sorted(p["N"])):
-            if N not in Ns or not oneto_quote_possible(wo):  # not compared (the subtitle says why): not drawn
-                continue
-            s = table[(table.method == "oneto_et_al") & (table.quantity == q) & (table.N == N)
-                      & (table.empirical_risk == 0) & (table.delta == delta)].sort_values("eps")
-            s = s[s.eps.isin(wo.eps[(wo.N == N) & (wo.delta == delta)])]  # only where comparable with Theorem 1
-            if s.empty:
-                continue
-            _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0,
-                          strip_at["oneto_et_al"] if q == "b" else None, ls=N_STYLES[i % len(N_STYLES)],
-                          label=f"Oneto et al., N = {number_text(N)}, empirical risk 0 (where comparable)",
-                          **(style("oneto") | {"marker": None}))
-    axes[1].axhline(delta, color=COLORS["reference"], ls=":", lw=1.4, zorder=1,
-                    label=f"δ = {number_text(delta)}: no (ε, δ)-DP bound with a < 1 has a b below it")
-    top = max(p["eps"])
-    axes[1].set_ylim(top=axes[1].get_ylim()[1] * 4)  # whole markers for the b above 1 (Dwork et al. at small ε)
-    for ax in axes:
-        ax.axhspan(1, ax.get_ylim()[1], **SHADE)
-        ax.set_xlabel("ε")
-        log_axis(ax, "x")
-    if top > 2:  # between the strip and b = 1 only: the b >= 1 band above is shaded already, the strip stays clear
-        axes[1].fill_between([2, top * 1.5], B_FLOOR / 10**0.25, 1, **SHADE)
-        axes[1].set_xlim(right=top * 1.5)
-    # every 5 decades above the strip: round ticks, no two labels crowded
-    axes[1].set_yticks([10.0**k for k in range(0, int(np.log10(B_FLOOR)) - 1, -5)])
-    axes[0].set(ylabel="a (lower is tighter)")
-    axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)", fontsize=POWER_TITLE_PT)
-    axes[1].set(ylabel="b (lower is tighter)")
-    axes[1].set_title(f"failure probability b, δ = {tex_number(delta)}", fontsize=POWER_TITLE_PT)
-    if len(wo) and not oneto_quote_possible(wo):
-        oneto = (f"Oneto et al. not drawn: as He quotes it, its b is below δ at all {len(wo)} comparable points, "
-                 "impossible for (ε, δ)-DP")
-    else:
-        oneto = "; ".join(t for t in generalization_verdict(c) if t)
-    verdict_title(fig, headline(c), oneto)
-    found: dict = {}
-    for ax in axes:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if not lab.startswith("_"):
-                found.setdefault(lab, h)
-    found["shaded: the bound says nothing (a ≥ 1, b ≥ 1;\nHe's and Nissim–Stemmer's b ≤ 0 for ε ≥ 2)"] = Patch(**SHADE)
-    if len(c["dwork"]) and not c["dwork"].ok.any():  # a claim that fails at every eps: said, not ringed
-        found["no ring: Theorem 1's a is above Dwork et al.'s at every ε,\nso that claim fails everywhere (title)"] = (
-            Patch(facecolor="none", edgecolor="none"))
-    legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
-    return fig
 
 
 UNDERFLOW = "; Oneto's b = 3 e^{-N eps^2} prints as 0 where it is below 1e-308"
@@ -442,4 +325,11 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
         raise ValueError(f"he_generalization builds he-generalization, not {output_id!r}")
     t = generalization_table(params)
     claims = generalization_claims(t, params)
-    return t, generalization_figure(t, params), claims
+    c = comparisons(t, params)
+    wo = c["oneto"]
+    if len(wo) and not oneto_quote_possible(wo):
+        subtitle = (f"Oneto et al. not drawn: as He quotes it, its b is below δ at all {len(wo)} comparable points, "
+                    "impossible for (ε, δ)-DP")
+    else:
+        subtitle = "; ".join(t for t in generalization_verdict(c) if t)
+    return t, generalization_figure(t, params, c, headline(c), subtitle, oneto_quote_possible(wo)), claims

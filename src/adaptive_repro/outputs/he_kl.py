@@ -19,7 +19,7 @@ from adaptive_repro.report.plotting import pyplot as plt
 
 KL_METHODS = {
     "lemma5": (r"He Lemma 5: $\varepsilon \tanh(\varepsilon/2)$", he.kl_lemma5),
-    "dwork_rothblum": (r"Dwork-Rothblum eq. (9): $\varepsilon(e^{\varepsilon}-1)/2$", he.kl_dwork_rothblum),
+    "dwork_rothblum": (r"Dwork–Rothblum eq. (9): $\varepsilon(e^{\varepsilon}-1)/2$", he.kl_dwork_rothblum),
     "dwork_et_al": (r"Dwork–Rothblum–Vadhan 2010 (He's Dwork et al.): $\varepsilon(e^{\varepsilon}-1)$",
                     he.kl_dwork_et_al),
     "randomized_response_exact": ("exact KL, randomized response", gt.kl_randomized_response),
@@ -79,40 +79,38 @@ def kl_verdict(w: pd.DataFrame, checks: dict) -> str:
 
 
 def kl_figure(table: pd.DataFrame, params: dict):
-    """Left: the three KL bounds and the two exact KLs against eps; right: each over Lemma 5. Colours: Lemma 5 in
-    He's, the other bounds in their own, exact KLs black with markers; points where a claim fails are ringed."""
+    """One panel: every KL bound and both exact KLs divided by Lemma 5, against eps (Lemma 5 is the line at 1, so
+    "tighter", "attained" and "by how much" read off one axis; the table holds the absolute values). Colours: Lemma 5
+    in He's, the other bounds in their own, exact KLs black with markers; points where a claim fails are ringed."""
     pyplot = plt()
     w = kl_wide(table)
     checks = kl_checks(w)
-    fig, axes = pyplot.subplots(1, 2, figsize=(9.8, 4.3), sharex=True)
+    fig, ax = pyplot.subplots(figsize=(7.6, 4.6))
     every = max(1, len(w) // 20)  # markers of the exact KLs: about 20 per curve
-    for ax, scale in ((axes[0], 1.0), (axes[1], w.lemma5)):
-        ax.plot(w.eps, w.lemma5 / scale, color=style("he")["color"], gid="encoding:he", label=KL_METHODS["lemma5"][0])
-        for m, key in BOUND_KEYS.items():
-            ax.plot(w.eps, w[m] / scale, color=style(key)["color"], gid=f"encoding:{key}", label=KL_METHODS[m][0])
-        for m, mk in EXACT_MARKERS.items():
-            ax.plot(w.eps[::every], (w[m] / scale)[::every], mk, ms=5 if mk == "D" else 5.5, mfc="none", color="black",
-                    label=KL_METHODS[m][0] + (" (attains Lemma 5)" if m.startswith("randomized") and
-                                              checks["lemma5-valid-rr"].all() else ""))
+    ax.plot(w.eps, w.lemma5 / w.lemma5, color=style("he")["color"], gid="encoding:he",
+            label=KL_METHODS["lemma5"][0] + " (= 1)")
+    for m, key in BOUND_KEYS.items():
+        ax.plot(w.eps, w[m] / w.lemma5, color=style(key)["color"], gid=f"encoding:{key}", label=KL_METHODS[m][0])
+    for m, mk in EXACT_MARKERS.items():
+        ax.plot(w.eps[::every], (w[m] / w.lemma5)[::every], mk, ms=5 if mk == "D" else 5.5, mfc="none", color="black",
+                label=KL_METHODS[m][0] + (" (attains Lemma 5)" if m.startswith("randomized") and
+                                          checks["lemma5-valid-rr"].all() else ""))
     factor = (1 + np.exp(w.eps)) / 2
     on_dr = " (on the Dwork–Rothblum curve)" if checks["dr-factor"].all() else ""
     # dashed black over the curves, so that it shows where it lies on the Dwork–Rothblum ratio
-    axes[1].plot(w.eps, factor, lw=1.3, ls=(0, (3, 2)), color="black", zorder=4,
-                 label=rf"$(1+e^{{\varepsilon}})/2$, He's stated factor{on_dr}")
+    ax.plot(w.eps, factor, lw=1.3, ls=(0, (3, 2)), color="black", zorder=4,
+            label=rf"$(1+e^{{\varepsilon}})/2$, He's stated factor{on_dr}")
     for cid, (num, den) in {"lemma5-valid-rr": ("randomized_response_exact", "lemma5"),
                             "lemma5-valid-laplace": ("laplace_exact", "lemma5"),
                             "lemma5-le-dwork-rothblum": ("lemma5", "lemma5"),
                             "dwork-rothblum-le-dwork": ("dwork_rothblum", "lemma5"),
                             "dr-factor": ("dwork_rothblum", "lemma5")}.items():
         bad = ~checks[cid].to_numpy()
-        ring(axes[1], w.eps[bad], (w[num] / w[den])[bad], label="claim fails here")
-    axes[0].set(xlabel="privacy level ε of the algorithm", ylabel="KL divergence D(A(S) ‖ A(S′)) (nats)",
-                title="bounds and exact KL")
-    axes[1].set(xlabel="privacy level ε of the algorithm", ylabel="ratio to Lemma 5", title="relative to Lemma 5")
-    for ax in axes:
-        log_axis(ax)
+        ring(ax, w.eps[bad], (w[num] / w[den])[bad], label="claim does not hold here")
+    ax.set(xlabel="privacy level ε of the algorithm", ylabel="KL divergence ÷ Lemma 5's bound")
+    log_axis(ax)
     verdict_title(fig, kl_verdict(w, checks))
-    legend_below(fig, axes, ncol=2)
+    legend_below(fig, [ax], ncol=1)
     return fig
 
 

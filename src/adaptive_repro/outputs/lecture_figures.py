@@ -15,6 +15,7 @@ from adaptive_repro.report.plotting import (
     COLORS,
     OKABE_ITO,
     SIZES,
+    grid_axis,
     legend_below,
     log_axis,
     note_in_empty,
@@ -44,7 +45,7 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
         ax.plot(s.m, s.bound, "--", color=c, lw=1.2, alpha=0.8)
         ins = s[s.conditions_hold]
         ax.plot(ins.m, ins.bound, "-", color=c, lw=2.2)
-    ring(ax, failing["m"], np.maximum(failing["mc_probability"], floor), label="Theorem 0.2 fails here")
+    ring(ax, failing["m"], np.maximum(failing["mc_probability"], floor), label="claim does not hold here: Theorem 0.2")
     delta = frame["delta"].iloc[0]
     ax.axhline(delta, color=COLORS["reference"], ls=":", zorder=1)  # behind the measured points
     ax.set(xlabel="data set size m", ylabel="probability")
@@ -52,7 +53,7 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     ax.set_yscale("log")
     ax.set_ylim(np.maximum(frame.mc_ci_low, floor).min() / 2, 2)  # down to the lowest bar drawn, no empty decades
     log_axis(ax, "y")
-    log_axis(ax, "x", subs=(1, 2, 5))  # m doubles: label 2×10^k and 5×10^k too
+    grid_axis(ax, "x", frame["m"].unique())  # m doubles from 250: each point on its own tick
     handles = [Line2D([], [], color="k", marker="o", ls="", label="Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε]"),
                Line2D([], [], color="k", lw=2.2, label=r"Theorem 0.2 bound $\max\{4\delta/\varepsilon,\ "
                                                         r"e^{-\varepsilon^2 m/8}\}$"),
@@ -61,7 +62,7 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
                             r"($\varepsilon \in [\sqrt{12/m}, 1/8]$, $\delta \leq \varepsilon/16$)"),
                Line2D([], [], color=COLORS["reference"], ls=":", label=f"δ = {delta:g} (leak probability)")]
     handles += [Patch(color=c, label=f"ε = {eps:g}") for c, (eps, _) in zip(colours, groups)]
-    handles += [h for h in ax.get_legend_handles_labels()[0] if h.get_label() == "Theorem 0.2 fails here"]
+    handles += [h for h in ax.get_legend_handles_labels()[0] if h.get_gid() == "encoding:violation"]
     verdict_title(fig, verdict, f"query selection by an (ε, δ)-DP mechanism, d = {frame.d.iloc[0]}, "
                                 f"{frame.replicates.iloc[0]:,} runs per point, "
                                 f"{frame.confidence.iloc[0]:.0%} Clopper–Pearson bars")
@@ -117,8 +118,9 @@ def _name_violated_bound(ax, x: float, y: float, words: str) -> None:
     has the colour of the quantity the notes state it for, which need not be the ringed point's colour."""
     import textwrap
 
-    text = textwrap.fill(words.split("\n", 1)[-1], 18)
-    ax.annotate(text, (x, y), xytext=(30, -16), textcoords="offset points", ha="left", va="top",
+    side, bound = words.split("\n", 1)[-1].split(" ", 1)
+    text = textwrap.fill(f"{side} the bar, {bound} there", 28)
+    ax.annotate(text, (x, y), xytext=(24, -4), textcoords="offset points", ha="left", va="top",
                 fontsize=SIZES["note"], arrowprops=dict(arrowstyle="-", color="k", lw=0.8, shrinkA=0, shrinkB=7))
 
 
@@ -127,12 +129,11 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     bounds, against T, on a log axis. A lower bound below 0 holds trivially: its line leaves the bottom (a note says
     so; the values are in the table); a measured value <= 0 would be drawn as a down-triangle on the bottom edge.
     Measured markers are offset slightly in T so that none hides another. ``failing``: (measured quantity, bound
-    column, ring legend words, [(ε', T), ...]) of each bound that fails somewhere, ringed on the measured point, the
-    bound's value there a short bar in the bound's colour (the comparison seen, whichever quantity's colour the bound
-    has); ``verdict``: the title (:func:`.lecture.monitor_verdict`). The bands of the lower bounds share one legend
-    entry."""
+    column, ring words, [(ε', T), ...]) of each bound that fails somewhere, ringed on the measured point (one legend
+    entry, the bound named beside the ring), the bound's value there a short bar in the bound's colour (the comparison
+    seen, whichever quantity's colour the bound has); ``verdict``: the title (:func:`.lecture.monitor_verdict`). The
+    bands of the lower bounds are explained in the caption."""
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
     fig, axes = pyplot().subplots(1, len(eps_primes), figsize=(min(9.8, 4.9 * len(eps_primes)), 4.3), sharex=True,
@@ -141,7 +142,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     v, lo, hi = _wide(frame, "value"), _wide(frame, "ci_low"), _wide(frame, "ci_high")
     quantities = [q for _, _, (q, *_), bounds in MONITOR_GROUPS for q in [q] + [b for b, *_ in bounds]]
     floor = _log_floor(v[quantities], lo[[q for _, _, (q, *_), _ in MONITOR_GROUPS]])
-    legends = []
+    legends, rings = [], []
     for ax, ep in zip(axes, eps_primes):
         vv, ll, hh = v.loc[ep], lo.loc[ep], hi.loc[ep]
         T = vv.index.values
@@ -167,7 +168,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             if at:
                 x = np.asarray(at) * shift.get(q, 1.0)
                 y = np.maximum(vv.loc[at, q].to_numpy(), floor)
-                legends[0][1].append(ring(ax, x, y, label=words))
+                rings.append(ring(ax, x, y, label="claim does not hold here (named beside it)"))
                 ax.plot(x, np.maximum(vv.loc[at, bound].to_numpy(), floor), ls="", marker="_", ms=18, mew=2.5,
                         color=bound_colour[bound], zorder=4)  # the bound it falls below, at the same T
                 _name_violated_bound(ax, x[0], y[0], words)
@@ -184,7 +185,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     verdict_title(fig, verdict, f"ε = {frame.epsilon.iloc[0]:g}, m = {int(frame.m.iloc[0]):,}, "
                                 f"δ = {frame.delta.iloc[0]:g}; "
                                 f"{frame.replicates.min():,}–{frame.replicates.max():,} runs per point, "
-                                f"{frame.confidence.iloc[0]:.0%} intervals; markers apart in T")
+                                f"{frame.confidence.iloc[0]:.0%} intervals")
     fig.tight_layout()
     bounds = [(b, lab) for *_, bs in MONITOR_GROUPS for b, _, lab in bs]
     for ax, ep in zip(axes, eps_primes):  # why a lower bound's line is short or absent, in the panel where it is
@@ -197,14 +198,8 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             text = ""
         if text:
             note_in_empty(ax, text)
-    bound_colour = {b: OKABE_ITO[colour] for colour, _, _, bounds in MONITOR_GROUPS for b, *_ in bounds}
-    drawn_bars = [bound for _, bound, _, points in failing if points]
-    if drawn_bars:  # the bar drawn at a failing point, in its bound's colour
-        legends[0][1].append(Line2D([], [], ls="", marker="_", ms=14, mew=2.5, color=bound_colour[drawn_bars[0]],
-                                    label="bar: the violated bound's value there"))
-    # one entry for the bands of every lower bound, under the first column
-    band_words = f"shaded: {frame.confidence.iloc[0]:.0%} interval of each\nlower bound, in its colour"
-    legends[0][1].append(Patch(facecolor="#cccccc", edgecolor="#999999", lw=0.6, label=band_words))
+    if rings:  # under the shortest column, so the legend stays three columns of at most four rows
+        min(legends, key=lambda g: len(g[1]))[1].append(rings[0])
     # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")

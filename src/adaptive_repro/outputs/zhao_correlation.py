@@ -167,7 +167,7 @@ def headline(table: pd.DataFrame) -> str:
         how = (f"answers < {ANSWERED_MIN:.0%}" if set(modes) == {"budget"} else
                "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
         count = f"all {n}" if len(broken) == n else f"{len(broken)} of {n}"
-        text = f"From {at}, Algorithm 1 with the DP calibration (i.i.d. T) {how} in {count} structures"
+        text = f"From {at}, DP-calibrated Algorithm 1 (i.i.d. T) {how} in {count} structures"
     if table["mechanism"].isin(REMEDY_ARMS).any():
         if n_over_v_powered(table):
             states = [remedy_state(table[table["structure"] == s])[0] for s in dict.fromkeys(table["structure"])]
@@ -175,7 +175,7 @@ def headline(table: pd.DataFrame) -> str:
                       if states.count(state)]
             parts.append(f"n/V thresholds (V known): {', '.join(counts)} of {n}")
         else:  # the standard holdout passes the same test everywhere: passing it says nothing
-            parts.append("n/V thresholds untested (no power)")
+            parts.append("n/V arms untested (no power)")
     parts.append(_script_overfits(table))
     lines = [text]
     for part in filter(None, parts):  # "; " within a line of at most TITLE_CHARS, else a line of its own
@@ -187,7 +187,7 @@ def headline(table: pd.DataFrame) -> str:
 
 
 #: Characters of one line of the verdict title (the figure's width at the title's font size).
-TITLE_CHARS = 108
+TITLE_CHARS = 112
 
 
 def _script_overfits(table: pd.DataFrame) -> str:
@@ -281,7 +281,7 @@ def figure(table: pd.DataFrame, spec):
     per_panel = len(set(verdicts.values())) > 1
     fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
-    ring_label = f"claim “the arm is valid” fails (answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T)"
+    ring_label = f"claim does not hold here: the arm is valid (answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T)"
     keyed: dict[str, Line2D] = {}  # arm display name -> its threshold's line key
     answered_line = {"color": COLORS["population"], "lw": 1.0, "ls": ":"}
     for j, structure in enumerate(structures):
@@ -315,7 +315,7 @@ def figure(table: pd.DataFrame, spec):
             low = [(xi, r) for xi, r in zip(x, a.itertuples())
                    if not _valid(r)[0] and not _valid(r)[1].startswith("overfitting")]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
-                 size=60)
+                 size=42)  # small: the neighbouring arms' rings at 0 stay apart
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **answered_line, zorder=1.5)
         top.set_title(structure_words(models[structure]))
@@ -331,8 +331,8 @@ def figure(table: pd.DataFrame, spec):
     first = spec.points[0]
     verdict_title(fig, headline(table),
                   f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates"
-                  + (", the analyst removes the shared state\n" if first.remove_shared_state else "; ")
-                  + f"top: arms that answer ≥ {ANSWERED_MIN:.0%} throughout, bars: 95% CI")
+                  + (", the analyst removes the shared state" if first.remove_shared_state else "")
+                  + "; bars: 95% CI")
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):

@@ -135,7 +135,7 @@ def figure(table: pd.DataFrame, spec):
                              sharex=True, sharey=True, squeeze=False,
                              gridspec_kw={"height_ratios": [1.3, 1][:len(rows)]})
     n_max = table["n"].max()
-    ring_label = f"Bayesian DP below {TARGET:.0%} at the largest n (its claim fails)"
+    ring_label = f"claim does not hold here: Bayesian DP below {TARGET:.0%} at the largest n"
     strength_handles: dict = {}
     first_markers: dict = {}
     for i, (row_words, calibrations) in enumerate(rows):
@@ -154,12 +154,13 @@ def figure(table: pd.DataFrame, spec):
                     first = c["first_n_answering_90"].iloc[0]
                     frontier = np.isfinite(first) and calibration.name.startswith("bdp")  # the verdict's frontier
                     ax.plot(c["n"], c["answered_fraction"], line_style, lw=1.4, ms=6, mew=0.6,
+                            zorder=4 if calibration.name.startswith("bdp") else 3,  # the verdict's arm on top
                             markevery=_marked(grid_n, s_index, first if frontier else None),
                             **_strength_fill(s_index, encoding["color"]),
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
                     half = ci95_half_width(c["answered_fraction_se"].fillna(0), c["replicates"])  # every curve
                     ax.errorbar(c["n"], c["answered_fraction"], yerr=half, fmt="none", ecolor=encoding["color"],
-                                elinewidth=0.9, capsize=0, zorder=2)
+                                elinewidth=0.9, capsize=0, zorder=2, alpha=0.6)  # light: crossing bars stay apart
                     if calibration.name.startswith("bdp") and "answered_fraction_iid" in c and s_index == 0:
                         # the noise alone: the same sigma and T on i.i.d. records (at the strongest strength's sigma)
                         words = NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}")

@@ -176,14 +176,17 @@ def figure(table: pd.DataFrame, spec):
             for s_index, point in enumerate(strengths):
                 for y, variant in enumerate(variants):
                     rows = sub[(sub["experiment"] == point) & (sub["variant"] == variant)]
-                    if rows.empty:  # a threshold this structure has no estimate for (clusters unknown)
+                    if rows.empty:  # a threshold this structure has no estimate for (clusters unknown): said
+                        if s_index == 0:
+                            ax.text(0.5, y, "no known clusters", ha="center", va="center", color="#777777",
+                                    fontsize=SIZES["tick"], style="italic")
                         continue
                     r = rows.iloc[0]
                     enc = encodings[variant]
                     se = 0.0 if np.isnan(r.answered_fraction_se) else r.answered_fraction_se
-                    offset = 0.16 if s_index else -0.16  # the two strengths one above the other in the row
+                    offset = 0.2 if s_index else -0.2  # the two strengths one above the other in the row
                     low, high = r.answered_fraction - Z * se, min(1.0, r.answered_fraction + Z * se)  # a share ≤ 1
-                    ax.errorbar(r.answered_fraction, y + offset, ls="", ms=6.5, mew=1.2,
+                    ax.errorbar(r.answered_fraction, y + offset, ls="", ms=5.5, mew=1.2,
                                 xerr=[[r.answered_fraction - max(0.0, low)], [high - r.answered_fraction]],
                                 mfc=enc["color"] if s_index else "white", mec=enc["color"], ecolor=enc["color"],
                                 color=enc["color"], marker=enc["marker"], gid=enc["gid"])
@@ -206,8 +209,8 @@ def figure(table: pd.DataFrame, spec):
                f"d = {spec.d}, null labels, {spec.replicates} replicates; bars: ±{Z:g} SE (cut at 0, 1)")
     verdict_title(fig, headline(table), setting)
     grey = COLORS["reference"]
-    handles = [Line2D([], [], ls="", marker="o", mfc="white", mec=grey, ms=6.5, label="weaker strength (V ≈ 8)"),
-               Line2D([], [], ls="", marker="o", mfc=grey, mec=grey, ms=6.5, label="stronger (V ≈ 20)"),
+    handles = [Line2D([], [], ls="", marker="o", mfc="white", mec=grey, ms=5.5, label="weaker strength (V ≈ 8), upper"),
+               Line2D([], [], ls="", marker="o", mfc=grey, mec=grey, ms=5.5, label="stronger (V ≈ 20), lower"),
                Line2D([], [], ls=":", color=grey, label=f"{TARGET:.0%} answered")]
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=3)
     return fig

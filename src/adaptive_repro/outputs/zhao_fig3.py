@@ -238,7 +238,9 @@ def build(output_id: str, params: dict, inputs: dict):
     (spec,) = specs.values()
     replicates = records["replicate"].nunique()
     theory = theory_table(spec)
-    gaps = paired_gap_table(records)
+    gaps = paired_gap_table(records, k_min=0)  # the figures' gap rows, from k = 0 (the claims take k > 0 themselves)
+    silent = gaps[gaps["k"] > 0].groupby("mechanism")["mean"].apply(lambda m: m.isna().all())
+    gaps = gaps[~((gaps["k"] == 0) & gaps["mechanism"].map(silent))]  # an arm with no gap at k > 0: none at 0
     if output_id == "zhao-fig2":
         table = summarize(records)
         c = standard_overfits_claim(output_id, records, "Zhao 2017, Fig. 2 and §4", "On correlated records, reusing "

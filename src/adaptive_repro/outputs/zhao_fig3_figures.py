@@ -137,12 +137,13 @@ def _has_threshold(arm, spec) -> bool:
 
 
 #: The ring's words per claim status: a ring marks a failing or differing claim, and says which.
-RING_WORDS = {"does not hold": "claim fails here", "differs": "differs from the paper here"}
+RING_WORDS = {"does not hold": "claim does not hold here",
+              "differs": "claim does not hold here (differs from the paper)"}
 
 
 def ring_label(claim: Claim | None) -> str:
     """The legend words of a ring on ``claim``'s point, by its status (:data:`RING_WORDS`; a failing check without a
-    row of its own, e.g. an arm judged by no claim, reads "claim fails here")."""
+    row of its own, e.g. an arm judged by no claim, reads "claim does not hold here")."""
     return RING_WORDS.get(claim.status if claim else "", RING_WORDS["does not hold"])
 
 
@@ -194,7 +195,7 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, v
     certified = theory.dropna(subset=["certified_bdp"]) if "certified_bdp" in theory else theory.iloc[:0]
     if len(certified):  # the calibrations that aim at the session's ε (their certified-level claims)
         certified = certified[certified["arm"].map(lambda a: spec.arm(a).calibration.targets_session_epsilon)]
-    ratios = [1.25] + ([0.95] if budgeted else []) + ([0.8] if len(certified) else [])
+    ratios = [1.35] + ([1.0] if budgeted else []) + ([0.5] if len(certified) else [])  # (c): two points, narrow
     fig = plt.figure(figsize=(10, 5.0))
     grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
     ax_gap = fig.add_subplot(grid[:, 0])
@@ -229,7 +230,7 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, v
     if rings:  # one entry; its words say which statuses the rings mark
         words = [w for w in RING_WORDS.values() if w in {h.get_label() for h in rings}]
         handles.append(copy.copy(rings[0]))
-        handles[-1].set_label(" / ".join(words) if len(words) < 2 else "claim fails or differs from the paper here")
+        handles[-1].set_label(" / ".join(words) if len(words) < 2 else "claim does not hold here (fails or differs)")
     legend_below(fig, handles=handles, labels=[h.get_label() for h in handles], ncol=2, rect_top=0.98)
     return fig
 
@@ -238,7 +239,7 @@ def _arm_rows(table: pd.DataFrame, gaps: pd.DataFrame, spec, arm):
     """One budgeted arm's holdout rows at k > 0, its gaps as (k, mean, SE, replicates) over answered replicates,
     and its threshold T: the inputs of :func:`shortfalls`, as the claims use them."""
     hold = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout") & (table["k"] > 0)]
-    g = gaps[(gaps["mechanism"] == arm.name) & gaps["mean"].notna()].sort_values("k")
+    g = gaps[(gaps["mechanism"] == arm.name) & (gaps["k"] > 0) & gaps["mean"].notna()].sort_values("k")
     tolerance = arm.tolerance(spec, spec.arm_settings()[arm.name])
     return hold, [(int(r.k), r.mean, r.se, int(r.replicates)) for r in g.itertuples()], tolerance
 

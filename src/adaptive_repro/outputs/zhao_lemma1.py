@@ -250,7 +250,7 @@ def build_figure(frame: pd.DataFrame):
                 ax.plot([n * 10 ** (0.08 * (i - (len(cs) - 1) / 2))], [1.0], "v", color=c, mfc="white", ms=5,
                         zorder=6, gid="below-floor")  # y set to the strip's height once the strip exists
         hit = bad[np.isclose(bad["tau"], tau)]
-        ring(ax, hit.n, hit.exact_probability, label="exact probability above Lemma 1's bound")
+        ring(ax, hit.n, hit.exact_probability, label="claim does not hold here: above Lemma 1's bound")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(frame.n.min() / 1.8, frame.n.max() * 2.0)  # room for the strip's side-by-side markers

@@ -37,10 +37,12 @@ from adaptive_repro.report.plotting import (  # noqa: E402
     COLORS,
     MAX_WIDTH,
     SHADE,
+    SIZES,
     legend_below,
     log_axis,
     ordinal_colors,
     pyplot,
+    ring,
     verdict_title,
 )
 
@@ -56,20 +58,23 @@ def usage_points(params) -> pd.DataFrame:
 
 
 def maxinfo_verdict(table: pd.DataFrame, pts: pd.DataFrame) -> str:
-    """The figure's one message: at how many grid points Theorem 3's bound is below eps n log e (the literal reading
-    of "weaker"), and at how many of the points where Zhao uses it."""
-    k, used = int(table["theorem3_tighter"].sum()), int((pts["theorem3_bits"] < pts["dwork_thm19_bits"]).sum())
-    where = (f"and at all {len(pts)} points where Zhao uses it" if used == len(pts)
-             else f"and at {used} of {len(pts)} points where Zhao uses it")
-    return f"Theorem 3's bound is below ε n log e at {k} of {len(table)} grid points, {where}"
+    """The figure's one message: at how many grid points the literal reading of "weaker" fails (eps n log e is the
+    smaller bound), and whether Theorem 3 is the smaller bound where Zhao uses it."""
+    bad, used = int((~table["theorem3_tighter"].astype(bool)).sum()), int(
+        (pts["theorem3_bits"] < pts["dwork_thm19_bits"]).sum())
+    where = (f"Theorem 3 is the smaller at all {len(pts)} points where Zhao uses it" if used == len(pts)
+             else f"Theorem 3 is the smaller at only {used} of {len(pts)} points where Zhao uses it")
+    head = (f"ε n log e is the smaller bound at {bad} of {len(table)} grid points (literal reading fails);"
+            if bad else f"Theorem 3 is the smaller bound at all {len(table)} grid points;")
+    return f"{head}\n{where}"
 
 
 def maxinfo_figure(table: pd.DataFrame, params):
     """Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n) against eps, one sequential colour per n: below 1
     Theorem 3 is the tighter bound; the region above 1 shaded: the literal reading of "weaker" fails at every curve's
-    part there. No rings: the curves of large n cross 1 close together near eps = 1/2, so rings at the first failing
-    eps of each n would touch one another; the title counts the failing points. Zhao's own use (eps = tau/3 at n)
-    marked. The bounds themselves stay in the table."""
+    part there; a ring on each curve's first failing eps (curves whose first failing eps lie within a factor 1.15
+    share one ring, their n's written beside it: the large-n curves cross 1 together near eps = 1/2). Zhao's own use
+    (eps = tau/3 at n) marked. The bounds themselves stay in the table."""
     fig, ax = pyplot().subplots(figsize=(MAX_WIDTH, 4.6))  # the full width: the title is that wide anyway
     ns = sorted(table["n"].unique())
     for n, col in zip(ns, ordinal_colors(len(ns))):
@@ -83,12 +88,32 @@ def maxinfo_figure(table: pd.DataFrame, params):
     pts = usage_points(params)
     ax.plot(pts["eps"], pts["theorem3_bits"] / pts["dwork_thm19_bits"], "D", color="black", ms=7, ls="", zorder=25,
             label=f"where Zhao uses it: ε = τ/3, n = {int(params['n']):,}")
+    _ring_first_failures(ax, table)
     ax.set_xlabel(r"privacy level $\varepsilon$")
     ax.set_ylabel("Theorem 3's bound / (ε · n · log e)")
-    verdict_title(fig, maxinfo_verdict(table, pts),
-                  f"max-information bounds of an ε-(B)DP algorithm, ratio 2ε + √(2 ln(2/β)/n), β = {params['beta']:g}")
+    verdict_title(fig, maxinfo_verdict(table, pts) + f" (ratio 2ε + √(2 ln(2/β)/n), β = {params['beta']:g})")
     legend_below(fig, [ax], ncol=3)
     return fig
+
+
+def _ring_first_failures(ax, table: pd.DataFrame) -> None:
+    """Ring each n's first grid eps where the literal reading fails; n's whose first failures lie within a factor
+    1.15 in eps share one ring at the first of them, their n's written beside it."""
+    first = [(float(g["eps"].iloc[0]), float(g["ratio"].iloc[0]), int(n))
+             for n, g in table[~table["theorem3_tighter"].astype(bool)].sort_values("eps").groupby("n")]
+    groups: list[list[tuple[float, float, int]]] = []
+    for point in sorted(first):
+        if groups and point[0] <= 1.15 * groups[-1][0][0]:
+            groups[-1].append(point)
+        else:
+            groups.append([point])
+    for g in groups:
+        eps, ratio = g[0][0], min(r for _, r, _ in g)
+        ring(ax, eps, ratio, label="claim does not hold here (each n's first failing ε)")
+        if len(g) > 1:  # a shared ring: its n's below and right of it, where ratio < 1 and eps > 1/2 (empty)
+            ns = sorted(n for *_, n in g)
+            ax.annotate(f"n = {ns[0]:,}–{ns[-1]:,}\n(one ring)", (eps, ratio), xytext=(9, -9),
+                        textcoords="offset points", ha="left", va="top", fontsize=SIZES["note"])
 
 
 def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:

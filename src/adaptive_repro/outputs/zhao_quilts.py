@@ -174,7 +174,7 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
             tab = table[(table["method"] == "lemma3") & ~table["feasible"] & np.isclose(table["tau"], tau)
                         & table["chain"].str.startswith("binary")]
             strip.append(ring(ax, tab["correlation"], np.ones(len(tab)),
-                              label="tabulated chain: Lemma 3 infeasible (claim fails)", size=55))
+                              label="claim does not hold here: Lemma 3 infeasible (tabulated chain)", size=55))
         ax.set_xscale("log")
         ax.set_yscale("log")
         log_axis(ax)

@@ -158,7 +158,7 @@ def sample_complexity_figure(table: pd.DataFrame, claims: list[Claim]):
     if len(k):
         ax.set_ylim(min(0.5, k["k"].min() / 2), k["k"].max() * 2)
     if 0 < len(bad) < len(k):  # some points fail: ring them
-        ring(ax, bad["tau"], bad["k"], label="constant above 1: the claim fails here")
+        ring(ax, bad["tau"], bad["k"], label="claim does not hold here: constant above 1")
     elif len(bad):  # every point fails: said once, on the data, between the line at 1 and the lowest curve
         lowest = k.loc[k["k"].idxmin()]  # the note sits under it, on the side of the axis where it lies
         left = lowest["tau"] <= np.sqrt(k["tau"].min() * k["tau"].max())

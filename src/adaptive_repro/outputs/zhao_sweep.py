@@ -117,9 +117,6 @@ NO_ANSWER = "no gap where every answer is ⊥"
 
 #: Shift in p between neighbouring batch SDs' points (side by side at one p, in every arm panel and strip).
 DODGE = 0.025
-#: Colour of the certified-level panel's lines: it has no batch SD, so neither b's sequential colours nor (within
-#: this figure, where colour means b) the arms' own colours; the arms' markers and names say which is which.
-CERTIFIED_COLOR = "#3a3a3a"
 #: The ring's words per status of the claim it marks (a legend entry names the statuses that occur).
 WORSENS = "correlation-worsens-overfitting"  # the IDs of the two rows the figure rings (one place each)
 DP_CERTIFIED = "dp-calibration-certified-bdp"
@@ -127,21 +124,20 @@ RING_WORDS = {WORSENS: ("gap falls", "differs"), DP_CERTIFIED: ("level above ε"
 
 
 def ring_legend(verdicts: Verdicts, drawn: set[str]) -> str:
-    """The one legend entry of the rings, from the statuses of the claims ringed (``drawn``: their ids), e.g. "claim
-    fails or differs here (which: beside the ring)"; a "differs" claim is never called failing."""
-    words = sorted({"differs" if verdicts[cid].status == "differs" else "fails" for cid in RING_WORDS if cid in drawn},
-                   key=lambda w: w != "fails")
-    return f"claim {' or '.join(words)} here (named by its first ring)"
+    """The one legend entry of the rings (one meaning in every figure: a claim does not hold here, whether it fails
+    or differs from the paper; which claim and how is written beside its ring)."""
+    return "claim does not hold here (named beside the ring)"
 
 
 def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     """A row of arm panels: above, overfitting holdout − fresh accuracy at the largest k against p (one line per
     batch SD b in sequential colours, side by side, the arm's marker, 95% bars), on one y axis shared by every arm;
     below, in a strip shared by every arm, the fraction of replicates whose accuracy query at the largest k was
-    answered (not ⊥), so a missing gap reads as "answered 0" there and a note on the panel says why no point is drawn.
-    Under them, the Bayesian-DP level Lemma 2 certifies for each calibration against p (dark grey, the arms' markers
-    and names: colour means b in this figure), with the session's ε, beside the legend. Points where a claim fails or
-    differs are ringed; the ring's legend words follow the claims' statuses (:func:`ring_legend`)."""
+    answered (not ⊥), so a missing gap reads as "answered 0" there and a note on the panel says why no point is drawn
+    (an arm that answers every query: said in words). Under them, the Bayesian-DP level Lemma 2 certifies for each
+    calibration against p (in the arms' colours and markers, each named beside its line: colour means b in the gap
+    panels only), with the session's ε, beside the legend. Points where a claim does not hold are ringed, the claim
+    named beside the ring (:func:`ring_legend`)."""
     plt = pyplot()
     n = spec.n
     arms = arms_in(spec, table["mechanism"])
@@ -167,7 +163,11 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
             half = ci95_half_width(drawn["gap_se"], drawn["replicates"])
             ax.errorbar(drawn["x"], drawn["gap_mean"], yerr=half, ls="-", marker=marker, ms=5.5, capsize=0,
                         elinewidth=1.1, color=b_colours[b], lw=1.4)
-            strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4, lw=1.0, color=b_colours[b])
+            if not (sub["answered"] == 1).all():  # an arm that answers everything: said in words, not drawn
+                strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4, lw=1.0, color=b_colours[b])
+        if (sub["answered"] == 1).all():
+            strip.text(0.5, 0.5, "answers every query", transform=strip.transAxes, ha="center", va="center",
+                       fontsize=SIZES["note"], color="#555555")
         silent_p = sorted(sub.loc[sub["answered"] == 0, "p"].unique())
         if silent_p:  # why no point is drawn there (never a point at 0, which would read "no overfitting")
             ax.text(float(np.mean(silent_p)), 0.5, NO_ANSWER.replace(" every", "\nevery"),
@@ -230,7 +230,7 @@ def _ring_trend(ax, table: pd.DataFrame) -> bool:
     sub = table[(table["mechanism"] == "standard") & (table["p"] == p_hi) & table["b"].isin(failing)]
     b_values = sorted(table["b"].unique())
     x = [p_hi + DODGE * (b_values.index(b) - (len(b_values) - 1) / 2) for b in sub["b"]]
-    ring(ax, x, sub["gap_mean"], label="claim differs here", size=120)
+    ring(ax, x, sub["gap_mean"], label="claim does not hold here", size=120)
     if len(sub):  # the claim named beside its ring (one ring meaning across figures: a claim fails or differs here)
         i = int(np.argmin(sub["gap_mean"].to_numpy()))
         ax.annotate(RING_WORDS[WORSENS][1] + ":\n" + RING_WORDS[WORSENS][0], (x[i], sub["gap_mean"].iloc[i]),
@@ -249,8 +249,8 @@ def _certified_arms(table: pd.DataFrame) -> list[str]:
 
 
 def _certified_against_p(ax, table: pd.DataFrame, spec) -> bool:
-    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), one dark-grey line per
-    calibration with its arm's marker (colour means b in this figure) and its name beside its last point (where two
+    """The Bayesian-DP level Lemma 2 certifies for each calibration's σ against p (log axis), one line per
+    calibration in its arm's colour and marker and its name beside its last point (where two
     levels coincide, one marker: :func:`marker_indices`), with the session's ε dashed; a DP-calibration level above ε
     (its claim fails) ringed. Whether a ring was drawn."""
     arms = _certified_arms(table)
@@ -263,16 +263,17 @@ def _certified_against_p(ax, table: pd.DataFrame, spec) -> bool:
     marks = marker_indices({m: (r["p"].to_numpy(), np.log10(r["certified_bdp"].to_numpy())) for m, r in curves.items()},
                            float(np.ptp(table["p"])), float(np.ptp(levels)) or 1.0)  # equal levels: one marker
     for m, rows in curves.items():
-        ax.plot(rows["p"], rows["certified_bdp"], ls="-", ms=8, lw=1.4, color=CERTIFIED_COLOR, markevery=marks[m],
+        colour = style(spec.arm(m))["color"]
+        ax.plot(rows["p"], rows["certified_bdp"], ls="-", ms=8, lw=1.4, color=colour, markevery=marks[m],
                 marker=style(spec.arm(m))["marker"], mec="white", mew=0.5, zorder=30)  # above the ring's halo
         last = rows.iloc[-1]
         ax.annotate(f"{short_arm_name(spec.arm(m))} calibration", (last["p"], last["certified_bdp"]),
                     textcoords="offset points", xytext=(-14, 0 if m == DP_ARM else 8), ha="right",
-                    va="center" if m == DP_ARM else "bottom", fontsize=SIZES["tick"], color=CERTIFIED_COLOR)
+                    va="center" if m == DP_ARM else "bottom", fontsize=SIZES["tick"], color=colour)
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p")
     eps = float(table["eps_session"].dropna().iloc[0])
     above = dp[dp["certified_bdp"] > eps * (1 + 1e-6)]
-    ring(ax, above["p"], above["certified_bdp"], label="claim fails here", size=150)
+    ring(ax, above["p"], above["certified_bdp"], label="claim does not hold here", size=150)
     if len(above):  # the claim named beside its first ring
         first = above.sort_values("p").iloc[0]
         ax.annotate(RING_WORDS[DP_CERTIFIED][1] + ": " + RING_WORDS[DP_CERTIFIED][0],

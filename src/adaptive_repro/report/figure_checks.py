@@ -12,6 +12,7 @@ from adaptive_repro.report.plotting import (
     MARKERS,
     MAX_WIDTH,
     MIN_FONT_PT,
+    grid_tick_label,
     plain_tick_label,
     power_of_ten_label,
     style,
@@ -82,7 +83,7 @@ def figure_problems(fig) -> list[str]:
         for axis in (ax.xaxis, ax.yaxis):
             if axis.get_scale() == "log" and axis.get_visible() and ax.get_visible() and ax.axison:
                 formatter = axis.get_major_formatter()
-                if getattr(formatter, "func", None) not in (power_of_ten_label, plain_tick_label):
+                if getattr(formatter, "func", None) not in (power_of_ten_label, plain_tick_label, grid_tick_label):
                     problems.append(f"log axis of panel {ax.get_title()[:30]!r} not labelled 10^k (log_axis)")
     titles = [fig.get_suptitle()]
     titles += [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]

@@ -61,10 +61,10 @@ DISPLAY_NAMES = {
     # data sets
     "train": "training", "holdout": "holdout (as reported)", "fresh": "fresh data", "population": "population (exact)",
     # composition methods (He et al. outputs)
-    "naive": "naive Tε", "drv": "Dwork-Rothblum-Vadhan", "kairouz": "Kairouz et al. (as He quotes)",
+    "naive": "naive Tε", "drv": "Dwork–Rothblum–Vadhan", "kairouz": "Kairouz et al. (as He quotes)",
     "he": "He Thm 4 / Cor 2", "he_cor3": "He Cor 3 (as printed)",
     "he_cor3_derived": "He Cor 3, δ'' from its derivation",
-    "exact_optimal": "exact optimal ε' (Kairouz-Oh-Viswanath Thm 3.3)", "laplace_pld": "Laplace, PLD accountant",
+    "exact_optimal": "exact optimal ε' (Kairouz–Oh–Viswanath Thm 3.3)", "laplace_pld": "Laplace, PLD accountant",
     # Markov-quilt roles (Zhao Fig. 1)
     "node": "the node X_i", "quilt": "quilt X_Q", "nearby": "nearby X_N", "remote": "remote X_R",
     # generalization and KL bounds He compares with (he-generalization, he-kl)
@@ -75,9 +75,9 @@ DISPLAY_NAMES = {
 
 #: One colour per data set / method / role, the same in every figure (arms are coloured by their objects).
 COLORS = {
-    # data sets: colours no arm drawn beside them uses (the standard holdout is vermillion, the Bayesian-DP
-    # calibration blue; the Theorem 2 calibration and Thresholdout for n/V never share a figure with accuracy curves)
-    "train": "#555555", "holdout": OKABE_ITO["bluish green"], "fresh": OKABE_ITO["sky blue"],
+    # data sets: colours no arm drawn beside them uses (the standard holdout is vermillion, Thresholdout teal; the
+    # Bayesian-DP calibration's blue and the Theorem 2 calibration's green never share a figure with accuracy curves)
+    "train": "#555555", "holdout": "#DDAA33", "fresh": OKABE_ITO["sky blue"],
     "population": OKABE_ITO["black"],
     "naive": OKABE_ITO["grey"], "drv": OKABE_ITO["orange"], "kairouz": OKABE_ITO["bluish green"],
     "he": OKABE_ITO["blue"], "he_cor3": OKABE_ITO["reddish purple"], "he_cor3_derived": OKABE_ITO["sky blue"],
@@ -91,8 +91,9 @@ COLORS = {
     # roles that recur: reference lines and "does not hold" rings. Quantities of an arm (its budget used, its
     # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
     "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["black"],
-    # zhao-estimated-v's thresholds from estimated V (Paul Tol's teal, purple and mustard: no arm's hue)
-    "v_hat": "#44AA99", "v_hat_max": "#AA4499", "v_hat_order_unknown": "#DDAA33", "v_hat_clusters": "#117733",
+    # zhao-estimated-v's thresholds from estimated V (Paul Tol's teal, purple, pear and green; each row is named on
+    # the axis, so colour only repeats the row)
+    "v_hat": "#44AA99", "v_hat_max": "#AA4499", "v_hat_order_unknown": "#BBCC33", "v_hat_clusters": "#117733",
 }
 #: Marker of each data set / method (with :data:`COLORS`: its encoding).
 MARKERS = {
@@ -241,6 +242,23 @@ def power_of_ten_label(x: float, _pos=None) -> str:
 def plain_tick_label(x: float, _pos=None) -> str:
     """A log-axis tick label in plain numbers (0.05, 2, 20, 500) for an axis within [0.01, 10^4) (:func:`log_axis`)."""
     return f"{x:g}" if x > 0 and math.isfinite(x) else ""
+
+
+def grid_tick_label(x: float, _pos=None) -> str:
+    """A log-axis tick label at a grid value: a whole number with thousands separators (16,000) (:func:`grid_axis`)."""
+    return f"{x:,.0f}" if x > 0 and math.isfinite(x) else ""
+
+
+def grid_axis(ax, which: str, values) -> None:
+    """A log axis (``which``: "x" or "y") labelled at the grid ``values`` the points lie on, for a grid that does not
+    fall on 1, 2, 5 × 10^k (e.g. m doubling from 250): each point is read off its own tick."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    axis.set_major_locator(FixedLocator(sorted(values)))
+    axis.set_major_formatter(FuncFormatter(grid_tick_label))
+    axis.set_minor_locator(NullLocator())
 
 
 def log_axis(ax, which: str = "both", subs=None):

@@ -324,8 +324,9 @@ def all_claims_html(sections: list[OutputFiles]) -> str:
 
 #: The conventions every figure follows, said once above the first figure (each caption repeats its own).
 CONVENTIONS = ("In every figure, bars and shaded bands around a mean are its 95% confidence interval (Student t over "
-               "the replicates) unless the label says otherwise; a black ring marks a point where a claim fails or "
-               "differs from the paper, the claim named in the legend or beside the ring.")
+               "the replicates) unless the label says otherwise; a black ring marks a point where a claim does not "
+               "hold "
+               "(it fails or differs from the paper), the claim named in the legend, the title or beside the ring.")
 
 
 def render_report(reproduction_md: str, sections: list[OutputFiles], config: dict, threads: int = 1) -> str:

@@ -214,7 +214,7 @@ class EffectiveNCalibration(DPCalibration):
     name: str = "dp_effective_n"
     display_name: str = "DP calibration, threshold for n/V (V known)"
     purpose: str = "V known to the mechanism"
-    color: str = "#8B5A2B"  # brown: no other arm's hue; black is kept for population and reference lines
+    color: str = "#882255"  # Paul Tol wine: the dark partner of the DP pink (each n/V arm: its parent's dark partner)
     marker: str = "p"  # a pentagon: chains of ◀ read as arrows, and an X with a white edge reads thin
 
     def needs(self) -> frozenset[str]:

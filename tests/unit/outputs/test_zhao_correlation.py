@@ -98,8 +98,8 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
     assert zc.structure_verdict(table) == "DP < 90% from V = 3\nBDP < 90% from V = 8\nn/V undecided"  # no control
     assert zc.remedy_state(table) == ("undecided", None)
-    assert zc.headline(table) == ("From V = 3, Algorithm 1 with the DP calibration (i.i.d. T) answers < 90% in all 1 "
-                                  "structures\nn/V thresholds untested (no power)")
+    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 (i.i.d. T) answers < 90% in all 1 "
+                                  "structures; n/V arms untested (no power)")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
     assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
         "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3

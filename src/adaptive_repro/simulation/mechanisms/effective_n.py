@@ -22,8 +22,8 @@ class ThresholdoutEffectiveNArm(ThresholdoutArm):
     name: str = "thresholdout_effective_n"
     display_name: str = "Thresholdout for n/V (V known)"
     detail: str = "(threshold and noise at the effective n, V known)"
-    color: str = "#33BBEE"  # Paul Tol cyan: no hue near the standard holdout's vermillion (the Bayesian-DP blue is
-    # never in its row of zhao-correlation)
+    color: str = "#0B5345"  # dark teal: the dark partner of Thresholdout's teal (every n/V arm is its parent's dark
+    # partner)
     marker: str = "D"
 
     def needs(self) -> frozenset[str]:

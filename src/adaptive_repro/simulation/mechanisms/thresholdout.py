@@ -44,7 +44,7 @@ class ThresholdoutArm(Arm):
     name: str = "dwork_code"
     display_name: str = "Thresholdout (Dwork et al. 2015 script)"
     detail: str = ""
-    color: str = "#882255"  # Paul Tol wine (Okabe-Ito orange sat too close to the standard holdout's vermillion)
+    color: str = "#1A9988"  # teal: no hue near the standard vermillion or the Algorithm 1 arms' pinks and blues
     marker: str = "s"
     analyst: Analyst = DWORK_ANALYST
     PARAMETERS: ClassVar[dict[str, dict]] = {
