@@ -45,7 +45,8 @@ def accuracy_curves(ax, sub: pd.DataFrame, fresh_label: str = ""):
             extra["lw"] = FRESH_LW
         label = fresh_label if dataset == "fresh" and fresh_label else name(dataset)
         ax.plot(cur["k"], cur["mean"], ":" if dataset == "population" else "-", label=label,
-                **(style(dataset) | extra), zorder=3 if dataset == "population" else 2)
+                **(style(dataset) | extra), zorder={"population": 3, "holdout": 3.5}.get(dataset, 2))  # the reported
+        # holdout above the lines it may coincide with
         if dataset != "population":
             half = ci95_half_width(cur["se"].fillna(0.0), cur["replicates"])
             lo, hi = cur["mean"] - half, cur["mean"] + half  # light fill, thin edges: overlapping bands stay apart

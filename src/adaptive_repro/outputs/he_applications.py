@@ -178,11 +178,9 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "st
     ratio = scan.printed / positive(scan.exact_replace_one)
     ax.plot(scan.sigma, ratio, color=he_colour, gid="encoding:he",
             label="printed ε̃ / exact ε, replace-one neighbours (the paper's)")
-    faint = scan.printed / positive(scan.exact_add_remove)
-    y_top = max(PER_STEP_TOP, float(np.nanmax(ratio.to_numpy(), initial=0.0)) * 1.12)  # the paper's curve sets the
-    # range; the add/remove curve may leave the top (its range is in its legend entry)
+    faint = scan.printed / positive(scan.exact_add_remove)  # the paper's curve sets the range, with the faint low end
     ax.plot(scan.sigma, faint, color=he_colour, alpha=0.4, lw=1.4,
-            label=f"the same, add/remove neighbours (faint; {np.nanmin(faint):.2g} to {np.nanmax(faint):.2g})")
+            label=f"the same, add/remove neighbours (faint; {faint.min():.2g} to {faint.max():.2g})")
     for r in grid[grid.exact_replace_one > 0].itertuples():
         ax.plot([r.sigma], [r.printed / r.exact_replace_one], "o", ms=7, color=sigma_colours[r.sigma], zorder=25)
         if r.printed / r.exact_replace_one < 1:  # the claim fails at this configured sigma
@@ -191,12 +189,14 @@ def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "st
     if text.startswith("σ ≤"):  # a contiguous failing range: name where it ends, below the line at 1
         top = float(steps.sigma[~steps.ok].max())
         right_half = np.log(top / lo) / np.log(hi / lo) > 0.6  # little room to its right: write it to the left
-        ax.text(top, 0.84, text, ha="right" if right_half else "center", va="top", fontsize=SIZES["note"])  # under
-        # the end of the failing range, below the configured sigma's ring, with no leader to cross it
+        ax.text(top, 1.04, text, ha="right" if right_half else "center", va="bottom", fontsize=SIZES["note"])  # above
+        # the end of the failing range and its tick, clear of the configured sigma's dots below the line
         ax.plot([top], [1.0], marker="|", ms=14, mew=2, color="black", zorder=6)  # the end of the failing range
     ax.set(xscale="log", xlabel="noise σ", ylabel=f"printed ε̃ / exact ε of one {unit}", xlim=(lo, hi))
     ax.set_title(f"one {unit}", fontsize=SIZES["title"])
-    ax.set_ylim(0, y_top)
+    low, high, faint_low = (float(v) if np.isfinite(v) else d for v, d in  # pandas skips NaN (all NaN: the default)
+                            ((ratio.min(), 1.0), (ratio.max(), 0.0), (faint.min(), 0.0)))
+    ax.set_ylim(max(0.0, np.floor(10 * low - 1.5) / 10), max(PER_STEP_TOP, high * 1.12, faint_low * 1.15))
     log_axis(ax, "x")
 
 
@@ -279,23 +279,23 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     verdict_title(fig, application_verdict(table, steps, thm), setting).set_fontsize(POWER_TITLE_PT)
     first = [h for h in left.get_legend_handles_labels()[0] if h.get_label() != "claim does not hold here"]
     rings = [c for ax in [left, right] for c in ax.collections if c.get_gid() == "encoding:violation"]
-    if rings:  # one entry: the report's ring, a point where the claim fails
-        first.append(copy.copy(rings[0]))
-        first[-1].set_label("claim does not hold here")
-    second = [Line2D([], [], color=c, lw=4, label=f"σ = {number_text(s)}") for s, c in colours.items()]
+    first += [copy.copy(rings[0])] if rings else []  # one entry: the report's ring, its label as drawn
+    second = [Line2D([], [], color=c, lw=2, marker="o", ms=8.5 - 5.0 * i / max(1, len(colours) - 1),  # as drawn
+                     label=f"σ = {number_text(s)}") for i, (s, c) in enumerate(colours.items())]
     third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], marker=DT_MARKERS[i % 4], ms=5,
                     label=f"δ̃ = {number_text(d)}") for i, d in enumerate(dts)]
     third.append(Line2D([], [], ls="", marker="^", ms=6, color=COLORS["reference"],
                         label="a point above the panel's top (any σ)"))
     rest = sorted(set(table.delta_tilde) - set(dts))
-    if rest:  # no failing point there: not drawn
+    words = []  # what is not drawn, in one entry
+    if rest:  # no failing point there
         low = float((table.delta_prime_free / table.exact_delta_at_eps_prime)[table.delta_tilde.isin(rest)].min())
-        third.append(Line2D([], [], ls="", label="δ̃ = " + ", ".join(number_text(d) for d in rest)
-                            + f": δ′ ≥ {low:.3g} × exact,\nnot drawn"))
+        words.append("δ̃ = " + ", ".join(number_text(d) for d in rest) + f" (δ′ ≥ {low:.3g} × exact)")
     if others:  # the other N: the same shape, smaller
-        third.append(Line2D([], [], ls="", label="N = " + ", ".join(number_text(n) for n in others)
-                            + " (not drawn): same shape,\n" + ", ".join(f"≤ {v:.2g}%" if v > 0 else "none"
-                                                                     for v in others.values()) + " short"))
+        words.append("N = " + ", ".join(number_text(n) for n in others) + " (" + ", ".join(
+            f"≤ {v:.2g}%" if v > 0 else "none" for v in others.values()) + " short)")
+    if words:
+        third.append(Line2D([], [], ls="", label="not drawn: " + ";\n".join(words)))
     rows = max(map(len, (first, second, third)))
     blank = Line2D([], [], ls="", label=" ")
     handles = [h for column in (first, second, third) for h in column + [blank] * (rows - len(column))]

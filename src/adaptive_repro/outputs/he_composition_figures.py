@@ -20,6 +20,7 @@ from adaptive_repro.report.plotting import (
     MAX_WIDTH,
     SHADE,
     SIZES,
+    ceiling_band,
     legend_below,
     log_axis,
     ring,
@@ -70,12 +71,13 @@ def _t_axis(ax, rows: pd.DataFrame):
     log_axis(ax, "x")
 
 
-def _above_marks(ax, rows: pd.DataFrame, ratio: pd.Series, top: float) -> bool:
-    """At each T where He's or Kairouz's ratio (``ratio``, indexed like ``rows``) is above the axis (small T, where δ̃
-    dominates δ′: not the question of the figure), a grey ▲ on the top edge; True if any."""
+def _above_marks(ax, rows: pd.DataFrame, ratio: pd.Series, top: float, y: float) -> bool:
+    """At each T where He's or Kairouz's ratio (``ratio``, indexed like ``rows``) is above ``top`` (small T, where δ̃
+    dominates δ′: not the question of the figure), a grey ▲ at ``y`` in the off-scale strip (plotting.ceiling_band);
+    True if any."""
     ts = sorted(set(rows.loc[ratio.index[ratio > top], "T"]))
     if ts:
-        ax.plot(ts, [top] * len(ts), ls="", marker="^", ms=6, color=COLORS["reference"], clip_on=False, zorder=7,
+        ax.plot(ts, [y] * len(ts), ls="", marker="^", ms=6, color=COLORS["reference"], zorder=7,
                 label="He's and Kairouz's δ′ off scale above (small T: δ̃ dominates)")
     return bool(ts)
 
@@ -115,6 +117,8 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
     fig, axes = plt().subplots(n, 2, figsize=(MAX_WIDTH, 1.15 * n + 2.3), squeeze=False, sharex=True,
                                sharey="col", gridspec_kw={"width_ratios": [1, 2.4]})
     exact_label = f"exact optimum ({KOV}): ratio 1"
+    axes[0, 1].set_ylim(*dlim)
+    off_scale = ceiling_band(list(axes[:, 1]), dlim[1], dlim[1] - dlim[0])
     for i, (delta, eps) in enumerate(cells):
         top, low = axes[i]
         c = curve[(curve.eps == eps) & (curve.delta == delta)]
@@ -128,8 +132,9 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         d = {m: c[c.method == m].set_index("T") for m in ["he", "kairouz"]}
         dr = {m: d[m].delta_prime / d[m].exact_delta_at_eps_prime for m in d}
         low.axhspan(dlim[0], 1.0, **SHADE)
-        low.plot(dr["he"].index, dr["he"], **_draw("he", **HE))
-        low.plot(dr["kairouz"].index, dr["kairouz"], **_draw("kairouz", **KAIROUZ, label=kairouz_label))
+        low.plot(dr["he"].index, dr["he"].where(dr["he"] <= dlim[1]), **_draw("he", **HE))
+        low.plot(dr["kairouz"].index, dr["kairouz"].where(dr["kairouz"] <= dlim[1]),
+                 **_draw("kairouz", **KAIROUZ, label=kairouz_label))
         low.axhline(1.0, **_draw("exact_optimal", lw=1.2, marker="", label=exact_label))
         b = bad[(bad.eps == eps) & (bad.delta == delta)]["T"]
         ring(low, b, dr["he"].reindex(b), size=RING_SIZE,
@@ -137,14 +142,13 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         _lowest_label(low, dr["he"].reindex(b))
         both = pd.concat([dr["he"], dr["kairouz"]])
         _above_marks(low, pd.DataFrame({"T": both.index}, index=range(len(both))),
-                     pd.Series(both.values, index=range(len(both))), dlim[1])
+                     pd.Series(both.values, index=range(len(both))), dlim[1], off_scale)
     axes[0, 0].set_title("ε′ / exact optimal ε′")
     axes[0, 1].set_title("δ′ / exact optimal δ at that ε′ (shaded below 1: no valid guarantee)")
     for ax in axes[-1]:
         ax.set_xlabel("number of steps T")
     for ax in axes.flat:
         _t_axis(ax, curve)
-    axes[0, 1].set_ylim(dlim[0], dlim[1] + 0.12 * (dlim[1] - dlim[0]))  # the ▲ of off-scale values clear of the frame
     top_hi = max(1.05, float(np.nanmax([axes[i, 0].dataLim.y1 for i in range(n)])) * 1.04)
     axes[0, 0].set_ylim(0.97, top_hi)
     axes[0, 0].set_yticks([1.0, round(1.0 + (top_hi - 1.0) * 0.75, 1)])
@@ -186,12 +190,14 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
     fig, grid = plt().subplots(nrows, ncols, figsize=(MAX_WIDTH, 2.45 * nrows + 2.0), squeeze=False, sharex=True,
                                sharey=True)
     axes = list(grid.flat)
+    axes[0].set_ylim(*ylim)
+    off_scale = ceiling_band(axes[:max(1, len(cells))], ylim[1], ylim[1] - ylim[0])
     for ax, (delta, eps) in zip(axes, cells):
         c = shown[(shown.eps == eps) & (shown.delta == delta)]
         h, k = c[c.method == "he"], c[c.method == "kairouz"]
         ax.axhspan(ylim[0], 1.0, **SHADE)
         ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label=f"floor {FLOOR}: no valid δ′ below (shaded)")
-        inside = lambda v: v.where(v <= ylim[1])  # above the top: a ▲ on the top edge (_above_marks), not a cut marker
+        inside = lambda v: v.where(v <= ylim[1])  # above the top: a ▲ in the off-scale strip (_above_marks)
         ax.plot(h["T"], inside(h.delta_over_floor), **_draw("he", **HE))
         ax.plot(k["T"], inside(k.delta_over_floor), **_draw("kairouz", **KAIROUZ))
         ax.plot(h["T"], h.exact_delta_at_eps_prime / h.delta_floor, **_draw("exact_optimal", **EXACT,
@@ -200,7 +206,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         ring(ax, b["T"], b.delta_over_floor, size=RING_SIZE, label="claim does not hold here: He's δ′ below the floor")
         _lowest_label(ax, b.set_index("T").delta_over_floor)
         both = pd.concat([h, k])
-        _above_marks(ax, both, both.delta_over_floor, ylim[1])
+        _above_marks(ax, both, both.delta_over_floor, ylim[1], off_scale)
         ax.set_title(_cell_name(delta, eps, deltas))
     for ax in axes[len(cells):]:
         ax.set_visible(False)
@@ -210,7 +216,6 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         ax.set_xlabel("number of steps T")
     for ax in axes:
         _t_axis(ax, table)
-        ax.set_ylim(ylim[0], ylim[1] + 0.09 * (ylim[1] - ylim[0]))  # the ▲ of off-scale values clear of the frame
     _title(fig, _verdict(len(bad), len(he), f"He's δ′ is below the floor {FLOOR} that no valid δ′ can undercut,",
                          f"He's δ′ is at least the floor {FLOOR}"),
            f"δ′ of T-fold composition relative to the floor, He vs Kairouz et al., {_settings(cells, dt)}")

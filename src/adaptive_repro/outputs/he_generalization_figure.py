@@ -74,9 +74,10 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
     says = (a_rows.reindex(list(zip(b_rows.method, b_rows.eps))).to_numpy() < 1) & (b_rows.value.to_numpy() < 1)
     if (says & (b_rows.value.to_numpy() < B_FLOOR)).any():  # a b that says something underflows: the strip
         y_strip = floor_band([axes[1]], B_FLOOR, 10.0, f"< {power_of_ten_label(B_FLOOR)}", decades=3.4, max_ticks=5)
-    else:  # no strip: the axis ends a little below the lowest b drawn
+    else:  # no strip: the axis ends two decades below the lowest b that says something (faint lines run on below)
         y_strip = None
-        axes[1].set_ylim(float(b_rows.value[b_rows.value >= B_FLOOR].min()) / 30, 10.0)
+        informative_b = b_rows.value.to_numpy()[says]
+        axes[1].set_ylim(float(informative_b.min()) / 100 if len(informative_b) else B_FLOOR, 10.0)
     # methods one above the other within the strip (levels ~0.75 decades apart), so that markers at one ε never
     # hide each other
     strip_at = {key: None if y_strip is None else y_strip * 10 ** (2.2 * (i / 3 - 0.5))
@@ -117,8 +118,9 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
     if top > 2:  # between the strip and b = 1 only: the b >= 1 band above is shaded already, the strip stays clear
         axes[1].fill_between([2, top * 1.5], B_FLOOR / 10**0.25, 1, **SHADE)
         axes[1].set_xlim(right=top * 1.5)
-    # every 5 decades above the strip: round ticks, no two labels crowded
-    axes[1].set_yticks([10.0**k for k in range(0, int(np.log10(B_FLOOR)) - 1, -5)])
+    # round ticks every 5 decades above a strip (every 2 without one): no two labels crowded
+    bottom, step = axes[1].get_ylim()[0], 5 if y_strip is not None else 2
+    axes[1].set_yticks([10.0**k for k in range(0, int(np.log10(B_FLOOR)) - 1, -step) if 10.0**k >= bottom * 0.999])
     axes[0].set(ylabel="a (lower is tighter)")
     axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)", fontsize=POWER_TITLE_PT)
     axes[1].set(ylabel="b (lower is tighter)")
@@ -130,10 +132,10 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
             if not lab.startswith("_"):
                 found.setdefault(lab, h)
     found["shaded: the bound says nothing (a ≥ 1, b ≥ 1;\nHe's and Nissim–Stemmer's b ≤ 0 for ε ≥ 2)"] = Patch(**SHADE)
-    found["faint dashed (b): that bound's own a ≥ 1 or b ≥ 1 there"] = Line2D([], [], color="#777777", ls="--",
+    found["faint dashed (b): that bound says nothing there (a ≥ 1 or b ≥ 1)"] = Line2D([], [], color="#777777", ls="--",
                                                                                lw=1.1, alpha=0.6)
     if len(c["dwork"]) and not c["dwork"].ok.any():  # a claim that fails at every eps: said, not ringed
-        found["no ring: Theorem 1's a is above Dwork et al.'s at every ε,\nso that claim fails everywhere (title)"] = (
+        found["no ring: Theorem 1 vs Dwork et al. fails at every ε (title)"] = (
             Patch(facecolor="none", edgecolor="none"))
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig

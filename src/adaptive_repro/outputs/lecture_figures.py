@@ -51,7 +51,7 @@ def transfer_figure(frame: pd.DataFrame, verdict: str, failing: pd.DataFrame):
     ax.set(xlabel="data set size m", ylabel="probability")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_ylim(np.maximum(frame.mc_ci_low, floor).min() / 2, 2)  # down to the lowest bar drawn, no empty decades
+    ax.set_ylim(np.maximum(frame.mc_ci_low, floor).min() / 1.4, 2)  # down to the lowest bar drawn, no empty strip
     log_axis(ax, "y")
     grid_axis(ax, "x", frame["m"].unique())  # m doubles from 250: each point on its own tick
     handles = [Line2D([], [], color="k", marker="o", ls="", label="Monte Carlo Pr[|q(S) − q(D)| ≥ 6ε]"),
@@ -119,7 +119,7 @@ def _name_violated_bound(ax, x: float, y: float, words: str) -> None:
     import textwrap
 
     side, bound = words.split("\n", 1)[-1].split(" ", 1)
-    text = textwrap.fill(f"{side} the bar, {bound} there", 28)
+    text = textwrap.fill(f"{side} {bound} (the short bar: its value here)", 28)
     ax.annotate(text, (x, y), xytext=(24, -4), textcoords="offset points", ha="left", va="top",
                 fontsize=SIZES["note"], arrowprops=dict(arrowstyle="-", color="k", lw=0.8, shrinkA=0, shrinkB=7))
 
@@ -198,8 +198,12 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             text = ""
         if text:
             note_in_empty(ax, text)
-    if rings:  # under the shortest column, so the legend stays three columns of at most four rows
-        min(legends, key=lambda g: len(g[1]))[1].append(rings[0])
+    from matplotlib.patches import Patch
+
+    band = Patch(facecolor="#cccccc", edgecolor="#999999", lw=0.6,
+                 label=f"band: the bound at the ends of p_α's {frame.confidence.iloc[0]:.0%} interval")
+    for extra in [band] + rings[:1]:  # each under the shortest column: three columns of at most four rows
+        min(legends, key=lambda g: len(g[1]))[1].append(extra)
     # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
     rows = max(len(h) for _, h in legends) + 1
     blank = Line2D([], [], ls="", marker="")

@@ -281,7 +281,7 @@ def figure(table: pd.DataFrame, spec):
     per_panel = len(set(verdicts.values())) > 1
     fig, axes = plt.subplots(2, len(structures), figsize=(MAX_WIDTH, 6.6 if per_panel else 6.3),
                              sharex=True, sharey="row", squeeze=False, gridspec_kw={"height_ratios": [3, 1.8]})
-    ring_label = f"claim does not hold here: the arm is valid (answers < {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T)"
+    ring_label = f"claim does not hold here: < {ANSWERED_MIN:.0%} answered or gap − {Z:g} SE > T"
     keyed: dict[str, Line2D] = {}  # arm display name -> its threshold's line key
     answered_line = {"color": COLORS["population"], "lw": 1.0, "ls": ":"}
     for j, structure in enumerate(structures):

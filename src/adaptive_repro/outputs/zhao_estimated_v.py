@@ -191,9 +191,10 @@ def figure(table: pd.DataFrame, spec):
                                 mfc=enc["color"] if s_index else "white", mec=enc["color"], ecolor=enc["color"],
                                 color=enc["color"], marker=enc["marker"], gid=enc["gid"])
                     if variant == "v_hat" and low < TARGET:  # the title's count leaves these out: say where
-                        ax.annotate(f"{Z:g}-SE bar < {TARGET:.0%}", (max(0.0, low), y + offset),
-                                    textcoords="offset points", xytext=(0, 4), ha="right", va="bottom",
-                                    fontsize=SIZES["note"], color=enc["color"])  # above the bar's low end
+                        ax.annotate(f"−{Z:g} SE < {TARGET:.0%}", (max(0.0, low), y + offset),
+                                    textcoords="offset points", xytext=(-4, 0), ha="right", va="center",
+                                    fontsize=SIZES["note"], color=enc["color"])  # left of the bar's low end, on
+                    # the same row as its point
             ax.axvline(TARGET, color=COLORS["reference"], lw=1.0, ls=":")
             ax.set_yticks(range(len(variants)), [WORDS[v] for v in variants])  # shared: shown on the first column
             ax.set_ylim(len(variants) - 0.5, -0.5)

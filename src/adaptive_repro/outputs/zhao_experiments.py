@@ -20,7 +20,7 @@ from adaptive_repro.outputs.zhao_common import (
     theory_table,
     wrap_verdict,
 )
-from adaptive_repro.report.plotting import MAX_WIDTH, SIZES, pyplot, ring, style, verdict_title
+from adaptive_repro.report.plotting import MAX_WIDTH, SIZES, legend_below, pyplot, ring, style, verdict_title
 from adaptive_repro.simulation.mechanisms.algorithm1 import theorem2_diagnostics
 
 
@@ -124,13 +124,15 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
         ax.plot([r.frequency], [y], ls="none", ms=8, **style(arm), zorder=25)  # above a ring's white halo
         failing = verdicts[event_rate_id(r.mechanism)].status == "does not hold"
         if failing:
-            ring(ax, r.frequency, y, label=None)
-        notes = [f"{r.answered_fraction:.0%} of queries answered"] + (["ringed: above β"] if failing else [])
+            ring(ax, r.frequency, y, label="claim does not hold here: the event rate is above β")
+        notes = [f"{r.answered_fraction:.0%} of queries answered"] + (
+            [f"noise σ = {r.sigma / r.tau:.2g} τ"] if r.sigma > r.tau else [])  # why it errs beyond τ so often
         label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
-        # just above its row, running from the interval's end that leaves room: never over the row names or past
-        # the right edge
+        # just above its row, running from the interval's end that leaves room (right of the β line): never over
+        # the row names, the β line or past the right edge
         left_end = r.ci_low < 0.5
-        ax.annotate(label, (r.ci_low if left_end else r.ci_high, y), textcoords="offset points", xytext=(0, 9),
+        ax.annotate(label, (max(r.ci_low, beta) if left_end else r.ci_high, y), textcoords="offset points",
+                    xytext=(4 if left_end else 0, 9),
                     ha="left" if left_end else "right", va="bottom", fontsize=SIZES["text"],
                     bbox={"fc": "white", "ec": "none", "pad": 1})
     ax.axvline(beta, **REQUIREMENT)
@@ -148,7 +150,7 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
     ax.set_ylabel("Algorithm 1\ncalibration")
     verdict_title(fig, wrap_verdict(thm2_verdict(table, beta, spec), 1.05 * MAX_WIDTH),  # 113 characters fit
                   setting_line(spec, int(table["replicates"].max()), 1.15 * MAX_WIDTH))  # its mathtext is short
-    fig.tight_layout()
+    legend_below(fig, [ax])  # the ring's one entry, if a claim fails
     return fig
 
 

@@ -35,7 +35,7 @@ from adaptive_repro.outputs.zhao_common import (
     wrap_verdict,
 )
 from adaptive_repro.report.plotting import SIZES, legend_below, log_axis, pyplot, ring, style, verdict_title
-from adaptive_repro.stats import ci95_half_width, paired_gap
+from adaptive_repro.stats import paired_gap
 
 
 def standard_verdict(verdicts: Verdicts, records: pd.DataFrame) -> str:
@@ -105,7 +105,7 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, verdicts: Verdicts, spe
     accuracy_curves(ax_acc, rows)  # 95% bands of the means, as in panel (b)
     ax_acc.set_title(f"(a) {std.display_name}: accuracy")
     ax_acc.set_ylabel("accuracy\n(mean, 95% CI)")
-    gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
+    gap_curves(ax_gap, gaps, arms)  # a marker at every k: the grid read off each curve
     sqrt_k_axis(ax_gap, float(table["k"].max()))  # the scale first: the threshold labels look where curves are
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, verdicts, gaps)
@@ -166,22 +166,6 @@ def _ring_standard(ax, verdicts: Verdicts, gaps: pd.DataFrame) -> None:
         ring(ax, g["k"].iloc[-1], g["mean"].iloc[-1], label=ring_label(claim))
 
 
-def _gap_marks(gaps: pd.DataFrame, arms, ax) -> dict[str, list[int]]:
-    """:func:`marker_indices` for the arms' gap curves (the order gap_curves draws them), on ``ax``'s y range after
-    the bands are known (the means ± their 95% CIs, as gap_curves draws them)."""
-    curves = {}
-    for arm in arms:
-        g = gaps[gaps["mechanism"] == arm.name].dropna(subset=["mean"]).sort_values("k")
-        if len(g):
-            curves[arm.name] = (g["k"].to_numpy(), g["mean"].to_numpy())
-    if not curves:
-        return {}
-    both = gaps.dropna(subset=["mean"])
-    half = np.nan_to_num(ci95_half_width(both["se"].fillna(0), both["replicates"]))  # the bands gap_curves draws
-    span = float((both["mean"] + half).max() - (both["mean"] - half).min())
-    return marker_indices(curves, float(gaps["k"].max()), span or 1.0)
-
-
 def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, verdicts: Verdicts, spec, records,
                 replicates: int):
     """zhao-fig3 / zhao-fig3-large-n: (a) holdout − fresh per arm with the 95% band of its mean and each arm's
@@ -199,7 +183,7 @@ def fig3_figure(table: pd.DataFrame, gaps: pd.DataFrame, theory: pd.DataFrame, v
     fig = plt.figure(figsize=(10, 5.0))
     grid = fig.add_gridspec(2, len(ratios), width_ratios=ratios)
     ax_gap = fig.add_subplot(grid[:, 0])
-    silent = gap_curves(ax_gap, gaps, arms, _gap_marks(gaps, arms, ax_gap))
+    silent = gap_curves(ax_gap, gaps, arms)  # a marker at every k: the grid read off each curve
     k_max = float(table["k"].max())
     sqrt_k_axis(ax_gap, k_max, K_TICKS_NARROW)  # the scale first: the threshold labels look where curves are
     threshold_lines(ax_gap, spec, arms)
@@ -256,17 +240,19 @@ def _answered_panels(ax_answered, ax_budget, table: pd.DataFrame, gaps: pd.DataF
     holds, budgets = {}, {}
     for arm in arms:
         hold = _arm_rows(table, gaps, spec, arm)[0].sort_values("k")
-        holds[arm.name] = (hold["k"].to_numpy(), hold["answered"].to_numpy())
+        holds[arm.name] = (np.sqrt(hold["k"].to_numpy()), hold["answered"].to_numpy())  # the square-root k axis
         every = table[(table["mechanism"] == arm.name) & (table["dataset"] == "holdout")].sort_values("k")
         if len(every):
             budget = arm.total_budget(spec, spec.arm_settings()[arm.name])
             budgets[arm.name] = (every["k"].to_numpy(), every["budget_used"].to_numpy() / float(budget))
-    answered_marks, budget_marks = marker_indices(holds, kmax, 1.2), marker_indices(budgets, kmax, 1.2)
+    answered_marks = marker_indices(holds, np.sqrt(kmax), 1.2)
+    budget_marks = marker_indices({a: (np.sqrt(k), y) for a, (k, y) in budgets.items()}, np.sqrt(kmax), 1.2)
     for arm in arms:
         hold, arm_rows, tolerance = _arm_rows(table, gaps, spec, arm)
         hold = hold.sort_values("k")
         label = ring_label(arm_claim(verdicts, arm))
-        ax_answered.plot(hold["k"], hold["answered"], "-", ms=6, markevery=answered_marks[arm.name], **style(arm))
+        ax_answered.plot(hold["k"], hold["answered"], "-", ms=6, markevery=answered_marks[arm.name], zorder=22,
+                         **style(arm))  # above the ring's white halo: a ringed marker keeps its shape
         bad = shortfalls(hold, arm_rows, tolerance)[0].sort_values("k")
         if len(bad) and len(bad) == len(hold):  # fails at every k: one ring at the first, said in words
             first = bad.iloc[0]

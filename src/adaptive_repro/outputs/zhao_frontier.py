@@ -159,7 +159,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
                                label=f"{cal.display_name}, {cal.purpose}: measured")
             bars.lines[0].set_gid(enc["gid"])  # the data line carries the arm's encoding (caps are '_' markers)
             ax.plot(r["p"], r["analytic_n90"], ls="--", lw=1.4, color=enc["color"], gid=enc["gid"],
-                    label=f"{cal.display_name}: budget-consumption law")
+                    label="_law")  # one legend entry for every calibration's law (below)
             never = r[r["measured_n90"].isna()]
             if len(never):  # never 90% on the grid: an open marker at its largest n
                 ax.plot(never["p"], np.full(len(never), grid[-1]), ls="", marker="^", mfc="white", ms=8,
@@ -181,12 +181,15 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
     found = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):
-            found.setdefault(lab, h)
+            if not lab.startswith("_"):
+                found.setdefault(lab, h)
     order = sorted(found, key=lambda lab: (": " not in lab, lab.split(":")[0].split(",")[0], "law" in lab))  # arms
     handles = [found[lab] for lab in order]
+    handles.append(Line2D([], [], ls="--", lw=1.4, color="black",
+                          label="dashed, in the calibration's colour: its budget-consumption law"))
     handles.append(Line2D([], [], ls="", marker="|", ms=11, mew=1.4, color="black",
-                          label="bar: down to the previous grid n (the resolution)"))
-    legend_below(fig, handles=handles, labels=order + [handles[-1].get_label()], ncol=2)
+                          label="bar: down to the previous grid n (the grid's resolution)"))
+    legend_below(fig, handles=handles, labels=order + [h.get_label() for h in handles[-2:]], ncol=2)
     return fig
 
 

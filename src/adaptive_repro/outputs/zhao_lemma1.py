@@ -237,10 +237,12 @@ def build_figure(frame: pd.DataFrame):
         ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1,
                    label="probability 1 (a bound above it is vacuous)")
         strip: dict[float, list[str]] = {}  # n -> colours of the probabilities below the floor there
+        apart = {p: 10 ** (0.03 * (i - (len(ps) - 1) / 2)) for i, p in enumerate(ps)}  # the p's a little apart
+        # in n, so that probabilities near 1 at one n do not hide one another
         for c, p in zip(colors, ps):
             s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")
             above = s.exact_probability >= floor
-            ax.plot(s.n, s.exact_probability.where(above), "-o", color=c, ms=4.5, zorder=6,
+            ax.plot(s.n * apart[p], s.exact_probability.where(above), "-o", color=c, ms=4.5, zorder=6,
                     label=f"p = {p:g}" + (" (i.i.d.)" if np.isclose(p, 0.5) else ""))
             below_any |= bool((~above).any())
             for n in s.n[~above]:
@@ -250,7 +252,8 @@ def build_figure(frame: pd.DataFrame):
                 ax.plot([n * 10 ** (0.08 * (i - (len(cs) - 1) / 2))], [1.0], "v", color=c, mfc="white", ms=5,
                         zorder=6, gid="below-floor")  # y set to the strip's height once the strip exists
         hit = bad[np.isclose(bad["tau"], tau)]
-        ring(ax, hit.n, hit.exact_probability, label="claim does not hold here: above Lemma 1's bound")
+        ring(ax, hit.n * hit.p.map(lambda p: apart[min(ps, key=lambda q: abs(q - p))]), hit.exact_probability,
+             label="claim does not hold here: above Lemma 1's bound")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(frame.n.min() / 1.8, frame.n.max() * 2.0)  # room for the strip's side-by-side markers

@@ -151,14 +151,15 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
     c_colours = ordinal_colors(len(cs))
     l3_colour = OKABE_ITO["orange"]
     feasible = curves[curves["feasible"]]
-    floor = 10.0 ** np.floor(np.log10(feasible["eps_dp"].min()))
+    floor = 0.6 * feasible["eps_dp"].min()  # just under the lowest level drawn: no empty decade
     top = 10.0 ** np.ceil(np.log10(feasible["eps_dp"].max() * 1.5))
     strip = []
     for ax, tau in zip(axes, taus):
         sub = curves[np.isclose(curves["tau"], tau)]
         ax.axhline(tau / 3, color=COLORS["reference"], ls=":", lw=1.4, label="ε = τ/3 (independent records)")
         l2 = sub[(sub["method"] == "lemma2") & sub["feasible"]]
-        ax.plot(l2["corr"], l2["eps_dp"], "-", color="black", lw=2, label="Lemma 2 (exact quilts)")
+        ax.plot(l2["corr"], l2["eps_dp"], "-", color="black", lw=2, label="Lemma 2 (exact quilts)", zorder=4)  # over
+        # Lemma 3's markers where the two coincide (small correlation), so neither hides the other
         for j, c in enumerate(cs):
             l4 = sub[(sub["method"] == "lemma4") & np.isclose(sub["c"], c) & sub["feasible"]]
             ax.plot(l4["corr"], l4["eps_dp"], ls=LEMMA4_DASHES[j % 2], lw=2.8 - 1.2 * j / max(len(cs) - 1, 1),
@@ -174,7 +175,7 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
             tab = table[(table["method"] == "lemma3") & ~table["feasible"] & np.isclose(table["tau"], tau)
                         & table["chain"].str.startswith("binary")]
             strip.append(ring(ax, tab["correlation"], np.ones(len(tab)),
-                              label="claim does not hold here: Lemma 3 infeasible (tabulated chain)", size=55))
+                              label="claim does not hold here: Lemma 3 infeasible (tabulated chain)", size=36))
         ax.set_xscale("log")
         ax.set_yscale("log")
         log_axis(ax)
@@ -192,11 +193,9 @@ def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None =
             artist.set_offsets(np.column_stack([artist.get_offsets()[:, 0], np.full(len(artist.get_offsets()), y)]))
     for ax, tau in zip(axes, taus):  # where the infeasible range starts, named on it
         start = lemma3_gives_up(curves[np.isclose(curves["tau"], tau)])
-        if start is not None:  # right of the start near the left edge, else left of it: clear of the rings
-            lo, hi = ax.get_xlim()
-            left = 0 < lo < start and np.log(start / lo) / np.log(hi / lo) > 0.35  # (a log axis: lo > 0)
-            ax.annotate(f"from {_number(start)}", (start, y), textcoords="offset points", xytext=(-5 if left else 5, 0),
-                        ha="right" if left else "left", va="center", fontsize=SIZES["tick"], color="black")
+        if start is not None:  # just above the strip at the start, clear of the bar and the rings
+            ax.annotate(f"from {_number(start)}", (start, y), textcoords="offset points", xytext=(0, 9),
+                        ha="left", va="bottom", fontsize=SIZES["tick"], color="black")
     axes[0].set_ylabel("DP level ε′ implying ε-BDP")
     verdict_title(fig, conversion_verdict(curves), f"a binary symmetric chain of n = {n:,} records, stay probability p")
     legend_below(fig, axes, ncol=3)

@@ -92,7 +92,8 @@ def sweep_verdict(table: pd.DataFrame) -> str:
         if dp.empty:
             return "Overfitting against correlation strength"
         return f"Lemma 2 certifies the DP calibration at up to {dp['certified_bdp'].max():.3g}-Bayesian DP"
-    p_lo, p_hi, _, up, down = trend
+    p_lo, p_hi, diffs, up, down = trend
+    within = [(b, d, se) for b, d, se in diffs if abs(d) <= Z * se and abs(d) > 0.5 * max(abs(x) for _, x, _ in diffs)]
 
     def bs(changes) -> str:
         return ", ".join(f"{b:g}" for b, _, _ in changes)
@@ -104,8 +105,9 @@ def sweep_verdict(table: pd.DataFrame) -> str:
         return f"Correlation's effect on the reused holdout depends on b: its gap rises {span} at b = {bs(up)} and " \
                f"falls at b = {bs(down)}"
     if down:
+        same_way = [x for x in within if x[1] < 0]  # a fall as large, but within Z SE: said, not counted
         return (f"Stronger correlation does not make the reused holdout overfit more: its gap falls {span} at "
-                f"b = {bs(down)}")
+                f"b = {bs(down)}" + (f" (b = {bs(same_way)}: a fall within {Z:g} SE)" if same_way else ""))
     return f"Stronger correlation does not make the reused holdout overfit more: no significant change {span}"
 
 
@@ -165,9 +167,12 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
                         elinewidth=1.1, color=b_colours[b], lw=1.4)
             if not (sub["answered"] == 1).all():  # an arm that answers everything: said in words, not drawn
                 strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4, lw=1.0, color=b_colours[b])
-        if (sub["answered"] == 1).all():
-            strip.text(0.5, 0.5, "answers every query", transform=strip.transAxes, ha="center", va="center",
-                       fontsize=SIZES["note"], color="#555555")
+        if (sub["answered"] == 1).all():  # no strip: said on the gap panel, whose k axis is labelled instead
+            strip.set_visible(False)
+            ax.tick_params(labelbottom=True)
+            ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
+            ax.text(0.03, 0.04, "answers every query", transform=ax.transAxes, ha="left", va="bottom",
+                    fontsize=SIZES["tick"], color="#555555")
         silent_p = sorted(sub.loc[sub["answered"] == 0, "p"].unique())
         if silent_p:  # why no point is drawn there (never a point at 0, which would read "no overfitting")
             ax.text(float(np.mean(silent_p)), 0.5, NO_ANSWER.replace(" every", "\nevery"),
@@ -176,7 +181,8 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         ax.axhline(0, color=COLORS["reference"], lw=0.9)
         name = arm.display_name
         ax.set_title(name.replace(" (", "\n(", 1) if " (" in name else name.replace(", ", ",\n", 1))
-        ax.tick_params(labelbottom=False)
+        if strip.get_visible():
+            ax.tick_params(labelbottom=False)
     std_ax = next((ax for ax, a in zip(axes, arms) if a.name == "standard"), None)
     ringed = {WORSENS} if _ring_trend(std_ax, table) else set()
     strips[0].set_ylim(-0.2, 1.2)
@@ -187,8 +193,11 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         else:
             ax.tick_params(labelleft=False)
             strip.tick_params(labelleft=False)
-    # the strips' label on the right of the last strip, apart from the gap axis label on the left
-    strips[0].set_ylabel("answered")  # beside its own ticks, under the gap axis's label
+    shown = [s for s in strips if s.get_visible()]
+    if shown:  # the last drawn strip carries the strips' ticks and label, on its right (the figure's margin)
+        shown[-1].tick_params(labelleft=False, labelright=True)
+        shown[-1].yaxis.set_label_position("right")
+        shown[-1].set_ylabel("answered")
     cert = fig.add_subplot(outer[arm_rows, :max(1, ncols // 2)])
     if _certified_against_p(cert, table, spec):
         ringed.add(DP_CERTIFIED)
@@ -211,7 +220,8 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     spare = fig.add_subplot(outer[arm_rows, max(1, ncols // 2):])  # the legend beside the certified panel
     spare.set_axis_off()
     spare.legend(handles, [h.get_label() for h in handles], loc="center left", bbox_to_anchor=(0.08, 0.5),
-                 frameon=False, title="gap panels: colour = batch SD", title_fontsize=SIZES["legend"],
+                 frameon=False, title="gap panels: colour = batch SD, marker = the panel's arm",
+                 title_fontsize=SIZES["legend"],
                  alignment="left")
     return fig
 
@@ -234,7 +244,7 @@ def _ring_trend(ax, table: pd.DataFrame) -> bool:
     if len(sub):  # the claim named beside its ring (one ring meaning across figures: a claim fails or differs here)
         i = int(np.argmin(sub["gap_mean"].to_numpy()))
         ax.annotate(RING_WORDS[WORSENS][1] + ":\n" + RING_WORDS[WORSENS][0], (x[i], sub["gap_mean"].iloc[i]),
-                    textcoords="axes fraction", xytext=(0.66, 0.56), ha="center", va="center", fontsize=SIZES["note"],
+                    textcoords="axes fraction", xytext=(0.42, 0.5), ha="center", va="center", fontsize=SIZES["note"],
                     color=COLORS["violation"], arrowprops={"arrowstyle": "-", "color": "black", "lw": 0.8,
                                                            "shrinkB": 7})
     return len(sub) > 0

@@ -77,7 +77,7 @@ DISPLAY_NAMES = {
 COLORS = {
     # data sets: colours no arm drawn beside them uses (the standard holdout is vermillion, Thresholdout teal; the
     # Bayesian-DP calibration's blue and the Theorem 2 calibration's green never share a figure with accuracy curves)
-    "train": "#555555", "holdout": "#DDAA33", "fresh": OKABE_ITO["sky blue"],
+    "train": "#555555", "holdout": "#7B52AE", "fresh": OKABE_ITO["sky blue"],
     "population": OKABE_ITO["black"],
     "naive": OKABE_ITO["grey"], "drv": OKABE_ITO["orange"], "kairouz": OKABE_ITO["bluish green"],
     "he": OKABE_ITO["blue"], "he_cor3": OKABE_ITO["reddish purple"], "he_cor3_derived": OKABE_ITO["sky blue"],
@@ -106,7 +106,7 @@ MARKERS = {
 #: Background shading of a region where a bound is vacuous or its hypothesis fails.
 SHADE = {"color": OKABE_ITO["vermillion"], "alpha": 0.08, "lw": 0}
 #: Where each sequential colour map starts and ends (viridis without its faint yellow end, readable on white).
-ORDINAL_RANGE = (0.0, 0.82)
+ORDINAL_RANGE = (0.0, 0.76)
 
 
 def style(key) -> dict:
@@ -298,6 +298,25 @@ def floor_band(axes, floor: float, top: float, text: str, decades: float = 1.2, 
     axes[0].set_ylim(lo, top)
     y = float(np.sqrt(lo * cut))
     axes[0].yaxis.set_minor_locator(FixedLocator([y]))  # the strip's name as a (minor) tick label
+    axes[0].yaxis.set_minor_formatter(FixedFormatter([text]))
+    axes[0].tick_params(axis="y", which="minor", length=0, labelsize=SIZES["tick"])
+    return y
+
+
+def ceiling_band(axes, top: float, span: float, text: str = "off scale") -> float:
+    """A strip above ``top`` on linear y axes ``axes`` (sharing y) for values off the scale: grey, cut off by a
+    dashed break line, named ``text`` as a tick label, ``span`` (the axis's data range) setting its height, so that
+    off-scale markers sit in it and never read as values at the top (the counterpart of :func:`floor_band`). Returns
+    the y at which to draw them."""
+    from matplotlib.ticker import FixedFormatter, FixedLocator
+
+    cut, hi = top + 0.04 * span, top + 0.16 * span
+    for ax in axes:
+        ax.axhspan(cut, hi, color="#ececec", lw=0, zorder=0)
+        ax.axhline(cut, color=COLORS["reference"], lw=1.0, ls=(0, (4, 2)), zorder=1)
+        ax.set_ylim(top=hi)
+    y = (cut + hi) / 2
+    axes[0].yaxis.set_minor_locator(FixedLocator([y]))
     axes[0].yaxis.set_minor_formatter(FixedFormatter([text]))
     axes[0].tick_params(axis="y", which="minor", length=0, labelsize=SIZES["tick"])
     return y

@@ -183,17 +183,19 @@ def test_thm2_check_dp_and_bdp_arms_are_project_rows_judged_on_their_rate():
     _, fig, claims = catalogue.build("zhao-thm2-check", {"seed": 1}, {"records": None, "diagnostics": diag,
                                                                      "specs": {"zhao-thm2-check": s}})
     c = claims_by_id(claims)
-    # one wide panel, calibrations on the y axis, no legend; a two-line title whose verdict follows the measured
-    # rates (the DP arm's interval is above β)
+    # one wide panel, calibrations on the y axis, a legend with the ring's one entry only; a two-line title whose
+    # verdict follows the measured rates (the DP arm's interval is above β)
     (ax,) = [ax for ax in fig.axes if ax.get_subplotspec()]
-    assert 9 <= fig.get_figwidth() <= 10 and not fig.legends and ax.get_legend() is None
+    assert 9 <= fig.get_figwidth() <= 10 and ax.get_legend() is None
+    assert [t.get_text() for leg in fig.legends for t in leg.get_texts()] == [
+        "claim does not hold here: the event rate is above β"]
     assert [t.get_text().split("\n")[0] for t in ax.get_yticklabels()] == ["Bayesian-DP", "DP", "Theorem 2"]
     assert "needs n ≥" in ax.get_yticklabels()[-1].get_text()  # Theorem 2's required n beside its row
     title = fig.get_suptitle()
     assert title.count("\n") <= 2 and " ".join(title.split()).startswith(
         "Only the Theorem 2 and Bayesian-DP calibrations keep Theorem 2's failure event within β = 0.05; DP "
         "exceeds it; the Theorem 2 row is outside its hypotheses")
-    assert any("ringed: above β" in t.get_text() for t in ax.texts)
+    assert len([c for c in ax.collections if c.get_gid() == "encoding:violation"]) == 1  # the DP arm's rate ringed
     for arm, status in (("zhao_alg1_dp", "does not hold"), ("zhao_alg1_bdp", "holds")):
         assert c[f"{arm}-event-rate"].kind == "project" and not c[f"{arm}-event-rate"].quote
         assert c[f"{arm}-event-rate"].status == status
