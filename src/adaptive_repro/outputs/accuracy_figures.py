@@ -113,7 +113,7 @@ def accuracy_panels(table: pd.DataFrame, arms, title: str, subtitle: str, ylim=N
     return fig
 
 
-GAP_LABEL = "holdout − fresh: mean, 95% CI of the mean (Student t)"
+GAP_LABEL = "holdout − fresh: mean, 95% CI (Student t)"
 GAP_YLABEL = "holdout − fresh\n(mean, 95% CI)"
 
 
@@ -121,7 +121,7 @@ def threshold_label(names_with_threshold) -> str:
     """The legend entry of the gap rows' dashed threshold lines: the arm's name when one arm has a threshold, else a
     phrase true of every arm (each dashed line is its own arm's T)."""
     if len(names_with_threshold) == 1:
-        return f"threshold T of {names_with_threshold[0]}, the tolerance of its claim"
+        return f"threshold T of {names_with_threshold[0].split(' (')[0]} (its claim's tolerance)"
     return "threshold T of each arm (its own; the tolerance its claim uses)"
 
 

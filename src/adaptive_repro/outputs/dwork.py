@@ -144,7 +144,7 @@ def fresh_label(table: pd.DataFrame) -> str:
     pop = table[table["dataset"] == "population"].set_index(["mechanism", "k"])["mean"]
     diff = (fresh - pop).abs().dropna()
     if len(diff) and diff.max() < 0.005:
-        return f"{name('fresh')}: under the dotted population line (differ by ≤ {diff.max():.3f})"
+        return f"{name('fresh')} (under the dotted population line: ≤ {diff.max():.3f} apart)"
     return ""
 
 

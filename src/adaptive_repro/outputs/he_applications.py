@@ -242,7 +242,7 @@ def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = 
         ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, zorder=4 + rank / 10,
                 ms=8.5 - 5.0 * rank / max(1, len(sigma_colours) - 1))
         failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure
-        ring(ax, x[failing], g.excess[failing], label="claim does not hold here", size=70)
+        ring(ax, x[failing], g.excess[failing], label="claim does not hold here", size=120)  # the marker whole inside
     above = sorted(set(shown["T"][shown.excess > half]))
     if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
         ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],

@@ -108,20 +108,23 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
     w = curve.pivot_table(index=["eps", "delta", "T", "delta_tilde"], columns="method", values="eps_prime")
     same = np.allclose(w.he, w.kairouz, rtol=1e-9)  # the he-eps-equals-kairouz claim, on the drawn curves
     kairouz_label = DISPLAY_NAMES["kairouz"] + (": the same ε′ as He's" if same else "")
-    drawn = curve[curve.method.isin(["he", "kairouz"]) & curve.delta.isin(deltas)]
-    ratio = drawn.delta_prime / drawn.exact_delta_at_eps_prime
-    ratio = ratio[np.isfinite(ratio)]
-    span = max(1.0 - float(ratio.min()), 0.05) if len(ratio) else 0.05
-    dlim = (1.0 - 2.4 * span, 1.0 + 1.5 * span)  # a linear zoom on ratio 1 and He's deepest shortfall (+ its label)
     n = max(1, len(cells))
     fig, axes = plt().subplots(n, 2, figsize=(MAX_WIDTH, 1.15 * n + 2.3), squeeze=False, sharex=True,
-                               sharey="col", gridspec_kw={"width_ratios": [1, 2.4]})
+                               gridspec_kw={"width_ratios": [1, 2.4]})
     exact_label = f"exact optimum ({KOV}): ratio 1"
-    axes[0, 1].set_ylim(*dlim)
-    off_scale = ceiling_band(list(axes[:, 1]), dlim[1], dlim[1] - dlim[0])
     for i, (delta, eps) in enumerate(cells):
         top, low = axes[i]
+        if i:
+            top.sharey(axes[0, 0])  # ε′ / exact on one axis; δ′ / exact zoomed per row (below)
         c = curve[(curve.eps == eps) & (curve.delta == delta)]
+        drawn = c[c.method.isin(["he", "kairouz"])]
+        ratio = (drawn.delta_prime / drawn.exact_delta_at_eps_prime).replace([np.inf, -np.inf], np.nan).dropna()
+        span = max(1.0 - float(ratio.min()), 0.008) if len(ratio) else 0.05  # this row's deepest shortfall
+        dlim = (1.0 - 2.4 * span, 1.0 + 1.5 * max(span, 0.02))  # a linear zoom on 1 and that shortfall (+ its label)
+        low.set_ylim(*dlim)
+        digits = max(1, 1 - int(np.floor(np.log10(1.5 * span))))  # the tick below 1 rounded to its own scale
+        low.set_yticks([round(1.0 - 1.5 * span, digits), 1.0])
+        off_scale = ceiling_band([low], dlim[1], dlim[1] - dlim[0])
         ex = c[c.method == "exact_optimal"].set_index("T").eps_prime
         r = {m: c[c.method == m].set_index("T").eps_prime / ex for m in ["he", "kairouz"]}
         top.plot(r["he"].index, r["he"], **_draw("he", **HE))
@@ -165,7 +168,7 @@ def _lowest_label(ax, ratio: pd.Series):
     at 1 cannot show how far below it is."""
     if len(ratio):
         T = ratio.idxmin()
-        ax.annotate(f"{ratio[T]:.4g}", (T, ratio[T]), xytext=(10, -11), textcoords="offset points", ha="right",
+        ax.annotate(f"{ratio[T]:.4g}", (T, ratio[T]), xytext=(2, -11), textcoords="offset points", ha="right",
                     va="top", fontsize=SIZES["note"], color=COLORS["violation"])  # the rings' colour
 
 

@@ -7,10 +7,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
-from adaptive_repro.outputs.he_common import POWER_TITLE_PT, number_text, tex_number
+from adaptive_repro.outputs.he_common import number_text, tex_number
 from adaptive_repro.report.plotting import (
     COLORS,
     SHADE,
+    SIZES,
     floor_band,
     legend_below,
     log_axis,
@@ -122,9 +123,9 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
     bottom, step = axes[1].get_ylim()[0], 5 if y_strip is not None else 2
     axes[1].set_yticks([10.0**k for k in range(0, int(np.log10(B_FLOOR)) - 1, -step) if 10.0**k >= bottom * 0.999])
     axes[0].set(ylabel="a (lower is tighter)")
-    axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)", fontsize=POWER_TITLE_PT)
+    axes[0].set_title(r"accuracy a in $P[\,|\mathrm{gap}| < a\,] > 1-b$ (any δ)", fontsize=SIZES["title"])
     axes[1].set(ylabel="b (lower is tighter)")
-    axes[1].set_title(f"failure probability b, δ = {tex_number(delta)}", fontsize=POWER_TITLE_PT)
+    axes[1].set_title(f"failure probability b, δ = {tex_number(delta)}", fontsize=SIZES["title"])
     verdict_title(fig, title, subtitle)
     found: dict = {}
     for ax in axes:

@@ -85,9 +85,9 @@ def kl_figure(table: pd.DataFrame, params: dict):
     pyplot = plt()
     w = kl_wide(table)
     checks = kl_checks(w)
-    fig, ax = pyplot.subplots(figsize=(7.6, 4.6))
+    fig, ax = pyplot.subplots(figsize=(9.4, 4.4))
     every = max(1, len(w) // 30)  # markers of the exact KLs: about 15 per curve, the two curves' alternating
-    ax.plot(w.eps, w.lemma5 / w.lemma5, color=style("he")["color"], gid="encoding:he",
+    ax.plot(w.eps, w.lemma5 / w.lemma5, color=style("he")["color"], gid="encoding:he", lw=2.4, zorder=3,
             label=KL_METHODS["lemma5"][0] + " (= 1)")
     for m, key in BOUND_KEYS.items():
         ax.plot(w.eps, w[m] / w.lemma5, color=style(key)["color"], gid=f"encoding:{key}", label=KL_METHODS[m][0])

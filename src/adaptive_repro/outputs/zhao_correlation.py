@@ -237,7 +237,7 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 #: V tick and the error bars stay apart.
 DODGE = 1.04
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
-DODGE_ANSWERED = 1.3
+DODGE_ANSWERED = 1.18
 
 
 def answering_arms(table: pd.DataFrame, arms) -> list:
@@ -315,7 +315,7 @@ def figure(table: pd.DataFrame, spec):
             low = [(xi, r) for xi, r in zip(x, a.itertuples())
                    if not _valid(r)[0] and not _valid(r)[1].startswith("overfitting")]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
-                 size=42)  # small: the neighbouring arms' rings at 0 stay apart
+                 size=30)  # small: the neighbouring arms' rings at 0 stay apart
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **answered_line, zorder=1.5)
         top.set_title(structure_words(models[structure]))

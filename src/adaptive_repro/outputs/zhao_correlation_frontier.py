@@ -168,7 +168,7 @@ def figure(table: pd.DataFrame, spec):
                                 solid_capstyle="butt", zorder=1, label=words)
                     if frontier:
                         at = c[grid_n == first]
-                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mew=1.2, zorder=5,
+                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mew=1.2, zorder=26,
                                 mec=encoding["color"], mfc=encoding["color"] if s_index == 0 else "white")
                         first_markers.setdefault(calibration.display_name, Line2D(
                             [], [], ls="", marker="*", ms=STAR_SIZE, mfc="none", mec=encoding["color"], mew=1.2))
@@ -188,7 +188,7 @@ def figure(table: pd.DataFrame, spec):
             ax.set_title("\n".join(t for t in (name, verdict_line) if t), fontsize=SIZES["tick"])
             log_axis(ax, "x")
             ax.set_xlim(table["n"].min() / 1.8, n_max * 2.6)  # the stars and rings at the largest n fully in view
-            ax.set_ylim(-0.03, 1.05)
+            ax.set_ylim(-0.03, 1.08)  # whole markers and stars at 100%
             if i == len(rows) - 1:
                 ax.set_xlabel("records n")
         axes[i][0].set_ylabel(f"{row_words}:\nfraction answered")

@@ -142,7 +142,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
     requirement at the spec's tau (dotted grey); points where a claim fails ringed. Each arm in its registered
     encoding (plotting.style); the answered fractions per n stay in the table."""
     eps_grid = sorted(req["eps"].unique())
-    fig, axes = panel_grid(len(eps_grid), max_cols=3, size=(4.6, 4.0), sharey=True)
+    fig, axes = panel_grid(len(eps_grid), max_cols=3, size=(5.0, 4.0), sharey=True)
     grid = np.sort(table["n"].unique())
     bad = failing_rows(req)
     for ax, eps in zip(axes, eps_grid):
@@ -155,7 +155,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
             m = r.dropna(subset=["measured_n90"])
             prev = np.array([grid[max(0, np.searchsorted(grid, v) - 1)] for v in m["measured_n90"]])
             bars = ax.errorbar(m["p"], m["measured_n90"], yerr=[m["measured_n90"] - prev, np.zeros(len(m))],
-                               ls="-", capsize=3, ms=6, color=enc["color"], marker=enc["marker"],
+                               ls="-", capsize=3, ms=6, color=enc["color"], marker=enc["marker"], barsabove=True,
                                label=f"{cal.display_name}, {cal.purpose}: measured")
             bars.lines[0].set_gid(enc["gid"])  # the data line carries the arm's encoding (caps are '_' markers)
             ax.plot(r["p"], r["analytic_n90"], ls="--", lw=1.4, color=enc["color"], gid=enc["gid"],
@@ -165,7 +165,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
                 ax.plot(never["p"], np.full(len(never), grid[-1]), ls="", marker="^", mfc="white", ms=8,
                         color=enc["color"], label=f"{TARGET:.0%} not reached by the largest n")
         t2 = at.drop_duplicates("p").sort_values("p")
-        ax.plot(t2["p"], t2["theorem2_n_required"], ":", marker="_", ms=10, color=COLORS["reference"], lw=1.6,
+        ax.plot(t2["p"], t2["theorem2_n_required"], ":", color=COLORS["reference"], lw=1.6,
                 label=f"Theorem 2's sample-size requirement (τ = {spec.tau:g})")
         hit = bad[np.isclose(bad["eps"], eps)]
         ring(ax, hit["p"], hit["measured_n90"].fillna(grid[-1]), label="claim does not hold here")
@@ -174,6 +174,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
         ax.set_xlim(req["p"].min() - 0.05, req["p"].max() + 0.05)
         ax.set_xlabel("stay probability p of the records' chain")
         ax.set_title(f"session privacy level ε = {eps:g}")
+    axes[0].set_ylim(top=axes[0].get_ylim()[1] * 3)  # room above the highest line (the panels share y)
     axes[0].set_ylabel(f"holdout size n at which\n{TARGET:.0%} of the queries are answered")
     verdict_title(fig, verdict(req),
                   f"Algorithm 1 on the batch-chain data model: d = {spec.d:,} candidate attributes, "
@@ -186,9 +187,9 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
     order = sorted(found, key=lambda lab: (": " not in lab, lab.split(":")[0].split(",")[0], "law" in lab))  # arms
     handles = [found[lab] for lab in order]
     handles.append(Line2D([], [], ls="--", lw=1.4, color="black",
-                          label="dashed, in the calibration's colour: its budget-consumption law"))
+                          label="dashed: budget-consumption law (in its colour)"))
     handles.append(Line2D([], [], ls="", marker="|", ms=11, mew=1.4, color="black",
-                          label="bar: down to the previous grid n (the grid's resolution)"))
+                          label="bar: down to the previous grid n (resolution)"))
     legend_below(fig, handles=handles, labels=order + [h.get_label() for h in handles[-2:]], ncol=2)
     return fig
 

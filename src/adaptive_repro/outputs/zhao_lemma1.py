@@ -30,6 +30,9 @@ OUTPUT_ID = "zhao-lemma1"
 SOURCE = "Zhao 2017, Lemma 1"
 
 
+#: Colour of the i.i.d. control (p = 0.5): a darker grey than the reference line at 1 and the strip.
+CONTROL = "#5a5a5a"
+
 def chain_fraction_of_ones(rng: np.random.Generator, n: int, p_stay: float, replicates: int,
                            chunk_elements: int = 4_000_000) -> np.ndarray:
     """Fraction of +1 labels of ``replicates`` independent stationary symmetric two-state chains of length n with
@@ -225,7 +228,7 @@ def build_figure(frame: pd.DataFrame):
     ps = sorted(frame["p"].unique())
     fig, axes = panel_grid(len(taus), max_cols=4, size=(2.5, 3.7), sharey=True)
     chain_colours = iter(ordinal_colors(sum(not np.isclose(p, 0.5) for p in ps)))
-    colors = [COLORS["reference"] if np.isclose(p, 0.5) else next(chain_colours) for p in ps]  # i.i.d. control grey
+    colors = [CONTROL if np.isclose(p, 0.5) else next(chain_colours) for p in ps]  # the i.i.d. control dark grey
     floor = 10.0 ** np.floor(np.log10(frame["bound"].min()))  # every bound value, hence every failure, above it
     bad = correlated_failures(frame)
     below_any = False
@@ -237,7 +240,7 @@ def build_figure(frame: pd.DataFrame):
         ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1,
                    label="probability 1 (a bound above it is vacuous)")
         strip: dict[float, list[str]] = {}  # n -> colours of the probabilities below the floor there
-        apart = {p: 10 ** (0.03 * (i - (len(ps) - 1) / 2)) for i, p in enumerate(ps)}  # the p's a little apart
+        apart = {p: 10 ** (0.045 * (i - (len(ps) - 1) / 2)) for i, p in enumerate(ps)}  # the p's a little apart
         # in n, so that probabilities near 1 at one n do not hide one another
         for c, p in zip(colors, ps):
             s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")

@@ -80,7 +80,7 @@ def maxinfo_figure(table: pd.DataFrame, params):
     for n, col in zip(ns, ordinal_colors(len(ns))):
         sub = table[table["n"] == n]
         ax.plot(sub["eps"], sub["ratio"], "-", color=col, label=f"n = {n:,}")
-    ax.axhline(1.0, color=COLORS["reference"], lw=1.2)
+    ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label="ratio 1: the two bounds are equal")
     log_axis(ax)
     lo, hi = ax.get_ylim()
     ax.axhspan(1.0, hi, **(SHADE | {"alpha": 0.16}), label="ε n log e is the smaller bound: the literal reading fails")
@@ -107,13 +107,15 @@ def _ring_first_failures(ax, table: pd.DataFrame) -> None:
             groups[-1].append(point)
         else:
             groups.append([point])
-    for g in groups:
+    for i, g in enumerate(groups):
         eps, ratio = g[0][0], min(r for _, r, _ in g)
         ring(ax, eps, ratio, label="claim does not hold here (each n's first failing ε)")
-        if len(g) > 1:  # a shared ring: its n's below and right of it, where ratio < 1 and eps > 1/2 (empty)
-            ns = sorted(n for *_, n in g)
-            ax.annotate(f"n = {ns[0]:,}–{ns[-1]:,}\n(one ring)", (eps, ratio), xytext=(9, -9),
-                        textcoords="offset points", ha="left", va="top", fontsize=SIZES["note"])
+        ns = sorted(n for *_, n in g)
+        words = f"n = {ns[0]:,}" + (f"–{ns[-1]:,} (one ring)" if len(ns) > 1 else "")
+        last = i == len(groups) - 1  # its words below and right (ratio < 1, eps > 1/2: empty); the others' up-left
+        ax.annotate(words, (eps, ratio), xytext=(12, -12) if last else (-12, 12), textcoords="offset points",
+                    ha="left" if last else "right", va="top" if last else "bottom", fontsize=SIZES["note"],
+                    arrowprops={"arrowstyle": "-", "lw": 0.7, "shrinkB": 7})
 
 
 def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:

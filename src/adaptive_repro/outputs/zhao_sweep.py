@@ -244,7 +244,7 @@ def _ring_trend(ax, table: pd.DataFrame) -> bool:
     if len(sub):  # the claim named beside its ring (one ring meaning across figures: a claim fails or differs here)
         i = int(np.argmin(sub["gap_mean"].to_numpy()))
         ax.annotate(RING_WORDS[WORSENS][1] + ":\n" + RING_WORDS[WORSENS][0], (x[i], sub["gap_mean"].iloc[i]),
-                    textcoords="axes fraction", xytext=(0.42, 0.5), ha="center", va="center", fontsize=SIZES["note"],
+                    textcoords="axes fraction", xytext=(0.5, 0.62), ha="center", va="center", fontsize=SIZES["note"],
                     color=COLORS["violation"], arrowprops={"arrowstyle": "-", "color": "black", "lw": 0.8,
                                                            "shrinkB": 7})
     return len(sub) > 0
@@ -292,7 +292,8 @@ def _certified_against_p(ax, table: pd.DataFrame, spec) -> bool:
     levels = table["certified_bdp"].dropna()
     ax.set_ylim(min(eps, levels.min()) / 1.8, max(eps, levels.max()) * 1.8)
     log_axis(ax, "y")
-    requirement_line(ax, eps, f"ε = {eps:g}", x=1.02, ha="left", va="center")  # the Bayesian-DP arm lies on ε
+    requirement_line(ax, eps, f"ε = {eps:g}", x=0.02, ha="left", va="top")  # under the line: the Bayesian-DP arm
+    # lies on it
     ax.set_title("Certified Bayesian-DP level")
     ax.set_ylabel("level (Lemma 2)")
     return len(above) > 0
