@@ -236,9 +236,9 @@ def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = 
     for (dt, sigma), g in shown.groupby(["delta_tilde", "sigma"]):
         g = g.sort_values("T")
         i = dts.index(dt)
-        x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2)
+        rank = sorted(sigma_colours).index(sigma)  # small σ largest, below; each σ a little apart in T as well
+        x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2) * 1.07 ** (rank - (len(sigma_colours) - 1) / 2)
         colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
-        rank = sorted(sigma_colours).index(sigma)  # small σ largest, below: coinciding σ's show as concentric markers
         ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, zorder=4 + rank / 10,
                 ms=8.5 - 5.0 * rank / max(1, len(sigma_colours) - 1))
         failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure

@@ -122,8 +122,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         span = max(1.0 - float(ratio.min()), 0.008) if len(ratio) else 0.05  # this row's deepest shortfall
         dlim = (1.0 - 2.4 * span, 1.0 + 1.5 * max(span, 0.02))  # a linear zoom on 1 and that shortfall (+ its label)
         low.set_ylim(*dlim)
-        digits = max(1, 1 - int(np.floor(np.log10(1.5 * span))))  # the tick below 1 rounded to its own scale
-        low.set_yticks([round(1.0 - 1.5 * span, digits), 1.0])
+        _zoom_ticks(low, *dlim)
         off_scale = ceiling_band([low], dlim[1], dlim[1] - dlim[0])
         ex = c[c.method == "exact_optimal"].set_index("T").eps_prime
         r = {m: c[c.method == m].set_index("T").eps_prime / ex for m in ["he", "kairouz"]}
@@ -147,7 +146,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         _above_marks(low, pd.DataFrame({"T": both.index}, index=range(len(both))),
                      pd.Series(both.values, index=range(len(both))), dlim[1], off_scale)
     axes[0, 0].set_title("ε′ / exact optimal ε′")
-    axes[0, 1].set_title("δ′ / exact optimal δ at that ε′ (shaded below 1: no valid guarantee)")
+    axes[0, 1].set_title("δ′ / exact optimal δ at that ε′ (each row its own scale; below 1, shaded: not valid)")
     for ax in axes[-1]:
         ax.set_xlabel("number of steps T")
     for ax in axes.flat:
@@ -161,6 +160,13 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
            f"T-fold composition of (ε, δ)-DP steps against the exact optimum, {_settings(cells, dt)}")
     legend_below(fig, axes, ncol=2)
     return fig
+
+
+def _zoom_ticks(ax, lo: float, hi: float) -> None:
+    """Round y ticks, 3 to 5 of them, on a panel zoomed to (``lo``, ``hi``) around the line at 1 (1 among them)."""
+    step = next(s for s in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5) if (hi - lo) / s <= 4.5)
+    k = np.arange(np.ceil((lo - 1.0) / step - 1e-9), np.floor((hi - 1.0) / step + 1e-9) + 1)
+    ax.set_yticks(np.round(1.0 + k * step, 6))  # within the panel: none in the off-scale strip above
 
 
 def _lowest_label(ax, ratio: pd.Series):
@@ -190,14 +196,16 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
     exact_label = f"exact optimal δ at He's ε′ ({KOV})" + (": on the floor here" if on_floor else "")
     ncols = min(2, max(1, len(cells)))
     nrows = -(-max(1, len(cells)) // ncols)
-    fig, grid = plt().subplots(nrows, ncols, figsize=(MAX_WIDTH, 2.45 * nrows + 2.0), squeeze=False, sharex=True,
-                               sharey=True)
+    fig, grid = plt().subplots(nrows, ncols, figsize=(MAX_WIDTH, 2.45 * nrows + 2.0), squeeze=False, sharex=True)
     axes = list(grid.flat)
-    axes[0].set_ylim(*ylim)
-    off_scale = ceiling_band(axes[:max(1, len(cells))], ylim[1], ylim[1] - ylim[0])
     for ax, (delta, eps) in zip(axes, cells):
         c = shown[(shown.eps == eps) & (shown.delta == delta)]
         h, k = c[c.method == "he"], c[c.method == "kairouz"]
+        cell_low = min(1.0, float(h.delta_over_floor.min())) if len(h) else 1.0  # each panel down to its own dip
+        bottom = 1.0 - 1.3 * max(1.0 - cell_low, 0.04)  # room under the dip for its value label
+        ax.set_ylim(bottom, ylim[1])
+        _zoom_ticks(ax, bottom, ylim[1])
+        off_scale = ceiling_band([ax], ylim[1], ylim[1] - bottom)
         ax.axhspan(ylim[0], 1.0, **SHADE)
         ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label=f"floor {FLOOR}: no valid δ′ below (shaded)")
         inside = lambda v: v.where(v <= ylim[1])  # above the top: a ▲ in the off-scale strip (_above_marks)

@@ -110,9 +110,28 @@ def kl_figure(table: pd.DataFrame, params: dict):
         ring(ax, w.eps[bad], (w[num] / w[den])[bad], label="claim does not hold here")
     ax.set(xlabel="privacy level ε of the algorithm", ylabel="KL divergence ÷ Lemma 5's bound")
     log_axis(ax)
+    _inset_near_one(ax, w, every)
     verdict_title(fig, kl_verdict(w, checks))
     legend_below(fig, [ax], ncol=2)
     return fig
+
+
+def _inset_near_one(ax, w: pd.DataFrame, every: int) -> None:
+    """A linear inset of the ratios between 0.6 and 2.3 (top left, where the main panel is empty): how far the exact
+    KLs lie below Lemma 5 and the two older bounds above it, which the main log axis squeezes into its bottom."""
+    inset = ax.inset_axes([0.07, 0.42, 0.4, 0.5])
+    inset.plot(w.eps, np.ones(len(w)), color=style("he")["color"], lw=2.0, zorder=3)
+    for m, key in BOUND_KEYS.items():
+        inset.plot(w.eps, w[m] / w.lemma5, color=style(key)["color"], lw=1.4)
+    for i, (m, mk) in enumerate(EXACT_MARKERS.items()):
+        at = slice(i * every, None, 2 * every)
+        inset.plot(w.eps[at], (w[m] / w.lemma5)[at], mk, ms=4, mfc="none", color="black")
+    inset.set_ylim(0.6, 2.3)
+    inset.set_title("near 1, linear", fontsize=9.5)
+    inset.set_xscale("log")
+    log_axis(inset, "x")
+    inset.tick_params(labelsize=9)
+    inset.set_facecolor("white")
 
 
 def kl_claims(table: pd.DataFrame, params: dict) -> list[Claim]:

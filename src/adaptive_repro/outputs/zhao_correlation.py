@@ -235,7 +235,7 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 
 #: Horizontal offset factor between the arms' markers at one V (log axis): small, so that every marker stays on its
 #: V tick and the error bars stay apart.
-DODGE = 1.04
+DODGE = 1.07
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
 DODGE_ANSWERED = 1.18
 

@@ -131,19 +131,21 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
         # just above its row, running from the interval's end that leaves room (right of the β line): never over
         # the row names, the β line or past the right edge
         left_end = r.ci_low < 0.5
-        ax.annotate(label, (max(r.ci_low, beta) if left_end else r.ci_high, y), textcoords="offset points",
-                    xytext=(4 if left_end else 0, 9),
+        beside = left_end and r.ci_low < beta  # a point left of the β line: words right of it, a leader to the point
+        ax.annotate(label, (r.frequency if beside else r.ci_low if left_end else r.ci_high, y),
+                    xytext=(beta, y + 0.3) if beside else (0, 9), textcoords="data" if beside else "offset points",
+                    arrowprops={"arrowstyle": "-", "lw": 0.7, "shrinkB": 6} if beside else None,
                     ha="left" if left_end else "right", va="bottom", fontsize=SIZES["text"],
                     bbox={"fc": "white", "ec": "none", "pad": 1})
     ax.axvline(beta, **REQUIREMENT)
-    ax.text(beta, rows - 0.45, f" β = {beta:g}", ha="left", va="center", fontsize=SIZES["tick"],
+    ax.text(beta, -0.5, f" β = {beta:g}", ha="left", va="center", fontsize=SIZES["tick"],
             color=REQUIREMENT_TEXT)
     n_req = float(table["theorem2_n_required"].min())
     names = [short_arm_name(spec.arm(m)) + (f"\n(needs n ≥ {typeset_count(n_req)})" if m == THEOREM2_ARM else "")
              for m in table["mechanism"]]
     ax.set_yticks(range(rows), names[::-1])
     ax.set_ylim(-0.6, rows - 0.25)
-    ax.set_xlim(-0.03, 1.05)
+    ax.set_xlim(-0.03, 1.07)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel(r"rate of Theorem 2's failure event P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]"
                   " over replicates, 95% Clopper–Pearson interval")

@@ -174,7 +174,7 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
         ax.set_xlim(req["p"].min() - 0.05, req["p"].max() + 0.05)
         ax.set_xlabel("stay probability p of the records' chain")
         ax.set_title(f"session privacy level ε = {eps:g}")
-    axes[0].set_ylim(top=axes[0].get_ylim()[1] * 3)  # room above the highest line (the panels share y)
+    axes[0].set_ylim(top=axes[0].get_ylim()[1] * 1.6)  # room above the highest line (the panels share y)
     axes[0].set_ylabel(f"holdout size n at which\n{TARGET:.0%} of the queries are answered")
     verdict_title(fig, verdict(req),
                   f"Algorithm 1 on the batch-chain data model: d = {spec.d:,} candidate attributes, "

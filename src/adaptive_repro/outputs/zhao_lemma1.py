@@ -240,7 +240,7 @@ def build_figure(frame: pd.DataFrame):
         ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1,
                    label="probability 1 (a bound above it is vacuous)")
         strip: dict[float, list[str]] = {}  # n -> colours of the probabilities below the floor there
-        apart = {p: 10 ** (0.045 * (i - (len(ps) - 1) / 2)) for i, p in enumerate(ps)}  # the p's a little apart
+        apart = {p: 10 ** (0.025 * (i - (len(ps) - 1) / 2)) for i, p in enumerate(ps)}  # the p's a little apart
         # in n, so that probabilities near 1 at one n do not hide one another
         for c, p in zip(colors, ps):
             s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")

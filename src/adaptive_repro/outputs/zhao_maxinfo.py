@@ -111,7 +111,7 @@ def _ring_first_failures(ax, table: pd.DataFrame) -> None:
         eps, ratio = g[0][0], min(r for _, r, _ in g)
         ring(ax, eps, ratio, label="claim does not hold here (each n's first failing ε)")
         ns = sorted(n for *_, n in g)
-        words = f"n = {ns[0]:,}" + (f"–{ns[-1]:,} (one ring)" if len(ns) > 1 else "")
+        words = f"n = {ns[0]:,}" + (f"–{ns[-1]:,}\n(one ring)" if len(ns) > 1 else "")
         last = i == len(groups) - 1  # its words below and right (ratio < 1, eps > 1/2: empty); the others' up-left
         ax.annotate(words, (eps, ratio), xytext=(12, -12) if last else (-12, 12), textcoords="offset points",
                     ha="left" if last else "right", va="top" if last else "bottom", fontsize=SIZES["note"],

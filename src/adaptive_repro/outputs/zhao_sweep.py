@@ -186,7 +186,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     std_ax = next((ax for ax, a in zip(axes, arms) if a.name == "standard"), None)
     ringed = {WORSENS} if _ring_trend(std_ax, table) else set()
     strips[0].set_ylim(-0.2, 1.2)
-    strips[0].set_yticks([0, 1], ["0%", "100%"])
+    strips[0].set_yticks([0, 0.5, 1], ["0%", "50%", "100%"])
     for i, (ax, strip) in enumerate(zip(axes, strips)):
         if i % ncols == 0:
             ax.set_ylabel(GAP_AXIS_LABEL)  # one gap unit in every experiment figure
