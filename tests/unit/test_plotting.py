@@ -128,3 +128,16 @@ def test_plotting_depends_on_no_simulation_code():
 
     for module in ("adaptive_repro.report.plotting", "adaptive_repro.outputs.accuracy_figures"):
         assert not [p for p in module_sources(module) if "/simulation/" in p.replace("\\", "/")], module
+
+
+def test_a_figure_saved_wider_than_the_report_column_is_a_problem(tmp_path):
+    from adaptive_repro.foundation.io import save_figure
+    from adaptive_repro.report import figure_checks, plotting
+
+    plt = plotting.pyplot()
+    for width, problems in ((9.0, 0), (15.0, 1)):  # (bbox tight crops the margins: 15 in saves about 12)
+        fig, ax = plt.subplots(figsize=(width, 2))
+        ax.plot([0, 1], [0, 1])
+        save_figure(fig, tmp_path / f"f{width}.pdf", tmp_path / f"f{width}.png")
+        plt.close(fig)
+        assert len(figure_checks.saved_problems(tmp_path / f"f{width}.png")) == problems

@@ -33,6 +33,8 @@ for problem in figure_checks.figure_problems(fig):  # the figure tests fail on a
     log.warning("figure problem: %s", problem)
 write_csv(table, snakemake.output.table)
 save_figure(fig, snakemake.output.pdf, snakemake.output.png)
+for problem in figure_checks.saved_problems(snakemake.output.png):  # as saved: e.g. a legend wider than the report
+    log.warning("figure problem: %s", problem)
 plotting.pyplot().close(fig)
 write_claims(claims, snakemake.output.claims)
 for c in claims:

@@ -146,7 +146,7 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
         _above_marks(low, pd.DataFrame({"T": both.index}, index=range(len(both))),
                      pd.Series(both.values, index=range(len(both))), dlim[1], off_scale)
     axes[0, 0].set_title("ε′ / exact optimal ε′")
-    axes[0, 1].set_title("δ′ / exact optimal δ at that ε′ (each row its own scale; below 1, shaded: not valid)")
+    axes[0, 1].set_title("δ′ / exact optimal δ at that ε′ (scale per row; shaded below 1: not valid)")
     for ax in axes[-1]:
         ax.set_xlabel("number of steps T")
     for ax in axes.flat:

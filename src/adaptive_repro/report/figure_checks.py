@@ -39,6 +39,17 @@ def _encoded_names() -> dict[str, str]:
     return names
 
 
+def saved_problems(png_path) -> list[str]:
+    """Problems of a figure as saved (bbox tight, at the save dpi): wider than :data:`MAX_WIDTH` (+0.1 in), so that
+    the report would shrink it and its text below :data:`MIN_FONT_PT`."""
+    from PIL import Image
+
+    from adaptive_repro.foundation.io import FIGURE_DPI
+
+    width = Image.open(png_path).size[0] / FIGURE_DPI
+    return [f"saved {width:.2f} in wide (at most {MAX_WIDTH + 0.1:g})"] if width > MAX_WIDTH + 0.1 else []
+
+
 def figure_problems(fig) -> list[str]:
     """What keeps ``fig`` from being drawn for the size it is seen and in the pipeline's one encoding, in words (empty:
     none): wider than :data:`MAX_WIDTH`; text smaller than :data:`MIN_FONT_PT`; an artist of an encoded key
