@@ -240,7 +240,7 @@ def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = 
         x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2) * 1.07 ** (rank - (len(sigma_colours) - 1) / 2)
         colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
         ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, zorder=4 + rank / 10,
-                ms=8.5 - 5.0 * rank / max(1, len(sigma_colours) - 1))
+                ms=9.0 - 3.5 * rank / max(1, len(sigma_colours) - 1))
         failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure
         ring(ax, x[failing], g.excess[failing], label="claim does not hold here", size=120)  # the marker whole inside
     above = sorted(set(shown["T"][shown.excess > half]))
@@ -280,7 +280,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     first = [h for h in left.get_legend_handles_labels()[0] if h.get_label() != "claim does not hold here"]
     rings = [c for ax in [left, right] for c in ax.collections if c.get_gid() == "encoding:violation"]
     first += [copy.copy(rings[0])] if rings else []  # one entry: the report's ring, its label as drawn
-    second = [Line2D([], [], color=c, lw=2, marker="o", ms=8.5 - 5.0 * i / max(1, len(colours) - 1),  # as drawn
+    second = [Line2D([], [], color=c, lw=2, marker="o", ms=9.0 - 3.5 * i / max(1, len(colours) - 1),  # as drawn
                      label=f"σ = {number_text(s)}") for i, (s, c) in enumerate(colours.items())]
     third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], marker=DT_MARKERS[i % 4], ms=5,
                     label=f"δ̃ = {number_text(d)}") for i, d in enumerate(dts)]

@@ -202,7 +202,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         c = shown[(shown.eps == eps) & (shown.delta == delta)]
         h, k = c[c.method == "he"], c[c.method == "kairouz"]
         cell_low = min(1.0, float(h.delta_over_floor.min())) if len(h) else 1.0  # each panel down to its own dip
-        bottom = 1.0 - 1.3 * max(1.0 - cell_low, 0.04)  # room under the dip for its value label
+        bottom = 1.0 - 1.6 * max(1.0 - cell_low, 0.04)  # room under the dip for its value label
         ax.set_ylim(bottom, ylim[1])
         _zoom_ticks(ax, bottom, ylim[1])
         off_scale = ceiling_band([ax], ylim[1], ylim[1] - bottom)

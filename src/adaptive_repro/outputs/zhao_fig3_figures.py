@@ -283,9 +283,11 @@ def _certified_panel(ax, certified: pd.DataFrame, spec, verdicts: Verdicts) -> N
     for i, r in enumerate(certified.itertuples()):
         arm = spec.arm(r.arm)
         ax.plot([i], [r.certified_bdp], ls="none", ms=9, **style(arm))
-        ax.annotate(f"{r.certified_bdp:.3g}", (i, r.certified_bdp), textcoords="offset points", xytext=(9, 3),
-                    va="bottom", fontsize=10)  # above the point: a level on ε is not struck through by its line
-        if r.certified_bdp > eps * (1 + 1e-6):
+        above = r.certified_bdp > eps * (1 + 1e-6)  # its claim (certified at the session's ε) fails: said beside it
+        ax.annotate(f"{r.certified_bdp:.3g}" + ("\nfails: > ε" if above else ""), (i, r.certified_bdp),
+                    textcoords="offset points", xytext=(9, 3), va="bottom", fontsize=10)  # above the point: a level
+        # on ε is not struck through by its line
+        if above:
             ring(ax, i, r.certified_bdp, label=ring_label(verdicts[certified_bdp_id(r.arm)]))
     ax.set_xticks(x, [short_arm_name(spec.arm(a)).replace("-DP", "\nDP") for a in certified["arm"]])
     ax.set_xlim(-0.5, len(certified) - 0.2)

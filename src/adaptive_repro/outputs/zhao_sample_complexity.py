@@ -147,6 +147,8 @@ def sample_complexity_figure(table: pd.DataFrame, claims: list[Claim]):
         ax.plot(sub["tau"], r, **({"ls": "-"} | styles[ch]),
                 label=_chain_words(ch) + (f" (lies on {_chain_words(same)})" if same else ""))
     ax.set_ylabel(r"$n_\#\,\tau^2 / (B\,\ln(m/\beta)\,\ln(1/\tau))$")
+    lowest = float(np.nanmin(np.concatenate(list(drawn.values())))) if drawn else 1.0
+    ax.set_ylim(bottom=10.0 ** np.floor(np.log10(lowest)))  # down to the power of ten under the lowest curve
     ax.set_title(f"{N_SHARP} over the claimed order")
     ax = axes[1]
     k = markov_vs_iid_constant(table)
