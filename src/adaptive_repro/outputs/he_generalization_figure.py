@@ -88,12 +88,12 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
         d = hp[(hp.quantity == q) & ((hp.delta == delta) if q == "b" else (hp.delta == hp.delta.min()))]
         for m, key in METHOD_KEYS.items():
             s = d[d.method == m].sort_values("eps")
-            if q == "b":  # b only where its own a < 1 and b < 1 (the bound says something); faint elsewhere
-                a_of = hp[(hp.quantity == "a") & (hp.method == m) & (hp.delta == hp.delta.min())].set_index("eps")
-                says = (s.eps.map(a_of.value).to_numpy() < 1) & (s.value.to_numpy() < 1)
-                ax.plot(s.eps, s.value.where(s.value >= B_FLOOR), color=style(key)["color"], ls="--", lw=1.1,
-                        alpha=0.45, label="_vacuous", zorder=1)
-                s = s.assign(value=s.value.where(says))
+            # solid only where the bound says something (its own a < 1, and b < 1 for b); faint dashed elsewhere
+            a_of = hp[(hp.quantity == "a") & (hp.method == m) & (hp.delta == hp.delta.min())].set_index("eps")
+            says = (s.eps.map(a_of.value).to_numpy() < 1) & ((s.value.to_numpy() < 1) if q == "b" else True)
+            ax.plot(s.eps, s.value.where(s.value >= B_FLOOR), color=style(key)["color"], ls="--", lw=1.1,
+                    alpha=0.45, label="_vacuous", zorder=1)
+            s = s.assign(value=s.value.where(says))
             _plot_floored(ax, s.eps, s.value, B_FLOOR if q == "b" else 0.0, strip_at[m] if q == "b" else None,
                           ms=4, label=NAMES[m], **style(key))
         for i, N in enumerate(sorted(p["N"])):
@@ -133,7 +133,7 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
             if not lab.startswith("_"):
                 found.setdefault(lab, h)
     found["shaded: the bound says nothing (a ≥ 1, b ≥ 1;\nHe's and Nissim–Stemmer's b ≤ 0 for ε ≥ 2)"] = Patch(**SHADE)
-    found["faint dashed (b): that bound says nothing there (a ≥ 1 or b ≥ 1)"] = Line2D([], [], color="#777777", ls="--",
+    found["faint dashed: that bound says nothing there (a ≥ 1 or b ≥ 1)"] = Line2D([], [], color="#777777", ls="--",
                                                                                lw=1.1, alpha=0.6)
     if len(c["dwork"]) and not c["dwork"].ok.any():  # a claim that fails at every eps: said, not ringed
         found["no ring: Theorem 1 vs Dwork et al. fails at every ε (title)"] = (

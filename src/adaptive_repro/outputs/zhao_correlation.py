@@ -25,7 +25,7 @@ from adaptive_repro.outputs.zhao_correlation_claims import (
     claims,
 )
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
-from adaptive_repro.stats import ci95_half_width, paired_gap
+from adaptive_repro.stats import ci95_half_width, clopper_pearson, paired_gap
 
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
 
@@ -312,6 +312,9 @@ def figure(table: pd.DataFrame, spec):
             label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
             bottom.plot(x, a["answered"], "-", ms=5.5, mec="white", mew=0.4, lw=1.5, label=label, zorder=25,
                         **style(arm))  # above the rings' white halo: a ringed point stays seen
+            lo, hi = clopper_pearson(np.round(a["answered"] * a["answered_n"]), a["answered_n"], 0.95)  # 95% CI
+            bottom.errorbar(x, a["answered"], yerr=[a["answered"] - lo, hi - a["answered"]], fmt="none",
+                            ecolor=arm.color, elinewidth=1.0, capsize=0, zorder=24)
             low = [(xi, r) for xi, r in zip(x, a.itertuples())
                    if not _valid(r)[0] and not _valid(r)[1].startswith("overfitting")]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
