@@ -164,7 +164,8 @@ def composition_eps_figure(curve: pd.DataFrame, params: dict):
 
 def _zoom_ticks(ax, lo: float, hi: float) -> None:
     """Round y ticks, 3 to 5 of them, on a panel zoomed to (``lo``, ``hi``) around the line at 1 (1 among them)."""
-    step = next(s for s in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5) if (hi - lo) / s <= 4.5)
+    steps = [m * 10.0**e for e in range(-4, 4) for m in (1, 2, 5)]  # 1-2-5 steps over any range a config gives
+    step = next((s for s in steps if (hi - lo) / s <= 4.5), (hi - lo) / 4)
     k = np.arange(np.ceil((lo - 1.0) / step - 1e-9), np.floor((hi - 1.0) / step + 1e-9) + 1)
     ax.set_yticks(np.round(1.0 + k * step, 6))  # within the panel: none in the off-scale strip above
 
