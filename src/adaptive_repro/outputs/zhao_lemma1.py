@@ -255,7 +255,7 @@ def build_figure(frame: pd.DataFrame):
                 ax.plot([n * 10 ** (0.08 * (i - (len(cs) - 1) / 2))], [1.0], "v", color=c, mfc="white", ms=5,
                         zorder=6, gid="below-floor")  # y set to the strip's height once the strip exists
         hit = bad[np.isclose(bad["tau"], tau)]
-        ring(ax, hit.n * hit.p.map(lambda p: apart[min(ps, key=lambda q: abs(q - p))]), hit.exact_probability,
+        ring(ax, hit.n * hit.p.map(apart), hit.exact_probability,  # on its point, set apart like it
              label="claim does not hold here: above Lemma 1's bound")
         ax.set_xscale("log")
         ax.set_yscale("log")

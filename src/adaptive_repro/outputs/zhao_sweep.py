@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
-from adaptive_repro.foundation.registry import Claim, Verdicts, code_name, verdict
+from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import (
     DP_ARM,
@@ -119,19 +119,18 @@ NO_ANSWER = "no gap where every answer is ⊥"
 
 #: Shift in p between neighbouring batch SDs' points (side by side at one p, in every arm panel and strip).
 DODGE = 0.025
-#: The ring's words per status of the claim it marks (a legend entry names the statuses that occur).
+#: The words beside the first ring of each claim the figure rings (how it does not hold here).
 WORSENS = "correlation-worsens-overfitting"  # the IDs of the two rows the figure rings (one place each)
 DP_CERTIFIED = "dp-calibration-certified-bdp"
 RING_WORDS = {WORSENS: ("gap falls", "differs"), DP_CERTIFIED: ("level above ε", "fails")}
 
 
-def ring_legend(verdicts: Verdicts, drawn: set[str]) -> str:
-    """The one legend entry of the rings (one meaning in every figure: a claim does not hold here, whether it fails
-    or differs from the paper; which claim and how is written beside its ring)."""
-    return "claim does not hold here (named beside the ring)"
+#: The rings' one legend entry (one meaning in every figure: a claim does not hold here, whether it fails or differs
+#: from the paper; which claim and how is written beside its first ring).
+RING_LEGEND = "claim does not hold here (named beside the ring)"
 
 
-def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
+def figure(table: pd.DataFrame, spec):
     """A row of arm panels: above, overfitting holdout − fresh accuracy at the largest k against p (one line per
     batch SD b in sequential colours, side by side, the arm's marker, 95% bars), on one y axis shared by every arm;
     below, in a strip shared by every arm, the fraction of replicates whose accuracy query at the largest k was
@@ -139,7 +138,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     (an arm that answers every query: said in words). Under them, the Bayesian-DP level Lemma 2 certifies for each
     calibration against p (in the arms' colours and markers, each named beside its line: colour means b in the gap
     panels only), with the session's ε, beside the legend. Points where a claim does not hold are ringed, the claim
-    named beside the ring (:func:`ring_legend`)."""
+    named beside the ring (:data:`RING_LEGEND`)."""
     plt = pyplot()
     n = spec.n
     arms = arms_in(spec, table["mechanism"])
@@ -184,7 +183,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         if strip.get_visible():
             ax.tick_params(labelbottom=False)
     std_ax = next((ax for ax, a in zip(axes, arms) if a.name == "standard"), None)
-    ringed = {WORSENS} if _ring_trend(std_ax, table) else set()
+    _ring_trend(std_ax, table)
     strips[0].set_ylim(-0.2, 1.2)
     strips[0].set_yticks([0, 0.5, 1], ["0%", "50%", "100%"])
     for i, (ax, strip) in enumerate(zip(axes, strips)):
@@ -199,8 +198,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
         shown[-1].yaxis.set_label_position("right")
         shown[-1].set_ylabel("answered")
     cert = fig.add_subplot(outer[arm_rows, :max(1, ncols // 2)])
-    if _certified_against_p(cert, table, spec):
-        ringed.add(DP_CERTIFIED)
+    _certified_against_p(cert, table, spec)
     grid_p = sorted(table["p"].unique())
     for ax in strips + [cert]:
         ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
@@ -210,7 +208,7 @@ def figure(table: pd.DataFrame, spec, claim_list: list[Claim] | None = None):
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
     if rings:
         handles.append(copy.copy(rings[0]))
-        handles[-1].set_label(ring_legend(Verdicts(claim_list if claim_list is not None else claims(table)), ringed))
+        handles[-1].set_label(RING_LEGEND)
     verdict_title(fig, wrap_verdict(sweep_verdict(table), 1.05 * MAX_WIDTH),  # 112 characters fit 10 in
                   wrap_verdict(f"n = {n:,}, d = {spec.d:,}, null labels, {spec.model.describe().split(':')[0]}, "
                                f"{spec.replicates} replicates per point; gap at the largest k = {max(spec.k_grid)}, "
@@ -341,4 +339,4 @@ def build(output_id: str, params: dict, inputs: dict):
     table = sweep_table(inputs["records"], specs)
     spec = next(iter(specs.values()))
     claim_list = claims(table)
-    return table, figure(table, spec, claim_list), claim_list
+    return table, figure(table, spec), claim_list
