@@ -63,7 +63,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
                             code=code_name(paired_gap)))
     display = {arm.name: arm.display_name for arm in spec.arms}
     if output_id == "dwork-signal":
-        k_small = int(min(k for k in records["k"] if k > 0))
+        k_small = int(min(k for k in records["k"] if k > 0))  # k = 0: no classifier yet, accuracy 0.5 by design
         for mech in sorted(mechanisms):
             fresh, se, _ = mean_and_se(records, mech, k_small, "fresh")
             gap = fresh - 0.5
@@ -100,9 +100,9 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
     return claims
 
 
-def dwork_verdict(verdicts: Verdicts, arms) -> str:
+def dwork_verdict(verdicts: Verdicts, arms, k_signal: int) -> str:
     """The figure's verdict from the claims' statuses: does the reused holdout overfit, does Thresholdout track fresh
-    data and (with signal attributes) does every mechanism find the signal."""
+    data and (with signal attributes) does every mechanism find the signal at ``k_signal``, the smallest k > 0."""
     names = [a.name for a in arms]
     parts = []
     if "standard" in names:
@@ -114,8 +114,9 @@ def dwork_verdict(verdicts: Verdicts, arms) -> str:
     signal = ([verdicts[finds_signal_id(name)].status == "reproduced" for name in names]
               if finds_signal_id(names[0]) in verdicts else [])
     if signal:
-        parts.append("every mechanism finds the signal" if all(signal)
-                     else f"{signal.count(False)} of {len(signal)} mechanisms miss the signal")
+        every = "both" if len(signal) == 2 else "all"
+        parts.append((f"{every} find the signal" if all(signal)
+                      else f"{signal.count(False)} of {len(signal)} miss the signal") + f" at k = {k_signal}")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] if text else "No claim checked"
 
@@ -166,7 +167,7 @@ def build(output_id: str, params: dict, inputs: dict):
     tolerances = {arm.name: arm.tolerance(spec, settings[arm.name]) for arm in arms}
     claims = dwork_claims(output_id, records, spec, gaps)
     verdicts = Verdicts(claims)
-    fig = accuracy_panels(table, arms, dwork_verdict(verdicts, arms),
+    fig = accuracy_panels(table, arms, dwork_verdict(verdicts, arms, int(min(k for k in records["k"] if k > 0))),
                           f"{OUTPUT_TITLES[output_id]}; n = {spec.n:,}, d = {spec.d:,}, {replicates} replicates",
                           gaps=paired_gap_table(records, k_min=0), tolerances=tolerances,
                           tolerance_label=threshold_label(

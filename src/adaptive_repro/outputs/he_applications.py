@@ -19,7 +19,16 @@ from adaptive_repro.bounds import he
 from adaptive_repro.bounds import he_applications as hea
 from adaptive_repro.bounds import he_generalization as heg
 from adaptive_repro.foundation.registry import Claim, check_grid, code_name, format_point
-from adaptive_repro.outputs.he_common import HE, POWER_TITLE_PT, QUOTES, claim, number_text, tex_number
+from adaptive_repro.outputs.he_common import (
+    HE,
+    POWER_TITLE_PT,
+    QUOTES,
+    claim,
+    number_text,
+    sigma_colours,
+    sigma_marker_size,
+    tex_number,
+)
 from adaptive_repro.outputs.he_proof_checks import eq15_row, per_step_checked, per_step_row
 from adaptive_repro.report.plotting import (
     COLORS,
@@ -148,23 +157,6 @@ PER_STEP_TOP = 1.6
 SHADE_LABEL = "shaded: the claim does not hold for a point here"
 
 
-#: Range of the σ colours on the yellow-orange-red map (dark = small σ; no blue or green, which He's line and
-#: the other figures use): starts past the pale yellow, so the lightest σ reads on white and on the pale shading.
-SIGMA_RANGE = (0.98, 0.45)
-
-
-def sigma_colours(sigmas: list[float]) -> dict[float, str]:
-    """One sequential colour per σ (dark = small σ), a darker end than :func:`plotting.ordinal_colors` because these
-    colours carry thin lines and small markers on a shaded background."""
-    import matplotlib
-    import matplotlib.colors as mcolors
-
-    lo, hi = SIGMA_RANGE
-    cmap = matplotlib.colormaps["YlOrRd"]
-    k = max(1, len(sigmas) - 1)
-    return {s: mcolors.to_hex(cmap(lo + (hi - lo) * i / k)) for i, s in enumerate(sigmas)}
-
-
 def per_step_panel(ax, steps: pd.DataFrame, sigma_colours: dict, unit: str = "step") -> None:
     """Step 1: printed per-step eps~ over the exact eps of one Gaussian step against sigma (scan: He's line for the
     paper's replace-one neighbours, faint for add/remove; configured sigma: markers in their sigma colours); ratios
@@ -239,14 +231,14 @@ def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = 
         rank = sorted(sigma_colours).index(sigma)  # small σ largest, below; each σ a little apart in T as well
         x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2) * 1.07 ** (rank - (len(sigma_colours) - 1) / 2)
         colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
-        ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, zorder=4 + rank / 10,
-                ms=9.0 - 3.5 * rank / max(1, len(sigma_colours) - 1))
-        failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure
-        ring(ax, x[failing], g.excess[failing], label="claim does not hold here", size=120)  # the marker whole inside
+        ms = sigma_marker_size(rank, len(sigma_colours))
+        ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, ms=ms, zorder=4 + rank)
+        failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure, its marker drawn above
+        ring(ax, x[failing], g.excess[failing], label="claim does not hold here", size=190)  # (a square stays square)
+        ax.plot(x[failing], g.excess[failing], ls="", marker=marker, color=colour, ms=ms, zorder=21 + rank / 10)
     above = sorted(set(shown["T"][shown.excess > half]))
     if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
-        ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"],
-                zorder=5)
+        ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"], zorder=9)
     ax.set(xscale="log", xlabel=f"{unit} T", ylim=(-half * TOP_ROOM, half * TOP_ROOM * 1.04))
     ax.set_xlim(t["T"].min() / 2, t["T"].max() * 2)
     log_axis(ax, "x")
@@ -280,7 +272,7 @@ def application_figure(table: pd.DataFrame, params: dict, which: str):
     first = [h for h in left.get_legend_handles_labels()[0] if h.get_label() != "claim does not hold here"]
     rings = [c for ax in [left, right] for c in ax.collections if c.get_gid() == "encoding:violation"]
     first += [copy.copy(rings[0])] if rings else []  # one entry: the report's ring, its label as drawn
-    second = [Line2D([], [], color=c, lw=2, marker="o", ms=9.0 - 3.5 * i / max(1, len(colours) - 1),  # as drawn
+    second = [Line2D([], [], color=c, lw=2, marker="o", ms=sigma_marker_size(i, len(colours)),
                      label=f"σ = {number_text(s)}") for i, (s, c) in enumerate(colours.items())]
     third = [Line2D([], [], color="black", lw=1.3, ls=DT_STYLES[i % len(DT_STYLES)], marker=DT_MARKERS[i % 4], ms=5,
                     label=f"δ̃ = {number_text(d)}") for i, d in enumerate(dts)]

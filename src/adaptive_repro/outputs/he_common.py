@@ -133,3 +133,26 @@ def tex_number(x: float) -> str:
 
 
 _UNSUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+# σ encoding of the He application figures (he-sgld, he-federated)
+#: Range of the σ colours on the yellow-orange-red map (dark = small σ; no blue or green, which He's line and
+#: the other figures use): starts past the pale yellow, so the lightest σ reads on white and on the pale shading.
+SIGMA_RANGE = (0.98, 0.45)
+
+
+def sigma_colours(sigmas: list[float]) -> dict[float, str]:
+    """One sequential colour per σ (dark = small σ), a darker end than :func:`plotting.ordinal_colors` because these
+    colours carry thin lines and small markers on a shaded background."""
+    import matplotlib
+    import matplotlib.colors as mcolors
+
+    lo, hi = SIGMA_RANGE
+    cmap = matplotlib.colormaps["YlOrRd"]
+    k = max(1, len(sigmas) - 1)
+    return {s: mcolors.to_hex(cmap(lo + (hi - lo) * i / k)) for i, s in enumerate(sigmas)}
+
+
+def sigma_marker_size(rank: int, n: int) -> float:
+    """Marker size of the ``rank``-th smallest of ``n`` σ: largest for the smallest, so that equal values stay seen."""
+    return 7.5 - 3.0 * rank / max(1, n - 1)

@@ -45,8 +45,9 @@ def _draw(key: str, **kw) -> dict:
 HE = dict(ls="-", ms=4, zorder=3)
 KAIROUZ = dict(ls="", ms=7, mfc="none", mew=1.4, zorder=4)
 EXACT = dict(ls="", ms=6, zorder=6)
-#: Rings: small enough that those at T = 5,000 and 10⁴ stay apart at report size.
-RING_SIZE = 150
+#: Rings: wide enough that a diamond and a star on the same T show inside, small enough that the rings at T = 5,000
+#: and 10⁴ stay apart at report size.
+RING_SIZE = 200
 
 
 def _cells(params: dict) -> list[tuple[float, float]]:
@@ -203,11 +204,11 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         c = shown[(shown.eps == eps) & (shown.delta == delta)]
         h, k = c[c.method == "he"], c[c.method == "kairouz"]
         cell_low = min(1.0, float(h.delta_over_floor.min())) if len(h) else 1.0  # each panel down to its own dip
-        bottom = 1.0 - 1.6 * max(1.0 - cell_low, 0.04)  # room under the dip for its value label
+        bottom = 1.0 - 2.0 * max(1.0 - cell_low, 0.04)  # room under the dip for its value label
         ax.set_ylim(bottom, ylim[1])
         _zoom_ticks(ax, bottom, ylim[1])
         off_scale = ceiling_band([ax], ylim[1], ylim[1] - bottom)
-        ax.axhspan(ylim[0], 1.0, **SHADE)
+        ax.axhspan(bottom, 1.0, **SHADE)
         ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label=f"floor {FLOOR}: no valid δ′ below (shaded)")
         inside = lambda v: v.where(v <= ylim[1])  # above the top: a ▲ in the off-scale strip (_above_marks)
         ax.plot(h["T"], inside(h.delta_over_floor), **_draw("he", **HE))

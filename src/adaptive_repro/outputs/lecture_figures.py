@@ -157,8 +157,11 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             h = [bar]
             for b, ls, lab in bounds:
                 h += ax.plot(*_with_zero_crossings(T, vv[b].to_numpy()), ls=ls, color=c, lw=2, label=lab)
-                if b != "lemma04_upper":  # the band where both its ends are above 0 (below, the bound is trivial)
-                    ax.fill_between(T, ll[b], hh[b], where=(ll[b] > 0).to_numpy(), color=c, alpha=BAND_ALPHA, lw=0)
+                if b != "lemma04_upper":  # the band where both its ends are above 0 (below, the bound is trivial),
+                    # between grid T in log T like the line, so that it sinks out of the bottom with it
+                    dense = np.geomspace(T.min(), T.max(), 400)
+                    low, high = (np.interp(np.log(dense), np.log(T), e[b].to_numpy()) for e in (ll, hh))
+                    ax.fill_between(dense, low, high, where=low > 0, color=c, alpha=BAND_ALPHA, lw=0)
             if ax is axes[0]:
                 legends.append((title, h))
         shift = {q: sh for _, _, (q, _, _, sh), _ in MONITOR_GROUPS}

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro.outputs.experiment_claims import Z
-from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, structure_words, theory_table
+from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, short_arm_name, structure_words, theory_table
 from adaptive_repro.outputs.zhao_correlation_claims import (
     ANSWERED_MIN,
     REMEDY_ARMS,
@@ -235,9 +235,14 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 
 #: Horizontal offset factor between the arms' markers at one V (log axis): small, so that every marker stays on its
 #: V tick and the error bars stay apart.
-DODGE = 1.07
+DODGE = 1.11
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
-DODGE_ANSWERED = 1.18
+DODGE_ANSWERED = 1.22
+#: Line style of a threshold T: dashed for an i.i.d. T, dash-dotted for a T for n/V (two arms of one colour family
+#: stay apart where their colours are close).
+T_STYLES = {False: "--", True: "-."}
+#: The legend entry of the thresholds' line styles (the arms' entries pair marker and T line in the arm's colour).
+T_LEGEND = "each arm's T (top): dashed i.i.d. T, dash-dot T for n/V"
 
 
 def answering_arms(table: pd.DataFrame, arms) -> list:
@@ -300,12 +305,16 @@ def figure(table: pd.DataFrame, spec):
             bars.lines[0].set_gid(gid)
             if arm not in protected:
                 continue
-            t = threshold_in_true_se(sub, arm)
-            top.plot(t["V"], t["t_true"], color=arm.color, lw=1.0, ls="--", zorder=1.5)
-            keyed[arm.display_name] = Line2D([], [], color=arm.color, lw=1.0, ls="--")
+            t, t_style = threshold_in_true_se(sub, arm), T_STYLES[arm.name in REMEDY_ARMS]
+            top.plot(t["V"], t["t_true"], color=arm.color, lw=1.1, ls=t_style, zorder=1.5)
+            keyed[arm.display_name] = Line2D([], [], color=arm.color, lw=1.1, ls=t_style)
             over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
                     if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
             ring(top, [xi for xi, _ in over], [g for _, g in over], label=ring_label, size=75)
+            if over:  # which arm fails, where arms crowd: its short name under its first ring
+                top.annotate(short_arm_name(arm), over[0], xytext=(0, -13), textcoords="offset points", ha="center",
+                             va="top", fontsize=SIZES["tick"], color=arm.color, zorder=30,
+                             bbox={"fc": "white", "ec": "none", "pad": 0.5, "alpha": 0.8})
         for rank, arm in enumerate(bottom_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE_ANSWERED ** (rank - (len(bottom_arms) - 1) / 2)
@@ -318,7 +327,7 @@ def figure(table: pd.DataFrame, spec):
             low = [(xi, r) for xi, r in zip(x, a.itertuples())
                    if not _valid(r)[0] and not _valid(r)[1].startswith("overfitting")]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
-                 size=30)  # small: the neighbouring arms' rings at 0 stay apart
+                 size=55)  # the neighbouring arms' rings at 0 stay apart (DODGE_ANSWERED)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **answered_line, zorder=1.5)
         top.set_title(structure_words(models[structure]))
@@ -346,7 +355,8 @@ def figure(table: pd.DataFrame, spec):
             handles[i] = (handles[i], keyed[label])
     keys = {f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D([], [], **answered_line)}
     if keyed:  # one entry for what every arm's dashed line is
-        keys["dashed: each arm's threshold T (top)"] = Line2D([], [], color=COLORS["reference"], ls="--", lw=1.2)
+        keys[T_LEGEND] = Line2D(
+            [], [], color=COLORS["reference"], ls="--", lw=1.2)
     if ring_label in labels:  # last, after the lines' keys
         keys[ring_label] = handles[labels.index(ring_label)]
     kept = [(h, lab) for h, lab in zip(handles, labels) if lab not in keys]

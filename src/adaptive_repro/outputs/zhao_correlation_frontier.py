@@ -31,6 +31,8 @@ STAR_SIZE = 12
 NOISE_WORDS = "noise alone: each row's Bayesian-DP σ and T on i.i.d. records"
 #: Factor in n between the two strengths' points (their rings and stars at one n stay apart).
 DODGE = 1.15
+#: Opacity of the DP calibrations' curves: context for the Bayesian-DP curves the panel titles and rings judge.
+CONTEXT_ALPHA = 0.5
 #: line style per strength within the figure (strongest correlation solid)
 STRENGTH_STYLES = ("-", "--", ":", "-.")
 
@@ -153,14 +155,16 @@ def figure(table: pd.DataFrame, spec):
                     encoding = style(calibration)
                     first = c["first_n_answering_90"].iloc[0]
                     frontier = np.isfinite(first) and calibration.name.startswith("bdp")  # the verdict's frontier
+                    verdicts_arm = calibration.name.startswith("bdp")  # the Bayesian-DP arms: what the titles judge
                     ax.plot(c["n"], c["answered_fraction"], line_style, lw=1.4, ms=6, mew=0.6,
-                            zorder=4 if calibration.name.startswith("bdp") else 3,  # the verdict's arm on top
+                            zorder=4 if verdicts_arm else 3, alpha=1.0 if verdicts_arm else CONTEXT_ALPHA,
                             markevery=_marked(grid_n, s_index, first if frontier else None),
                             **_strength_fill(s_index, encoding["color"]),
                             label=calibration.display_name if point == strengths[0] else None, **encoding)
-                    half = ci95_half_width(c["answered_fraction_se"].fillna(0), c["replicates"])  # every curve
-                    ax.errorbar(c["n"], c["answered_fraction"], yerr=half, fmt="none", ecolor=encoding["color"],
-                                elinewidth=0.9, capsize=0, zorder=2, alpha=0.6)  # light: crossing bars stay apart
+                    if verdicts_arm:  # bars on the judged curves only: the DP context's stay in the table
+                        half = ci95_half_width(c["answered_fraction_se"].fillna(0), c["replicates"])
+                        ax.errorbar(c["n"], c["answered_fraction"], yerr=half, fmt="none", ecolor=encoding["color"],
+                                    elinewidth=0.9, capsize=0, zorder=2, alpha=0.6)  # light: crossing bars apart
                     if calibration.name.startswith("bdp") and "answered_fraction_iid" in c and s_index == 0:
                         # the noise alone: the same sigma and T on i.i.d. records (at the strongest strength's sigma)
                         words = NOISE_ALONE.get(calibration.name, f"noise alone: {calibration.display_name}")
@@ -193,7 +197,7 @@ def figure(table: pd.DataFrame, spec):
                 ax.set_xlabel("records n")
         axes[i][0].set_ylabel(f"{row_words}:\nfraction answered")
     setting = (f"d = {spec.d:,}, budget B = {spec.alg1.budget}, session ε = {spec.alg1.session_epsilon:g}, "
-               f"null labels, {spec.replicates} replicates; bars: 95% CI of the mean")
+               f"null labels, {spec.replicates} replicates; bars (Bayesian DP): 95% CI of the mean")
     verdict_title(fig, headline(table), setting)
     found: dict = {}
     for ax in axes.flat:

@@ -145,8 +145,11 @@ def headline(table: pd.DataFrame) -> str:
         return sum(_interval(r)[0] >= TARGET for r in rows.itertuples()), len(rows)
 
     (est, total), (known, _), (unknown, _) = count("v_hat"), count("v_known"), count("v_hat_order_unknown")
-    return (f"T√V̂ per query answers ≥ {TARGET:.0%} even 3 SE down at {est} of {total} settings "
-            f"(V known: {known}; record order unknown: {unknown})")
+    v_hat = table[table["variant"] == "v_hat"].itertuples()
+    undecided = sum(_interval(r)[0] < TARGET <= _interval(r)[1] for r in v_hat)  # straddling 90%: neither way
+    return (f"T√V̂ per query answers ≥ {TARGET:.0%} even 3 SE down at {est} of {total} settings"
+            + (f", {undecided} undecided" if undecided else "")
+            + f";\nwith V known at {known}, with the record order unknown at {unknown}")
 
 
 def figure(table: pd.DataFrame, spec):
@@ -156,7 +159,16 @@ def figure(table: pd.DataFrame, spec):
     from matplotlib.lines import Line2D
 
     from adaptive_repro.outputs.zhao_common import structure_words
-    from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, pyplot, style, verdict_title
+    from adaptive_repro.report.plotting import (
+        COLORS,
+        MAX_WIDTH,
+        SIZES,
+        legend_below,
+        pyplot,
+        ring,
+        style,
+        verdict_title,
+    )
     from adaptive_repro.simulation.registries import CALIBRATIONS
 
     encodings = {"iid": style(CALIBRATIONS.get("dp", "")), "v_known": style(CALIBRATIONS.get("dp_effective_n", "")),
@@ -191,7 +203,10 @@ def figure(table: pd.DataFrame, spec):
                                 mfc=enc["color"] if s_index else "white", mec=enc["color"], ecolor=enc["color"],
                                 color=enc["color"], marker=enc["marker"], gid=enc["gid"])
                     if variant == "v_hat" and low < TARGET:  # the title's count leaves these out: say where
-                        ax.annotate(f"−{Z:g} SE < {TARGET:.0%}", (max(0.0, low), y + offset),
+                        words = "undecided" if high >= TARGET else "fails"  # the interval straddles 90%, or not
+                        if words == "fails":
+                            ring(ax, r.answered_fraction, y + offset, label="claim does not hold here")
+                        ax.annotate(words, (max(0.0, low), y + offset),
                                     textcoords="offset points", xytext=(-4, 0), ha="right", va="center",
                                     fontsize=SIZES["note"], color=enc["color"])  # left of the bar's low end, on
                     # the same row as its point

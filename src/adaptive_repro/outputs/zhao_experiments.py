@@ -128,15 +128,13 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
         notes = [f"{r.answered_fraction:.0%} of queries answered"] + (
             [f"noise σ = {r.sigma / r.tau:.2g} τ"] if r.sigma > r.tau else [])  # why it errs beyond τ so often
         label = f"{r.events}/{r.replicates}" + (f" ({'; '.join(notes)})" if notes else "")
-        # just above its row, running from the interval's end that leaves room (right of the β line): never over
-        # the row names, the β line or past the right edge
+        # just above its row, running from the interval's end that leaves room: never over the row names or past
+        # the right edge; on a white box, so that the β line it may cross stops under the words
         left_end = r.ci_low < 0.5
-        beside = left_end and r.ci_low < beta  # a point left of the β line: words right of it, a leader to the point
-        ax.annotate(label, (r.frequency if beside else r.ci_low if left_end else r.ci_high, y),
-                    xytext=(beta, y + 0.3) if beside else (0, 9), textcoords="data" if beside else "offset points",
-                    arrowprops={"arrowstyle": "-", "lw": 0.7, "shrinkB": 6} if beside else None,
+        ax.annotate(label, (r.frequency if r.ci_low < beta else r.ci_low if left_end else r.ci_high, y),
+                    xytext=(-4 if r.ci_low < beta else 0, 9), textcoords="offset points",
                     ha="left" if left_end else "right", va="bottom", fontsize=SIZES["text"],
-                    bbox={"fc": "white", "ec": "none", "pad": 1})
+                    bbox={"fc": "white", "ec": "none", "pad": 1}, zorder=30)
     ax.axvline(beta, **REQUIREMENT)
     ax.text(beta, -0.5, f" β = {beta:g}", ha="left", va="center", fontsize=SIZES["tick"],
             color=REQUIREMENT_TEXT)

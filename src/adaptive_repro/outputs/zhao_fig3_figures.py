@@ -12,7 +12,7 @@ from matplotlib.patches import Patch
 
 from adaptive_repro.foundation.registry import Claim, Verdicts
 from adaptive_repro.outputs.accuracy_figures import K_TICKS_NARROW, accuracy_curves, sqrt_k_axis
-from adaptive_repro.outputs.experiment_claims import STANDARD_OVERFITS, tracks_fresh_id
+from adaptive_repro.outputs.experiment_claims import STANDARD_OVERFITS, Z, tracks_fresh_id
 from adaptive_repro.outputs.zhao_common import (
     ANSWERED_MIN,
     BDP_ARM,
@@ -72,10 +72,11 @@ def fig3_verdict(verdicts: Verdicts, table: pd.DataFrame, spec, records) -> str:
             return f"{who} prevents overfitting"
         if verdicts[prevents_overfitting_id(DP_ARM)].status == "reproduced":
             certified = certified_bdp_id(DP_ARM)  # made when the DP calibration is feasible
-            return ("Both calibrations of Algorithm 1 prevent overfitting, so this run does not separate them" + (
+            return (f"Both calibrations of Algorithm 1 prevent overfitting (no mean gap {Z:g} SE above T), so this run "
+                    "does not separate them" + (
                 "; only the Bayesian-DP one is certified at the session's ε (c)"
                 if certified in verdicts and verdicts[certified].status == "does not hold" else ""))
-        return "Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting"
+        return f"Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting (no mean gap {Z:g} SE above T)"
     hold = table[(table["mechanism"] == BDP_ARM) & (table["dataset"] == "holdout")].sort_values("k")
     asked = hold[hold["k"] > 0]
     if asked.empty:

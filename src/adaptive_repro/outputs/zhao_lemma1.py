@@ -205,10 +205,14 @@ def verdict(frame: pd.DataFrame) -> str:
     return f"Lemma 1's bound fails at {len(bad)} of {len(corr)} correlated grid points, {where}"
 
 
+#: Marker per stay probability p (with its colour): p's near each other stay apart where colours are close.
+P_MARKERS = ["o", "s", "D", "^", "v", "P", "X", "h"]
+
+
 def build_figure(frame: pd.DataFrame):
     """One panel per tau: the exact P[|q(X) - 1/2| >= tau] against n, one sequential colour per stay probability p,
     Lemma 1's bound in black, the points above it ringed; probabilities below the axis's floor (the smallest bound's
-    decade) drawn as open down-triangles (open circles are reserved for rings) in a strip under a break. The Monte
+    decade) drawn as open markers in a strip under a break. The Monte
     Carlo cross-check stays in the table."""
     from matplotlib.ticker import FuncFormatter
 
@@ -239,20 +243,20 @@ def build_figure(frame: pd.DataFrame):
                 label="Lemma 1's bound 4 exp(−τ²n/9)")
         ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1,
                    label="probability 1 (a bound above it is vacuous)")
-        strip: dict[float, list[str]] = {}  # n -> colours of the probabilities below the floor there
+        strip: dict[float, list[tuple[str, str]]] = {}  # n -> (colour, marker) of the probabilities below the floor
         apart = {p: 10 ** (0.025 * (i - (len(ps) - 1) / 2)) for i, p in enumerate(ps)}  # the p's a little apart
         # in n, so that probabilities near 1 at one n do not hide one another
-        for c, p in zip(colors, ps):
+        for c, m, p in zip(colors, P_MARKERS * len(ps), ps):
             s = sub_t[np.isclose(sub_t["p"], p)].sort_values("n")
             above = s.exact_probability >= floor
-            ax.plot(s.n * apart[p], s.exact_probability.where(above), "-o", color=c, ms=4.5, zorder=6,
+            ax.plot(s.n * apart[p], s.exact_probability.where(above), "-", marker=m, color=c, ms=5, zorder=6,
                     label=f"p = {p:g}" + (" (i.i.d.)" if np.isclose(p, 0.5) else ""))
             below_any |= bool((~above).any())
             for n in s.n[~above]:
-                strip.setdefault(float(n), []).append(c)
-        for n, cs in strip.items():  # side by side around n, 0.08 decade apart, so that none touches another
-            for i, c in enumerate(cs):
-                ax.plot([n * 10 ** (0.08 * (i - (len(cs) - 1) / 2))], [1.0], "v", color=c, mfc="white", ms=5,
+                strip.setdefault(float(n), []).append((c, m))
+        for n, cms in strip.items():  # side by side around n, 0.08 decade apart, so that none touches another
+            for i, (c, m) in enumerate(cms):
+                ax.plot([n * 10 ** (0.08 * (i - (len(cms) - 1) / 2))], [1.0], m, color=c, mfc="white", ms=5,
                         zorder=6, gid="below-floor")  # y set to the strip's height once the strip exists
         hit = bad[np.isclose(bad["tau"], tau)]
         ring(ax, hit.n * hit.p.map(apart), hit.exact_probability,  # on its point, set apart like it
@@ -272,11 +276,16 @@ def build_figure(frame: pd.DataFrame):
                 line.set_ydata(np.full(len(line.get_xdata()), y_band))
     axes[0].set_ylabel("exact P[|q(X) − ½| ≥ τ]")
     if below_any:
-        axes[0].plot([], [], "v", color="grey", mfc="white",
-                     label=f"exact probability below {_plain_power(floor)} (set apart in n, one per p)")
+        axes[0].plot([], [], "o", color="grey", mfc="white",
+                     label=f"open, in the grey strip: below {_plain_power(floor)} (set apart in n)")
     verdict_title(fig, verdict(frame),
                   "a data-independent (0-BDP) query on Markov-chain labels with stay probability p")
-    legend_below(fig, axes, ncol=3)
+    found: dict = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            found.setdefault(lab, h)
+    order = [lab for lab in found if not lab.startswith("p = ")] + [lab for lab in found if lab.startswith("p = ")]
+    legend_below(fig, axes, handles=[found[lab] for lab in order], labels=order, ncol=3)  # the p's in order, last
     return fig
 
 

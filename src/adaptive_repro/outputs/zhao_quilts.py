@@ -114,11 +114,12 @@ def conversion_verdict(curves: pd.DataFrame) -> str:
         return "Lemma 3 (Markov blanket) certifies a DP level at every correlation drawn" + up_to
     per_tau = {t: lemma3_gives_up(g) for t, g in curves.groupby("tau")}
     found = {t: v for t, v in per_tau.items() if v is not None}
-    (t_lo, lo), (t_hi, hi) = min(found.items(), key=lambda kv: kv[1]), max(found.items(), key=lambda kv: kv[1])
-    if lo == hi:
+    if len(set(found.values())) == 1:
         return f"Lemma 3 (Markov blanket) certifies no DP level at correlation 2p − 1 ≥ {_number(x)}" + up_to
-    return (f"Lemma 3 (Markov blanket) certifies no DP level from 2p − 1 ≥ {_number(lo)} "
-            f"(τ = {t_lo:g}) to ≥ {_number(hi)} (τ = {t_hi:g})" + up_to.replace("; ", ";\n"))
+    taus = sorted(found)  # one threshold per panel, in the panels' order
+    return (f"Lemma 3 (Markov blanket) certifies no DP level once 2p − 1 ≥ "
+            f"{', '.join(_number(found[t]) for t in taus)} at τ = {', '.join(f'{t:g}' for t in taus)}"
+            + up_to.replace("; ", ";\n"))
 
 
 def _runs(frame: pd.DataFrame, mask: np.ndarray) -> list[pd.DataFrame]:

@@ -33,7 +33,6 @@ from adaptive_repro.report.plotting import (
     SIZES,
     log_axis,
     note,
-    ordinal_colors,
     pyplot,
     ring,
     style,
@@ -128,17 +127,24 @@ RING_WORDS = {WORSENS: ("gap falls", "differs"), DP_CERTIFIED: ("level above ε"
 #: The rings' one legend entry (one meaning in every figure: a claim does not hold here, whether it fails or differs
 #: from the paper; which claim and how is written beside its first ring).
 RING_LEGEND = "claim does not hold here (named beside the ring)"
+#: Line style per batch SD b, with :func:`batch_sd_greys`: b is drawn in no arm's colour.
+B_LINE_STYLES = ["-", "--", ":"]
+
+
+def batch_sd_greys(n: int) -> list[str]:
+    """``n`` greys from near-black to mid-grey (dark = small b), readable on white: colour stays the arms'."""
+    return [f"#{v:02x}{v:02x}{v:02x}" for v in np.linspace(0x11, 0x99, n).round().astype(int)]
 
 
 def figure(table: pd.DataFrame, spec):
     """A row of arm panels: above, overfitting holdout − fresh accuracy at the largest k against p (one line per
-    batch SD b in sequential colours, side by side, the arm's marker, 95% bars), on one y axis shared by every arm;
+    batch SD b in greys and line styles, side by side, the arm's marker, 95% bars), on one y axis shared by every arm;
     below, in a strip shared by every arm, the fraction of replicates whose accuracy query at the largest k was
     answered (not ⊥), so a missing gap reads as "answered 0" there and a note on the panel says why no point is drawn
     (an arm that answers every query: said in words). Under them, the Bayesian-DP level Lemma 2 certifies for each
-    calibration against p (in the arms' colours and markers, each named beside its line: colour means b in the gap
-    panels only), with the session's ε, beside the legend. Points where a claim does not hold are ringed, the claim
-    named beside the ring (:data:`RING_LEGEND`)."""
+    calibration against p (in the arms' colours and markers, each named beside its line; the gap panels draw b in greys,
+    so that no colour means two things), with the session's ε, beside the legend. Points where a claim does not hold are
+    ringed, the claim named beside the ring (:data:`RING_LEGEND`)."""
     plt = pyplot()
     n = spec.n
     arms = arms_in(spec, table["mechanism"])
@@ -153,7 +159,8 @@ def figure(table: pd.DataFrame, spec):
     strips = [fig.add_subplot(cells[0][1], sharex=first)]
     strips += [fig.add_subplot(c[1], sharex=ax, sharey=strips[0]) for c, ax in zip(cells[1:], axes[1:])]
     b_values = sorted(table["b"].unique())
-    b_colours = dict(zip(b_values, ordinal_colors(len(b_values))))
+    b_colours = dict(zip(b_values, batch_sd_greys(len(b_values))))
+    b_styles = {b: B_LINE_STYLES[i % len(B_LINE_STYLES)] for i, b in enumerate(b_values)}
     dodge = {b: DODGE * (i - (len(b_values) - 1) / 2) for i, b in enumerate(b_values)}
     for ax, strip, arm in zip(axes, strips, arms):
         sub = table[table["mechanism"] == arm.name]
@@ -162,10 +169,10 @@ def figure(table: pd.DataFrame, spec):
             grp = grp.sort_values("p").assign(x=lambda g, b=b: g["p"] + dodge[b])  # side by side
             drawn = grp[grp["answered"] > 0]
             half = ci95_half_width(drawn["gap_se"], drawn["replicates"])
-            ax.errorbar(drawn["x"], drawn["gap_mean"], yerr=half, ls="-", marker=marker, ms=5.5, capsize=0,
+            ax.errorbar(drawn["x"], drawn["gap_mean"], yerr=half, ls=b_styles[b], marker=marker, ms=5.5, capsize=0,
                         elinewidth=1.1, color=b_colours[b], lw=1.4)
             if not (sub["answered"] == 1).all():  # an arm that answers everything: said in words, not drawn
-                strip.plot(grp["x"], grp["answered"], ls="-", marker=marker, ms=4, lw=1.0, color=b_colours[b])
+                strip.plot(grp["x"], grp["answered"], ls=b_styles[b], marker=marker, ms=4, lw=1.0, color=b_colours[b])
         if (sub["answered"] == 1).all():  # no strip: said on the gap panel, whose k axis is labelled instead
             strip.set_visible(False)
             ax.tick_params(labelbottom=True)
@@ -204,7 +211,7 @@ def figure(table: pd.DataFrame, spec):
         ax.set_xlabel(title_words("stay probability p = p_s = p_y"))
         ax.set_xlim(table["p"].min() - 0.07, table["p"].max() + 0.07)
         ax.set_xticks(grid_p, [f"{p:g}" for p in grid_p])
-    handles = [Line2D([], [], color=b_colours[b], label=f"batch SD b = {b:g}") for b in b_values]
+    handles = [Line2D([], [], color=b_colours[b], ls=b_styles[b], label=f"batch SD b = {b:g}") for b in b_values]
     rings = [c for ax in axes + [cert] for c in ax.collections if c.get_gid() == "encoding:violation"]
     if rings:
         handles.append(copy.copy(rings[0]))
@@ -218,7 +225,7 @@ def figure(table: pd.DataFrame, spec):
     spare = fig.add_subplot(outer[arm_rows, max(1, ncols // 2):])  # the legend beside the certified panel
     spare.set_axis_off()
     spare.legend(handles, [h.get_label() for h in handles], loc="center left", bbox_to_anchor=(0.08, 0.5),
-                 frameon=False, title="gap panels: colour = batch SD, marker = the panel's arm",
+                 frameon=False, title="gap panels: grey and line style = batch SD,\nmarker = the panel's arm",
                  title_fontsize=SIZES["legend"],
                  alignment="left")
     return fig

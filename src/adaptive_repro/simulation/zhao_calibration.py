@@ -176,7 +176,7 @@ class Theorem2Calibration(Calibration):
     name: str = "theorem2"
     display_name: str = "Theorem 2 calibration"
     purpose: str = "Theorem 2's σ and T"
-    color: str = "#009E73"  # Okabe-Ito bluish green
+    color: str = "#8C510A"  # dark brown: no other zhao arm is near (Thresholdout is teal)
     marker: str = "P"
     targets_session_epsilon: bool = False
     claim_name: str = "Algorithm 1, Theorem 2's σ and T"

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from adaptive_repro.foundation.registry import STATUSES
+from adaptive_repro.outputs import zhao_correlation as zc
 from adaptive_repro.pipeline import catalogue
 from adaptive_repro.pipeline.validation import experiment_spec
 
@@ -59,7 +60,7 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
     assert all(c.status in STATUSES and c.kind == "project" for c in claims)
     assert "Algorithm 1, DP calibration" in ids["attribute_chains-zhao_alg1_dp-valid"].claim
     titles = [t.get_text() for t in fig.legends[0].get_texts()] if fig.legends else []
-    assert "Thresholdout for n/V (V known)" in titles and "dashed: each arm's threshold T (top)" in titles
+    assert "Thresholdout for n/V (V known)" in titles and zc.T_LEGEND in titles
     # the Algorithm 1 calibrations' entries say what Bayesian-DP level they certify (the session's ε for Bayesian DP)
     assert "Algorithm 1, Bayesian-DP calibration: certifies ε = 3" in titles
     assert any(t.startswith("Algorithm 1, DP calibration: certifies") for t in titles)
@@ -71,7 +72,6 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
 def test_worsens_row_is_three_way(gaps, status):
     import pandas as pd
 
-    from adaptive_repro.outputs import zhao_correlation as zc
 
     v = np.array([1.0, 3.0, 8.0, 20.0])
     table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
@@ -87,7 +87,6 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     structure's panel states its own verdict, and the points where an arm is not valid are ringed."""
     import pandas as pd
 
-    from adaptive_repro.outputs import zhao_correlation as zc
 
     def rows(arm, answered, v=(1.0, 3.0, 8.0)):
         return pd.DataFrame({"structure": "households", "mechanism": arm, "V": list(v), "k": 50, "feasible": True,
@@ -126,8 +125,9 @@ def test_verdicts_are_computed_from_the_validity_test(built):
         assert any(line.get_gid() == f"encoding:{arm.name}" for line in top.lines), arm.name
         rows = first[first["mechanism"] == arm.name].sort_values("V")
         expected = rows["threshold"] / (0.5 * np.sqrt(rows["V"] / rows["n"]))
+        t_style = zc.T_STYLES[arm.name in zc.REMEDY_ARMS]  # dashed i.i.d. T, dash-dotted T for n/V
         dashed = [np.asarray(line.get_ydata(), dtype=float) for line in top.lines
-                  if line.get_color() == arm.color and line.get_linestyle() == "--"]
+                  if line.get_color() == arm.color and line.get_linestyle() == t_style]
         assert any(len(y) == len(expected) and np.allclose(y, expected) for y in dashed), arm.name
     # a two-line title (three where the script's Thresholdout overfits); the answered panels carry a verdict only
     # where the structures' verdicts differ
@@ -159,7 +159,6 @@ def _power_table(std_gap: float, arm_answered: float = 1.0, answered_n: int = 10
 ])
 def test_a_protection_verdict_needs_the_unprotected_arm_to_fail_the_same_test(std_gap, answered, answered_n,
                                                                                status):
-    from adaptive_repro.outputs import zhao_correlation as zc
 
     arm = types.SimpleNamespace(name="thresholdout_effective_n", claim_name="Thresholdout for n/V")
     spec = types.SimpleNamespace(points=[types.SimpleNamespace(arms=(arm,), remove_shared_state=False)])
@@ -176,7 +175,6 @@ def test_sqrt_v_scaling_holds_only_inside_its_equivalence_margin(slope_se_scale,
     merely contains ½ is "not checked" with the replicates that would decide it."""
     import pandas as pd
 
-    from adaptive_repro.outputs import zhao_correlation as zc
 
     v = np.array([1.0, 3.0, 8.0, 20.0])
     gaps = 0.02 * v ** exponent
@@ -275,7 +273,6 @@ def test_the_figures_n_over_v_verdict_is_the_claims_test(std_gap, arm_gap, state
     failing control, fails where a row is invalid (here its gap is far above T = 0.1), else undecided."""
     import pandas as pd
 
-    from adaptive_repro.outputs import zhao_correlation as zc
 
     base = {"structure": "households", "V": [1.0, 8.0], "point": ["a", "b"], "k": 50, "feasible": True,
             "answered": 1.0, "gap_se": 0.01, "certified_bdp": np.nan, "eps_session": np.nan, "replicates": 200,

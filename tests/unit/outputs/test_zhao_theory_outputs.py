@@ -64,7 +64,8 @@ def test_builders(name):
     assert (failing["counterexample"] != "").all()
     fig = {"fig1": lambda: zhao_fig1.fig1_figure(table, zhao_fig1.fig1_verdict(claims)),
            "conversion": lambda: z.conversion_figure(z.conversion_curves(p), p["n"], table),
-           "sample_complexity": lambda: zhao_sample_complexity.sample_complexity_figure(table, claims),
+           "sample_complexity": lambda: zhao_sample_complexity.sample_complexity_figure(
+               table, claims, p["scaling_tolerance"]),
            "maxinfo": lambda: zhao_maxinfo.maxinfo_figure(table, p)}[name]()
     fig.canvas.draw()
     assert figure_checks.figure_problems(fig) == []
