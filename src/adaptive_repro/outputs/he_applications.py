@@ -235,7 +235,7 @@ def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = 
         ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, ms=ms, zorder=4 + rank)
         failing = g.excess < 0  # the claim fails at these points: ringed, as in every figure, its marker drawn above
         ring(ax, x[failing], g.excess[failing], label="claim does not hold here", size=190)  # (a square stays square)
-        ax.plot(x[failing], g.excess[failing], ls="", marker=marker, color=colour, ms=ms, zorder=21 + rank / 10)
+        ax.plot(x[failing], g.excess[failing], ls="", marker=marker, color=colour, ms=ms, zorder=21, gid="above-ring")
     above = sorted(set(shown["T"][shown.excess > half]))
     if above:  # one grey triangle per T with a point above the top, whatever its sigma and delta~
         ax.plot(above, [half * TOP_ROOM] * len(above), ls="", marker="^", ms=6, color=COLORS["reference"], zorder=9)

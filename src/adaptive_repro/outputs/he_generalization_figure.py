@@ -48,8 +48,9 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
                           oneto_possible: bool):
     """The high-probability bounds P[|gap| < a] > 1 - b as He quotes them, against eps: left the accuracy term a,
     right the failure probability b (at the grid's middle delta, drawn as a line: no (eps, delta)-DP bound can have
-    b below it; b below :data:`B_FLOOR` in a strip). Colour = method. Ringed: He's a where it says something
-    (a < 1) and lies above Dwork et al.'s (row thm1-tighter-than-dwork fails at every eps by algebra: 9 eps > 4 eps).
+    b below it; b below :data:`B_FLOOR` in a strip). Colour = method. Ringed: He's a at the points where the claims
+    compare it with Dwork et al.'s (both bounds say something: grid points and the middle of each δ's window) and it
+    lies above (row thm1-tighter-than-dwork; 9 eps > 4 eps at every eps).
     Oneto et al.'s curves (line style = N) only where that row is applicable (its quoted b above delta somewhere);
     Nissim-Stemmer's "tightest" and Theorem 2 are in the claims and table. ``c``: the claims' comparisons
     (he_generalization.comparisons); ``title`` and ``subtitle``: the verdict; ``oneto_possible``: whether Oneto et
@@ -137,11 +138,10 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
     found["shaded: the bound says nothing (a ≥ 1, b ≥ 1;\nHe's and Nissim–Stemmer's b ≤ 0 for ε ≥ 2)"] = Patch(**SHADE)
     found["faint dashed: that bound says nothing there (a ≥ 1 or b ≥ 1)"] = Line2D([], [], color="#777777", ls="--",
                                                                                lw=1.1, alpha=0.6)
-    if len(c["dwork"]) and not c["dwork"].ok.any():  # fails at every eps: ringed where He's a says something
-        a_he, a_dwork = (a_rows.xs(m, level="method") for m in ("he_thm1", "dwork_et_al"))
-        lost = a_he[(a_he < 1) & (a_he > a_dwork.reindex(a_he.index))]
-        label = "claim does not hold here: He's a above Dwork et al.'s"
-        if len(lost):
-            found[label] = ring(axes[0], lost.index, lost.to_numpy(), label=label, size=90)
+    lost = c["dwork"][~c["dwork"].ok.astype(bool)]  # where both bounds say something and He's is not tighter
+    if len(lost):  # ringed on He's a there (the window's ε is off the grid: both say something only for δ < 8^-9)
+        deltas = ", ".join(tex_number(d) for d in sorted(lost.delta.unique()))
+        label = f"claim does not hold here: He's a above Dwork et al.'s,\nwhere both say something (δ = {deltas})"
+        found[label] = ring(axes[0], lost.eps, lost.he_thm1_a, label=label, size=90)
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig

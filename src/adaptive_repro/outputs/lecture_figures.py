@@ -78,13 +78,13 @@ def _wide(frame: pd.DataFrame, col: str) -> pd.DataFrame:
 #: quantity -> (colour, legend heading, (measured column, label, marker, multiplicative offset in T),
 #: [(bound column, line style, label)]); the offsets keep the three measured markers at one T apart
 MONITOR_GROUPS = [
-    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7), 1 / 1.4),
+    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7), 1 / 1.3),
      [("lemma04_upper", "-", "Lemma 0.4 upper bound"), ("step4_lower_rigorous_best", ":",
                                                         "Step 4 lower bound, rigorous")]),
     ("reddish purple", "nearly optimal selection",
      ("monitor_gap_nearly_optimal", "measured (Step 4's assumption)", dict(fmt="x", ms=8, mew=2), 1.0),
      [("step4_lower_notes_best", "-.", "Step 4 lower bound (notes)")]),
-    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.4),
+    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.3),
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
 ]
 #: The 99% band of a bound (from p_alpha's interval): light, so that it does not read as data, but visible
@@ -172,7 +172,7 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
                 x = np.asarray(at) * shift.get(q, 1.0)
                 y = np.maximum(vv.loc[at, q].to_numpy(), floor)
                 rings.append(ring(ax, x, y, label="claim does not hold here (named beside it)"))
-                ax.plot(x, np.maximum(vv.loc[at, bound].to_numpy(), floor), ls="", marker="_", ms=18, mew=2.5,
+                ax.plot(x, np.maximum(vv.loc[at, bound].to_numpy(), floor), ls="", marker="_", ms=13, mew=2.5,
                         color=bound_colour[bound], zorder=4)  # the bound it falls below, at the same T
                 _name_violated_bound(ax, x[0], y[0], words)
         ax.set_yscale("log")
@@ -206,21 +206,21 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     band = tuple(Patch(facecolor=OKABE_ITO[colour], alpha=BAND_ALPHA + 0.1, lw=0) for colour, _, _, bounds in
                  MONITOR_GROUPS if any(b != "lemma04_upper" for b, *_ in bounds))  # one swatch per band colour
     band_label = f"band: the bound over p_α's {frame.confidence.iloc[0]:.0%} interval"
-    for extra in [band] + rings[:1]:  # each under the shortest column: three columns of at most four rows
-        min(legends, key=lambda g: len(g[1]))[1].append(extra)
-    labels_of = {id(band): band_label}
+    columns = [(title, [(x, x.get_label()) for x in h]) for title, h in legends]  # (handle, label) per entry
+    for extra in [(band, band_label)] + [(r, r.get_label()) for r in rings[:1]]:  # each under the shortest column:
+        min(columns, key=lambda g: len(g[1]))[1].append(extra)  # three columns of at most four rows
     # legend below the panels: one column per quantity, headed by its name (a handle-less entry in bold)
-    rows = max(len(h) for _, h in legends) + 1
+    rows = max(len(entries) for _, entries in columns) + 1
     blank = Line2D([], [], ls="", marker="")
     handles, labels = [], []
-    for title, h in legends:
-        col = [(blank, title)] + [(x, labels_of.get(id(x)) or x.get_label()) for x in h]
+    for title, entries in columns:
+        col = [(blank, title)] + entries
         col += [(blank, "")] * (rows - len(col))
         handles += [x for x, _ in col]
         labels += [lab for _, lab in col]
     from matplotlib.legend_handler import HandlerTuple
 
-    leg = fig.legend(handles, labels, loc="upper center", ncol=len(legends), frameon=False, handletextpad=0.5,
+    leg = fig.legend(handles, labels, loc="upper center", ncol=len(columns), frameon=False, handletextpad=0.5,
                      bbox_to_anchor=(0.5, 0.0), columnspacing=1.2, handler_map={tuple: HandlerTuple(ndivide=None)})
     for i, text in enumerate(leg.get_texts()):
         if i % rows == 0:

@@ -178,8 +178,9 @@ def threshold_lines(ax, spec, arms) -> None:
         alg1 = [a for a in group if a.calibration is not None]
         names = [short_arm_name(a) for a in group if a.calibration is None]
         if alg1:  # "Algorithm 1" when all its calibrations share this T, else which ones
-            names.append("Algorithm 1" + ("" if len(alg1) == len(every_alg1) else
-                                          f", {' and '.join(short_arm_name(a) for a in alg1)}"))
+            names.append(("both Algorithm 1 arms" if len(alg1) == 2 else "Algorithm 1")
+                         if len(alg1) == len(every_alg1) else
+                         f"Algorithm 1, {' and '.join(short_arm_name(a) for a in alg1)}")
         left = _clearance(ax, t, 0.0, 0.3) >= _clearance(ax, t, 0.7, 1.0)  # the end where no curve comes close
         requirement_line(ax, t, f"T ({'; '.join(names)})", x=0.02 if left else 0.98, ha="left" if left else "right")
     if groups:  # room above the highest T for its words

@@ -23,6 +23,7 @@ from adaptive_repro.outputs.zhao_correlation_claims import (
     _standard_fails,
     _valid,
     claims,
+    protection_status,
 )
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
 from adaptive_repro.stats import ci95_half_width, clopper_pearson, paired_gap
@@ -81,21 +82,14 @@ def first_break(rows: pd.DataFrame) -> tuple[float, str] | None:
 
 
 def remedy_state(sub: pd.DataFrame) -> tuple[str, float | None]:
-    """One structure's arms with a threshold for n/V, by the claims' own test (:func:`_assess` with its power control
-    :func:`_standard_fails`): ("fails", the first V where some row is not valid); ("holds", None) where every row is
-    valid and the standard holdout fails the same test there; else ("undecided", None): a pass without power, or an
-    answered fraction within 3 SE of 90%."""
-    std = {r.point: r for r in sub[sub["mechanism"] == "standard"].itertuples()} if "point" in sub else {}
-    fails, open_ = [], False
-    for r in sub[sub["mechanism"].isin(REMEDY_ARMS)].itertuples():
-        state = _assess(r)[0]
-        if state == "invalid":
-            fails.append(float(r.V))
-        elif state == "undecided" or not _standard_fails(std.get(getattr(r, "point", None)), r.threshold):
-            open_ = True
-    if fails:
-        return "fails", min(fails)
-    return ("undecided" if open_ else "holds"), None
+    """One structure's arms with a threshold for n/V together, by the claims' own rule (:func:`protection_status`):
+    ("fails", the first V where some row is not valid); ("holds", None) where every row is valid with power; else
+    ("undecided", None): a pass without power, or an answered fraction within 3 SE of 90%."""
+    remedy = sub[sub["mechanism"].isin(REMEDY_ARMS)]
+    status, verdicts = protection_status(remedy, sub[sub["mechanism"] == "standard"])
+    if status == "does not hold":
+        return "fails", min(float(r.V) for r, state, _, _ in verdicts if state == "invalid")
+    return ("holds" if status == "holds" else "undecided"), None
 
 
 def structure_verdict(sub: pd.DataFrame) -> str:
@@ -168,6 +162,8 @@ def headline(table: pd.DataFrame) -> str:
                "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
         count = f"all {n}" if len(broken) == n else f"{len(broken)} of {n}"
         text = f"From {at}, DP-calibrated Algorithm 1 (i.i.d. T) {how} in {count} structures"
+        if _bdp_breaks_no_later(table, broken):  # the Bayesian-DP calibration fails there too, as soon and as
+            text = f"From {at}, Algorithm 1 (either calibration, i.i.d. T) {how} in {count} structures"
     if table["mechanism"].isin(REMEDY_ARMS).any():
         if n_over_v_powered(table):
             states = [remedy_state(table[table["structure"] == s])[0] for s in dict.fromkeys(table["structure"])]
@@ -186,21 +182,32 @@ def headline(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _bdp_breaks_no_later(table: pd.DataFrame, dp_broken: dict) -> bool:
+    """Whether, in every structure where the DP calibration fails (``dp_broken``: structure -> (V, how)), the
+    Bayesian-DP calibration fails too, the same way, at the same V or before: then the title's verdict is both's."""
+    for structure, (v, how) in dp_broken.items():
+        rows = table[(table["structure"] == structure) & (table["mechanism"] == BDP_ARM)]
+        bdp = first_break(rows) if len(rows) else None
+        if bdp is None or bdp[0] > v + 1e-9 or bdp[1] != how:
+            return False
+    return bool(dp_broken)
+
+
 #: Characters of one line of the verdict title (the figure's width at the title's font size).
 TITLE_CHARS = 112
 
 
 def _script_overfits(table: pd.DataFrame) -> str:
     """The title's verdict on the Dwork et al. script's Thresholdout (its threshold ignores correlation) where it
-    overfits beyond its T (the claims' gap test), e.g. "the script's Thresholdout (Dwork et al.) overfits beyond its
-    T in attribute chains from V = 8"; empty where it does not."""
+    overfits beyond its T (the claims' gap test), e.g. "the script's Thresholdout overfits beyond its T in attribute
+    chains from V = 8" (the legend names the script: Dwork et al.'s); empty where it does not."""
     bad = [(r.structure, r.V) for r in table[table["mechanism"] == "dwork_code"].itertuples()
            if _assess(r)[1].startswith("overfitting")]
     if not bad:
         return ""
     structures = list(dict.fromkeys(s for s, _ in bad))
     where = (structures[0].replace("_", " ") if len(structures) == 1 else f"{len(structures)} structures")
-    return (f"the script's Thresholdout (Dwork et al.) overfits beyond its T in {where} from "
+    return (f"the script's Thresholdout overfits beyond its T in {where} from "
             f"V = {min(v for _, v in bad):.2g}")
 
 
@@ -237,7 +244,7 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 #: V tick and the error bars stay apart.
 DODGE = 1.11
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
-DODGE_ANSWERED = 1.22
+DODGE_ANSWERED = 1.3
 #: Line style of a threshold T: dashed for an i.i.d. T, dash-dotted for a T for n/V (two arms of one colour family
 #: stay apart where their colours are close).
 T_STYLES = {False: "--", True: "-."}

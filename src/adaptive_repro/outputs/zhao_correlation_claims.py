@@ -70,6 +70,21 @@ def _standard_fails(std: pd.Series | None, threshold: float) -> bool:
     return std is not None and bool(np.isfinite(std.gap_se) and std.gap_mean - Z * std.gap_se > threshold)
 
 
+def protection_status(rows: pd.DataFrame, std: pd.DataFrame) -> tuple[str, list]:
+    """A protected arm's status over its rows (one per point) by the validity test with its power control: "does not
+    hold" where some row is invalid (:func:`_assess`); "not checked" where some row is undecided or passes without
+    power (the standard holdout ``std`` passes the same gap test at that point, :func:`_standard_fails`); else
+    "holds". Also each row's (row, state, reason, powered)."""
+    std_at = {r.point: r for r in std.itertuples()} if "point" in std else {}  # no points: no control
+    verdicts = [(r, *_assess(r), _standard_fails(std_at.get(getattr(r, "point", None)), r.threshold))
+                for r in rows.sort_values("V").itertuples()]
+    if any(state == "invalid" for _, state, _, _ in verdicts):
+        return "does not hold", verdicts
+    if any(state == "undecided" or (state == "valid" and not powered) for _, state, _, powered in verdicts):
+        return "not checked", verdicts
+    return "holds", verdicts
+
+
 def claims(table: pd.DataFrame, spec) -> list[Claim]:
     out = []
     arms = {arm.name: arm for arm in spec.points[0].arms}
@@ -132,18 +147,10 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
             if rows.empty:
                 continue
             std_at = {r.point: r for r in std.itertuples()}
-            verdicts = [(r, *_assess(r), _standard_fails(std_at.get(r.point), r.threshold))
-                        for r in rows.itertuples()]
+            status, verdicts = protection_status(rows, std)
             worst = rows.iloc[-1]
             failing = [f"V = {r.V:.3g}: {why}" for r, state, why, _ in verdicts if state == "invalid"]
             unpowered = [r for r, state, _, powered in verdicts if state == "valid" and not powered]
-            undecided = [r for r, state, _, _ in verdicts if state == "undecided"]
-            if failing:
-                status = "does not hold"
-            elif unpowered or undecided:
-                status = "not checked"
-            else:
-                status = "holds"
             power = ("; power control (the standard holdout on the same test with this arm's T): "
                      + ", ".join(f"{'fails' if powered else 'passes'} at V = {r.V:.3g}"
                                  for r, _, _, powered in verdicts))

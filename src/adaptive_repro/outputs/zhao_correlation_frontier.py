@@ -30,7 +30,7 @@ STAR_SIZE = 12
 #: The legend entry of both rows' noise-alone bands (each in its row's Bayesian-DP colour).
 NOISE_WORDS = "noise alone: each row's Bayesian-DP σ and T on i.i.d. records"
 #: Factor in n between the two strengths' points (their rings and stars at one n stay apart).
-DODGE = 1.15
+DODGE = 1.25
 #: Opacity of the DP calibrations' curves: context for the Bayesian-DP curves the panel titles and rings judge.
 CONTEXT_ALPHA = 0.5
 #: line style per strength within the figure (strongest correlation solid)
@@ -191,7 +191,7 @@ def figure(table: pd.DataFrame, spec):
             name = structure_words(models[structure]).split(":")[0] if i == 0 else ""
             ax.set_title("\n".join(t for t in (name, verdict_line) if t), fontsize=SIZES["tick"])
             log_axis(ax, "x")
-            ax.set_xlim(table["n"].min() / 1.8, n_max * 2.6)  # the stars and rings at the largest n fully in view
+            ax.set_xlim(table["n"].min() / 1.8, n_max * 4)  # the stars and rings at the largest n fully in view
             ax.set_ylim(-0.03, 1.08)  # whole markers and stars at 100%
             if i == len(rows) - 1:
                 ax.set_xlabel("records n")

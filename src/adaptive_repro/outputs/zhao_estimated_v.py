@@ -152,6 +152,10 @@ def headline(table: pd.DataFrame) -> str:
             + f";\nwith V known at {known}, with the record order unknown at {unknown}")
 
 
+#: How close to 90% the low end of a per-query estimate's bar must be to have its verdict and value written beside it.
+NEAR = 0.03
+
+
 def figure(table: pd.DataFrame, spec):
     """A row per n, a column per structure: the answered fraction (mean, bars: Z SE) per threshold (y, one row
     each, in :data:`WORDS` order), ○ the weaker strength (V ≈ 8), ● the stronger (V ≈ 20), in the threshold's
@@ -202,14 +206,15 @@ def figure(table: pd.DataFrame, spec):
                                 xerr=[[r.answered_fraction - max(0.0, low)], [high - r.answered_fraction]],
                                 mfc=enc["color"] if s_index else "white", mec=enc["color"], ecolor=enc["color"],
                                 color=enc["color"], marker=enc["marker"], gid=enc["gid"])
-                    if variant == "v_hat" and low < TARGET:  # the title's count leaves these out: say where
-                        words = "undecided" if high >= TARGET else "fails"  # the interval straddles 90%, or not
+                    if variant == "v_hat" and low < TARGET + NEAR:  # what the title counts, said where the eye
+                        # cannot tell: passes (low end ≥ 90%), undecided (the bar straddles 90%) or fails
+                        words = "passes" if low >= TARGET else "undecided" if high >= TARGET else "fails"
                         if words == "fails":
                             ring(ax, r.answered_fraction, y + offset, label="claim does not hold here")
-                        ax.annotate(words, (max(0.0, low), y + offset),
+                        ax.annotate(f"{words}\n−{Z:g} SE: {low:.3f}", (max(0.0, low), y + offset),
                                     textcoords="offset points", xytext=(-4, 0), ha="right", va="center",
-                                    fontsize=SIZES["note"], color=enc["color"])  # left of the bar's low end, on
-                    # the same row as its point
+                                    fontsize=SIZES["tick"], color=enc["color"], linespacing=1.0)  # left of the
+                        # bar's low end, on the same row as its point
             ax.axvline(TARGET, color=COLORS["reference"], lw=1.0, ls=":")
             ax.set_yticks(range(len(variants)), [WORDS[v] for v in variants])  # shared: shown on the first column
             ax.set_ylim(len(variants) - 0.5, -0.5)

@@ -72,8 +72,8 @@ def maxinfo_verdict(table: pd.DataFrame, pts: pd.DataFrame) -> str:
 def maxinfo_figure(table: pd.DataFrame, params):
     """Theorem 3 / (eps n log e) = 2 eps + sqrt(2 ln(2/beta)/n) against eps, one sequential colour per n: below 1
     Theorem 3 is the tighter bound; the region above 1 shaded: the literal reading of "weaker" fails at every curve's
-    part there; a ring on each curve's first failing eps (curves whose first failing eps lie within a factor 1.15
-    share one ring, their n's written beside it: the large-n curves cross 1 together near eps = 1/2). Zhao's own use
+    part there; a ring on each curve's first failing eps (curves failing first at the same grid eps share one label,
+    their n's written beside it: the large-n curves cross 1 together near eps = 1/2). Zhao's own use
     (eps = tau/3 at n) marked. The bounds themselves stay in the table."""
     fig, ax = pyplot().subplots(figsize=(MAX_WIDTH, 4.6))  # the full width: the title is that wide anyway
     ns = sorted(table["n"].unique())
@@ -97,25 +97,22 @@ def maxinfo_figure(table: pd.DataFrame, params):
 
 
 def _ring_first_failures(ax, table: pd.DataFrame) -> None:
-    """Ring each n's first grid eps where the literal reading fails; n's whose first failures lie within a factor
-    1.15 in eps share one ring at the first of them, their n's written beside it."""
+    """Ring each n's first grid eps where the literal reading fails, on its own curve; n's whose first failure is at
+    the same grid eps share one label there (the large-n curves cross 1 together near eps = 1/2)."""
     first = [(float(g["eps"].iloc[0]), float(g["ratio"].iloc[0]), int(n))
              for n, g in table[~table["theorem3_tighter"].astype(bool)].sort_values("eps").groupby("n")]
-    groups: list[list[tuple[float, float, int]]] = []
-    for point in sorted(first):
-        if groups and point[0] <= 1.15 * groups[-1][0][0]:
-            groups[-1].append(point)
-        else:
-            groups.append([point])
-    for i, g in enumerate(groups):
-        eps, ratio = g[0][0], min(r for _, r, _ in g)
-        ring(ax, eps, ratio, label="claim does not hold here (each n's first failing ε)")
-        ns = sorted(n for *_, n in g)
-        words = f"n = {ns[0]:,}" + (f"–{ns[-1]:,}\n(one ring)" if len(ns) > 1 else "")
-        last = i == len(groups) - 1  # its words below and right (ratio < 1, eps > 1/2: empty); the others' up-left
-        ax.annotate(words, (eps, ratio), xytext=(12, -12) if last else (-12, 12), textcoords="offset points",
-                    ha="left" if last else "right", va="top" if last else "bottom", fontsize=SIZES["note"],
-                    arrowprops={"arrowstyle": "-", "lw": 0.7, "shrinkB": 7})
+    groups: dict[float, list[tuple[float, int]]] = {}
+    for eps, ratio, n in sorted(first):
+        groups.setdefault(eps, []).append((ratio, n))
+    for i, (eps, g) in enumerate(groups.items()):
+        ring(ax, [eps] * len(g), [r for r, _ in g], label="claim does not hold here (each n's first failing ε)")
+        ns = sorted(n for _, n in g)
+        words = f"n = {ns[0]:,}" + (f"–{ns[-1]:,}" if len(ns) > 1 else "")
+        last = i == len(groups) - 1  # its words below and right (ratio < 1, eps > 1/2: empty); the others' up-left,
+        # each a line higher than the one before (neighbouring first failures lie close in eps)
+        ax.annotate(words, (eps, min(r for r, _ in g)), xytext=(12, -12) if last else (-12, 12 + 14 * i),
+                    textcoords="offset points", ha="left" if last else "right", va="top" if last else "bottom",
+                    fontsize=SIZES["note"], arrowprops={"arrowstyle": "-", "lw": 0.7, "shrinkB": 7})
 
 
 def maxinfo_claims(params, table: pd.DataFrame) -> list[Claim]:

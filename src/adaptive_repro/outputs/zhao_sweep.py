@@ -111,7 +111,7 @@ def sweep_verdict(table: pd.DataFrame) -> str:
 
 
 #: Height of each arm's "answered" strip relative to its gap panel.
-STRIP_RATIO = 0.42
+STRIP_RATIO = 0.6
 #: Text of the note where an arm answered nothing at some p (no gap to draw there).
 NO_ANSWER = "no gap where every answer is ⊥"
 
@@ -132,8 +132,8 @@ B_LINE_STYLES = ["-", "--", ":"]
 
 
 def batch_sd_greys(n: int) -> list[str]:
-    """``n`` greys from near-black to mid-grey (dark = small b), readable on white: colour stays the arms'."""
-    return [f"#{v:02x}{v:02x}{v:02x}" for v in np.linspace(0x11, 0x99, n).round().astype(int)]
+    """``n`` greys from black to light grey (dark = small b), readable on white: colour stays the arms'."""
+    return [f"#{v:02x}{v:02x}{v:02x}" for v in np.linspace(0x00, 0xAA, n).round().astype(int)]
 
 
 def figure(table: pd.DataFrame, spec):

@@ -366,6 +366,7 @@ def test_application_figure_puts_exactly_the_failing_points_below_zero(oid):
     worst = float(excess.groupby(table.N).min().idxmin())
     # every point of that N where row "sound" fails, and no other, lies below the line at 0 (the shaded half)
     drawn = [y for line in fig.axes[1].lines if line.get_marker() in ("o", "s", "D", "v")
+             and line.get_gid() != "above-ring"  # a ringed point's marker again, above its ring
              for y in np.asarray(line.get_ydata(), dtype=float)]
     assert sum(y < 0 for y in drawn) == int(((~table.sound_free) & (table.N == worst)).sum())
     assert fig.axes[1].get_yscale() == "linear" and fig.axes[1].get_ylim()[0] < 0 < fig.axes[1].get_ylim()[1]

@@ -99,6 +99,10 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     assert zc.remedy_state(table) == ("undecided", None)
     assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 (i.i.d. T) answers < 90% in all 1 "
                                   "structures; n/V arms untested (no power)")
+    # where the Bayesian-DP calibration fails the same way no later, the title's verdict is both calibrations'
+    both = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 0.3, 0.0]),
+                      rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
+    assert zc.headline(both).startswith("From V = 3, Algorithm 1 (either calibration, i.i.d. T) answers < 90% in all 1")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
     assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
         "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3

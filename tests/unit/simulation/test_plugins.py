@@ -203,7 +203,7 @@ def test_a_new_mechanism_and_calibration_run_and_are_labelled_by_their_own_words
                      if line.get_linestyle() == "--"})
     assert levels == sorted({round(2 / np.sqrt(2000), 9), round(6 / (2 * np.sqrt(2000)), 9)})
     words = [t.get_text() for t in gap_ax.texts]
-    assert "T (Gaussian-noise holdout)" in words and "T (Algorithm 1)" in words
+    assert "T (Gaussian-noise holdout)" in words and "T (both Algorithm 1 arms)" in words
 
 
 def test_a_model_block_takes_only_its_models_keys_and_its_models_defaults(registered):
