@@ -206,8 +206,8 @@ DT_MARKERS = ["o", "s", "D", "v"]
 HALF_RANGE = 1.35
 #: The axis reaches this factor beyond the half-height, so a point at the top keeps its whole marker in view.
 TOP_ROOM = 1.1
-#: Factor in T between the drawn delta~ (paired points at one T stay apart).
-DODGE = 1.3
+#: Factor in T between the drawn delta~ (paired points at one T stay apart), and between neighbouring σ within one.
+DODGE, SIGMA_DODGE = 1.3, 1.1
 
 
 def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = "iterations") -> dict:
@@ -229,7 +229,7 @@ def composition_panel(ax, table: pd.DataFrame, sigma_colours: dict, unit: str = 
         g = g.sort_values("T")
         i = dts.index(dt)
         rank = sorted(sigma_colours).index(sigma)  # small σ largest, below; each σ a little apart in T as well
-        x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2) * 1.07 ** (rank - (len(sigma_colours) - 1) / 2)
+        x = g["T"] * DODGE ** (i - (len(dts) - 1) / 2) * SIGMA_DODGE ** (rank - (len(sigma_colours) - 1) / 2)
         colour, ls, marker = sigma_colours[sigma], DT_STYLES[i % len(DT_STYLES)], DT_MARKERS[i % len(DT_MARKERS)]
         ms = sigma_marker_size(rank, len(sigma_colours))
         ax.plot(x, g.excess.where(g.excess <= half), color=colour, ls=ls, marker=marker, lw=1.3, ms=ms, zorder=4 + rank)

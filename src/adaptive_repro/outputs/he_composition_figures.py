@@ -184,6 +184,34 @@ def _lowest_label(ax, ratio: pd.Series):
                     va="top", fontsize=SIZES["note"], color=COLORS["violation"])  # the rings' colour
 
 
+#: A panel's dip below the floor, as a fraction of its height, under which an inset magnifies it.
+DIP_SEEN = 0.03
+
+
+def _dip_inset(ax, he: pd.DataFrame, kairouz: pd.DataFrame, bad: pd.DataFrame) -> None:
+    """A linear inset (lower left, in the panel's empty shaded corner) around the floor at the failing T: He's points
+    below it, ringed, the deepest value written, Kairouz's diamonds and the exact stars as in the panel."""
+    inset = ax.inset_axes([0.08, 0.1, 0.4, 0.42])
+    dip = 1.0 - float(bad.delta_over_floor.min())
+    lo, hi = 1.0 - 2.6 * dip, 1.0 + 1.6 * dip
+    t_lo, t_hi = float(bad["T"].min()) / 2.5, float(bad["T"].max()) * 1.8
+    inset.axhspan(lo, 1.0, **SHADE)
+    inset.axhline(1.0, color=COLORS["reference"], lw=1.2)
+    near = lambda frame: frame[(frame["T"] >= t_lo / 2) & (frame["T"] <= t_hi)]
+    h, k = near(he), near(kairouz)
+    inset.plot(h["T"], h.delta_over_floor, **_draw("he", **HE))
+    inset.plot(k["T"] * KAIROUZ_DODGE, k.delta_over_floor, **_draw("kairouz", **KAIROUZ))
+    inset.plot(h["T"], h.exact_delta_at_eps_prime / h.delta_floor, **_draw("exact_optimal", **EXACT))
+    ring(inset, bad["T"], bad.delta_over_floor, size=RING_SIZE * 0.6, label=None)
+    _lowest_label(inset, bad.set_index("T").delta_over_floor)
+    inset.set(xscale="log", xlim=(t_lo, t_hi * KAIROUZ_DODGE), ylim=(lo, hi))
+    log_axis(inset, "x")
+    _zoom_ticks(inset, lo, hi)
+    inset.tick_params(labelsize=9)
+    inset.set_title("near the floor, magnified", fontsize=9.5)
+    inset.set_facecolor("white")
+
+
 def composition_delta_figure(table: pd.DataFrame, params: dict):
     """δ′ / floor 1−(1−δ)^T on a linear axis against T for He's Corollary 2 and Kairouz et al., with the exact optimal
     δ at He's ε′, one panel per (δ > 0, ε) in rows of two; the floor is the least δ′ any valid guarantee can have
@@ -221,7 +249,10 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
                                                                             label=exact_label))
         b = bad[(bad.eps == eps) & (bad.delta == delta)]
         ring(ax, b["T"], b.delta_over_floor, size=RING_SIZE, label="claim does not hold here: He's δ′ below the floor")
-        _lowest_label(ax, b.set_index("T").delta_over_floor)
+        if len(b) and 1.0 - cell_low < DIP_SEEN * (ylim[1] - bottom):  # a dip too shallow to see: magnified
+            _dip_inset(ax, h, k, b)
+        else:
+            _lowest_label(ax, b.set_index("T").delta_over_floor)
         both = pd.concat([h, k])
         _above_marks(ax, both, both.delta_over_floor, ylim[1], off_scale)
         ax.set_title(_cell_name(delta, eps, deltas))

@@ -143,5 +143,10 @@ def generalization_figure(table: pd.DataFrame, params: dict, c: dict, title: str
         deltas = ", ".join(tex_number(d) for d in sorted(lost.delta.unique()))
         label = f"claim does not hold here: He's a above Dwork et al.'s,\nwhere both say something (δ = {deltas})"
         found[label] = ring(axes[0], lost.eps, lost.he_thm1_a, label=label, size=90)
+        first = lost.iloc[0]  # why only here: named beside it, in the empty lower right
+        axes[0].annotate(f"ε = {first.eps:.3g}, δ = {tex_number(first.delta)}:\nboth bounds say something\nonly "
+                         "near here", (first.eps, first.he_thm1_a), xytext=(30, -40), textcoords="offset points",
+                         ha="left", va="top", fontsize=SIZES["note"],
+                         arrowprops={"arrowstyle": "-", "lw": 0.7, "shrinkB": 6})
     legend_below(fig, axes, handles=list(found.values()), labels=list(found), ncol=2)
     return fig

@@ -78,13 +78,13 @@ def _wide(frame: pd.DataFrame, col: str) -> pd.DataFrame:
 #: quantity -> (colour, legend heading, (measured column, label, marker, multiplicative offset in T),
 #: [(bound column, line style, label)]); the offsets keep the three measured markers at one T apart
 MONITOR_GROUPS = [
-    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7), 1 / 1.3),
+    ("blue", "Monitor's output", ("monitor_gap", "measured E[q(S_t) − q(D)]", dict(fmt="o", ms=7), 1 / 1.18),
      [("lemma04_upper", "-", "Lemma 0.4 upper bound"), ("step4_lower_rigorous_best", ":",
                                                         "Step 4 lower bound, rigorous")]),
     ("reddish purple", "nearly optimal selection",
      ("monitor_gap_nearly_optimal", "measured (Step 4's assumption)", dict(fmt="x", ms=8, mew=2), 1.0),
      [("step4_lower_notes_best", "-.", "Step 4 lower bound (notes)")]),
-    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.3),
+    ("orange", "best data set", ("s_max", "measured E[S_max]", dict(fmt="s", ms=8, mfc="none", mew=1.5), 1.18),
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
 ]
 #: The 99% band of a bound (from p_alpha's interval): light, so that it does not read as data, but visible
@@ -113,13 +113,15 @@ def _with_zero_crossings(T: np.ndarray, y: np.ndarray, steps: int = 40) -> tuple
     return np.asarray(xs), np.asarray(ys)
 
 
-def _name_violated_bound(ax, x: float, y: float, words: str) -> None:
-    """Beside a ring, which bound its point violates (the ring legend's words without "fails here:"): the bound's line
-    has the colour of the quantity the notes state it for, which need not be the ringed point's colour."""
+def _name_violated_bound(ax, x: float, y: float, words: str, measured: float, bound_value: float) -> None:
+    """Beside a ring, which bound its point violates (the ring legend's words without "fails here:") and the two
+    values compared: the bound's line has the colour of the quantity the notes state it for, which need not be the
+    ringed point's colour, and may start at that T."""
     import textwrap
 
     side, bound = words.split("\n", 1)[-1].split(" ", 1)
-    text = textwrap.fill(f"{side} {bound} (the short bar: its value here)", 28)
+    relation = "<" if side == "below" else ">"
+    text = textwrap.fill(f"{side} {bound}:", 28) + f"\n{measured:.2g} {relation} {bound_value:.2g}"
     ax.annotate(text, (x, y), xytext=(24, -4), textcoords="offset points", ha="left", va="top",
                 fontsize=SIZES["note"], arrowprops=dict(arrowstyle="-", color="k", lw=0.8, shrinkA=0, shrinkB=7))
 
@@ -130,9 +132,8 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
     so; the values are in the table); a measured value <= 0 would be drawn as a down-triangle on the bottom edge.
     Measured markers are offset slightly in T so that none hides another. ``failing``: (measured quantity, bound
     column, ring words, [(ε', T), ...]) of each bound that fails somewhere, ringed on the measured point (one legend
-    entry, the bound named beside the ring), the bound's value there a short bar in the bound's colour (the comparison
-    seen, whichever quantity's colour the bound has); ``verdict``: the title (:func:`.lecture.monitor_verdict`). The
-    bands of the lower bounds are explained in the caption."""
+    entry, the bound named beside the ring with the measured value and the bound's at that T); ``verdict``: the title
+    (:func:`.lecture.monitor_verdict`). The bands of the lower bounds are explained in the caption."""
     from matplotlib.lines import Line2D
 
     eps_primes = sorted(frame["epsilon_prime"].unique(), reverse=True)
@@ -165,16 +166,13 @@ def monitor_figure(frame: pd.DataFrame, verdict: str, failing: list):
             if ax is axes[0]:
                 legends.append((title, h))
         shift = {q: sh for _, _, (q, _, _, sh), _ in MONITOR_GROUPS}
-        bound_colour = {b: OKABE_ITO[colour] for colour, _, _, bounds in MONITOR_GROUPS for b, *_ in bounds}
         for q, bound, words, points in failing:
             at = [t for e, t in points if e == ep]
             if at:
                 x = np.asarray(at) * shift.get(q, 1.0)
                 y = np.maximum(vv.loc[at, q].to_numpy(), floor)
                 rings.append(ring(ax, x, y, label="claim does not hold here (named beside it)"))
-                ax.plot(x, np.maximum(vv.loc[at, bound].to_numpy(), floor), ls="", marker="_", ms=13, mew=2.5,
-                        color=bound_colour[bound], zorder=4)  # the bound it falls below, at the same T
-                _name_violated_bound(ax, x[0], y[0], words)
+                _name_violated_bound(ax, x[0], y[0], words, float(vv.loc[at[0], q]), float(vv.loc[at[0], bound]))
         ax.set_yscale("log")
         ax.set_ylim(floor, 1.6)
         log_axis(ax, "y")

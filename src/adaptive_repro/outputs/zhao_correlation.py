@@ -252,6 +252,15 @@ T_STYLES = {False: "--", True: "-."}
 T_LEGEND = "each arm's T (top): dashed i.i.d. T, dash-dot T for n/V"
 
 
+def marker_fill(arm) -> dict:
+    """Marker fill and edge of an arm in this figure: open (white inside, the arm's colour around) for the arms with a
+    threshold for n/V, filled with a white edge for the others, so that an n/V arm stays apart from its parent arm
+    (Thresholdout's teal and its dark partner) where their markers crowd."""
+    if arm.name in REMEDY_ARMS:
+        return {"mfc": "white", "mec": arm.color, "mew": 1.3}
+    return {"mec": "white", "mew": 0.6}
+
+
 def answering_arms(table: pd.DataFrame, arms) -> list:
     """The protected arms that answer at least :data:`ANSWERED_MIN` of the accuracy queries at every point: their
     gap is a gap of answered queries everywhere, so the figure's gap row draws them (the others stop answering, and
@@ -305,9 +314,9 @@ def figure(table: pd.DataFrame, spec):
             unit = 0.5 * np.sqrt(a["V"] / a["n"])  # the true SE of a query
             gap, band = a["gap_mean"] / unit, ci95_half_width(a["gap_se"], a["replicates"]) / unit
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
-            encoding = style(arm)
+            encoding = style(arm) | marker_fill(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
-            bars = top.errorbar(x[shown], gap[shown], yerr=band[shown], ms=5.5, mec="white", mew=0.6, capsize=0,
+            bars = top.errorbar(x[shown], gap[shown], yerr=band[shown], ms=5.5, capsize=0,
                                 elinewidth=1.0, lw=1.3, label=arm.display_name, **encoding)
             bars.lines[0].set_gid(gid)
             if arm not in protected:
@@ -326,8 +335,8 @@ def figure(table: pd.DataFrame, spec):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE_ANSWERED ** (rank - (len(bottom_arms) - 1) / 2)
             label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
-            bottom.plot(x, a["answered"], "-", ms=5.5, mec="white", mew=0.4, lw=1.5, label=label, zorder=25,
-                        **style(arm))  # above the rings' white halo: a ringed point stays seen
+            bottom.plot(x, a["answered"], "-", ms=5.5, lw=1.5, label=label, zorder=25,
+                        **(style(arm) | marker_fill(arm)))  # above the rings' white halo: a ringed point stays seen
             lo, hi = clopper_pearson(np.round(a["answered"] * a["answered_n"]), a["answered_n"], 0.95)  # 95% CI
             bottom.errorbar(x, a["answered"], yerr=[a["answered"] - lo, hi - a["answered"]], fmt="none",
                             ecolor=arm.color, elinewidth=1.0, capsize=0, zorder=24)

@@ -172,7 +172,8 @@ def figure(table: pd.DataFrame, spec):
                                 solid_capstyle="butt", zorder=1, label=words)
                     if frontier:
                         at = c[grid_n == first]
-                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mew=1.2, zorder=26,
+                        ax.plot(at["n"], at["answered_fraction"], ls="", marker="*", ms=STAR_SIZE, mew=1.4,
+                                zorder=27 if s_index else 26,  # the open star above the filled one
                                 mec=encoding["color"], mfc=encoding["color"] if s_index == 0 else "white")
                         first_markers.setdefault(calibration.display_name, Line2D(
                             [], [], ls="", marker="*", ms=STAR_SIZE, mfc="none", mec=encoding["color"], mew=1.2))
@@ -213,8 +214,10 @@ def figure(table: pd.DataFrame, spec):
         which = f" ({display_name})" if len(first_markers) > 1 else ""
         found[f"first n with ≥ {TARGET:.0%} answered (filled: larger V){which}"] = handle
     noise = [found.pop(words) for words in NOISE_ALONE.values() if words in found]
-    if noise:  # one entry: each row's band in that row's Bayesian-DP colour
-        found[NOISE_WORDS] = tuple(noise)
+    if noise:  # one entry: a solid swatch per row, in that row's Bayesian-DP colour, as pale as drawn
+        from matplotlib.patches import Patch
+
+        found[NOISE_WORDS] = tuple(Patch(facecolor=line.get_color(), alpha=line.get_alpha(), lw=0) for line in noise)
     found |= rings
     legend_below(fig, handles=list(found.values()), labels=list(found), ncol=2,
                  handler_map={tuple: HandlerTuple(ndivide=None, pad=0.3)})

@@ -104,7 +104,7 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, verdicts: Verdicts, spe
     std = next((a for a in arms if a.name == "standard"), arms[0])
     rows = table[table["mechanism"] == std.name]
     accuracy_curves(ax_acc, rows)  # 95% bands of the means, as in panel (b)
-    ax_acc.set_title(f"(a) {std.display_name}: accuracy per data set")  # colour = data set here, arm in (b)
+    ax_acc.set_title(f"(a) {std.display_name}: accuracy on each data set")  # colour = data set here, arm in (b)
     ax_acc.set_ylabel("accuracy\n(mean, 95% CI)")
     gap_curves(ax_gap, gaps, arms)  # a marker at every k: the grid read off each curve
     sqrt_k_axis(ax_gap, float(table["k"].max()))  # the scale first: the threshold labels look where curves are

@@ -238,7 +238,8 @@ def build_figure(frame: pd.DataFrame):
     below_any = False
     for j, (ax, tau) in enumerate(zip(axes, taus)):
         sub_t = frame[np.isclose(frame["tau"], tau)]
-        dense = np.geomspace(sub_t.n.min(), sub_t.n.max(), 120)  # the bound is smooth in n: no kinks at grid n
+        spread = 10 ** (0.025 * (len(ps) - 1) / 2)  # the p's set apart in n: the bound runs under all of them
+        dense = np.geomspace(sub_t.n.min() / spread, sub_t.n.max() * spread, 120)  # smooth in n: no kinks at grid n
         ax.plot(dense, lemma1_tail_bound(tau, dense), "-", color="black", lw=2.2, zorder=5,
                 label="Lemma 1's bound 4 exp(−τ²n/9)")
         ax.axhline(1.0, color=COLORS["reference"], lw=0.8, zorder=1,

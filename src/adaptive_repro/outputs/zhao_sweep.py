@@ -105,8 +105,10 @@ def sweep_verdict(table: pd.DataFrame) -> str:
                f"falls at b = {bs(down)}"
     if down:
         same_way = [x for x in within if x[1] < 0]  # a fall as large, but within Z SE: said, not counted
+        flat = [x for x in diffs if abs(x[1]) <= Z * x[2] and x not in within]  # no change beyond Z SE
         return (f"Stronger correlation does not make the reused holdout overfit more: its gap falls {span} at "
-                f"b = {bs(down)}" + (f" (b = {bs(same_way)}: a fall within {Z:g} SE)" if same_way else ""))
+                f"b = {bs(down)}" + (f" (b = {bs(same_way)}: a fall within {Z:g} SE)" if same_way else "")
+                + (f", flat at b = {bs(flat)}" if flat else ""))
     return f"Stronger correlation does not make the reused holdout overfit more: no significant change {span}"
 
 
@@ -133,7 +135,7 @@ B_LINE_STYLES = ["-", "--", ":"]
 
 def batch_sd_greys(n: int) -> list[str]:
     """``n`` greys from black to light grey (dark = small b), readable on white: colour stays the arms'."""
-    return [f"#{v:02x}{v:02x}{v:02x}" for v in np.linspace(0x00, 0xAA, n).round().astype(int)]
+    return [f"#{v:02x}{v:02x}{v:02x}" for v in np.linspace(0x00, 0x99, n).round().astype(int)]
 
 
 def figure(table: pd.DataFrame, spec):

@@ -87,7 +87,7 @@ COLORS = {
     # bounds of the He generalization and KL figures: colours no He figure uses for another method (the Laplace PLD,
     # Corollary 3 rows are table-only); the KL bound of Dwork et al. [20] is Dwork-Rothblum-Vadhan 2010 ("drv")
     "nissim_stemmer": OKABE_ITO["vermillion"], "oneto": OKABE_ITO["reddish purple"], "dwork_bound": "#8B5A2B",
-    "dwork_rothblum": OKABE_ITO["bluish green"],  # he-kl only; Kairouz et al.'s green never shares its figure
+    "dwork_rothblum": "#999933",  # he-kl only: Paul Tol's olive, a hue no other He figure draws
     # roles that recur: reference lines and "does not hold" rings. Quantities of an arm (its budget used, its
     # answered fraction) are drawn in the arm's colour with their own line style, never in a colour of their own.
     "reference": OKABE_ITO["grey"], "violation": OKABE_ITO["black"],
