@@ -88,7 +88,7 @@ MONITOR_GROUPS = [
      [("claim03_lower_best", "--", "Claim 0.3 lower bound")]),
 ]
 #: The 99% band of a bound (from p_alpha's interval): light, so that it does not read as data, but visible
-BAND_ALPHA = 0.22
+BAND_ALPHA = 0.15
 
 
 def _log_floor(v: pd.DataFrame, lo: pd.DataFrame) -> float:

@@ -83,7 +83,8 @@ REQUIREMENT = {"color": COLORS["reference"], "ls": "--", "lw": 1.3, "zorder": 1}
 #: Colour of the words on a requirement line (the reference grey, darker, so that 9.5 pt text reads).
 REQUIREMENT_TEXT = "#505050"
 #: Legend entry of the dashed requirement lines.
-REQUIREMENT_LABEL = f"dashed grey: what the claim requires\n(a gap fails where its mean − {Z:g} SE > T)"
+REQUIREMENT_LABEL = (f"dashed grey: what the claim requires; a protected\narm's gap fails where its mean − {Z:g} SE > "
+                     "its T")
 #: The gap axis of the experiment figures: one unit (accuracy), with the 95% band of the mean
 GAP_AXIS_LABEL = "holdout − fresh\naccuracy (95% CI)"
 

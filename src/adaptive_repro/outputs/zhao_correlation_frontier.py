@@ -32,7 +32,7 @@ NOISE_WORDS = "noise alone: each row's Bayesian-DP σ and T on i.i.d. records"
 #: Factor in n between the two strengths' points (their rings and stars at one n stay apart).
 DODGE = 1.25
 #: Opacity of the DP calibrations' curves: context for the Bayesian-DP curves the panel titles and rings judge.
-CONTEXT_ALPHA = 0.5
+CONTEXT_ALPHA = 0.38
 #: line style per strength within the figure (strongest correlation solid)
 STRENGTH_STYLES = ("-", "--", ":", "-.")
 

@@ -77,6 +77,20 @@ def fig3_verdict(verdicts: Verdicts, table: pd.DataFrame, spec, records) -> str:
                 "; only the Bayesian-DP one is certified at the session's ε (c)"
                 if certified in verdicts and verdicts[certified].status == "does not hold" else ""))
         return f"Only the Bayesian-DP calibration of Algorithm 1 prevents overfitting (no mean gap {Z:g} SE above T)"
+    return _bdp_failure(table, spec, who) + _dp_certified_above(verdicts)
+
+
+def _dp_certified_above(verdicts: Verdicts) -> str:
+    """The title's second finding where the DP calibration's certified level is ringed (above the session's ε)."""
+    certified = certified_bdp_id(DP_ARM)
+    if certified in verdicts and verdicts[certified].status == "does not hold":
+        return "; the DP calibration is certified only above the session's ε (c)"
+    return ""
+
+
+def _bdp_failure(table: pd.DataFrame, spec, who: str) -> str:
+    """How Algorithm 1 calibrated for Bayesian DP failed: not run, answered nothing (and whether the attribute
+    queries spent the budget), answered too little, or overfitted."""
     hold = table[(table["mechanism"] == BDP_ARM) & (table["dataset"] == "holdout")].sort_values("k")
     asked = hold[hold["k"] > 0]
     if asked.empty:
@@ -104,13 +118,13 @@ def fig2_figure(table: pd.DataFrame, gaps: pd.DataFrame, verdicts: Verdicts, spe
     std = next((a for a in arms if a.name == "standard"), arms[0])
     rows = table[table["mechanism"] == std.name]
     accuracy_curves(ax_acc, rows)  # 95% bands of the means, as in panel (b)
-    ax_acc.set_title(f"(a) {std.display_name}: accuracy on each data set")  # colour = data set here, arm in (b)
+    ax_acc.set_title(f"(a) {std.display_name}: accuracy, colour = data set")  # the arm's colour is (b)'s
     ax_acc.set_ylabel("accuracy\n(mean, 95% CI)")
     gap_curves(ax_gap, gaps, arms)  # a marker at every k: the grid read off each curve
     sqrt_k_axis(ax_gap, float(table["k"].max()))  # the scale first: the threshold labels look where curves are
     threshold_lines(ax_gap, spec, arms)
     _ring_standard(ax_gap, verdicts, gaps)
-    ax_gap.set_title("(b) holdout − fresh, per arm")
+    ax_gap.set_title("(b) holdout − fresh, colour = arm")
     ax_gap.set_ylabel(GAP_AXIS_LABEL)  # one unit: the title's z is the gap over its replicate SE
     for ax in (ax_acc, ax_gap):
         sqrt_k_axis(ax, float(table["k"].max()))  # as the Dwork et al. figures: the peak at small k gets room

@@ -105,7 +105,8 @@ def _ring_first_failures(ax, table: pd.DataFrame) -> None:
     for eps, ratio, n in sorted(first):
         groups.setdefault(eps, []).append((ratio, n))
     for i, (eps, g) in enumerate(groups.items()):
-        ring(ax, [eps] * len(g), [r for r, _ in g], label="claim does not hold here (each n's first failing ε)")
+        ring(ax, [eps] * len(g), [r for r, _ in g], label="claim does not hold here (each n's first failing ε)",
+             size=110)  # small: neighbouring n's first failures lie close
         ns = sorted(n for _, n in g)
         words = f"n = {ns[0]:,}" + (f"–{ns[-1]:,}" if len(ns) > 1 else "")
         last = i == len(groups) - 1  # its words below and right (ratio < 1, eps > 1/2: empty); the others' up-left,

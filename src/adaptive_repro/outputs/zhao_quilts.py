@@ -137,7 +137,7 @@ def _runs(frame: pd.DataFrame, mask: np.ndarray) -> list[pd.DataFrame]:
 
 #: Lemma 4's dashes, long and short by turns over c, and its lines thinner as c grows (drawn in that order): curves of
 #: neighbouring c that nearly coincide still show both colours.
-LEMMA4_DASHES = ((0, (6, 2.5)), (0, (3.5, 1.5)))
+LEMMA4_DASHES = ((0, (4, 2)), (2, (2, 1.5)))  # the second dash phase-shifted: coinciding curves interleave
 
 
 def conversion_figure(curves: pd.DataFrame, n: int, table: pd.DataFrame | None = None):

@@ -251,7 +251,7 @@ def _ring_trend(ax, table: pd.DataFrame) -> bool:
     if len(sub):  # the claim named beside its ring (one ring meaning across figures: a claim fails or differs here)
         i = int(np.argmin(sub["gap_mean"].to_numpy()))
         ax.annotate(RING_WORDS[WORSENS][1] + ":\n" + RING_WORDS[WORSENS][0], (x[i], sub["gap_mean"].iloc[i]),
-                    textcoords="axes fraction", xytext=(0.5, 0.62), ha="center", va="center", fontsize=SIZES["note"],
+                    textcoords="axes fraction", xytext=(0.62, 0.5), ha="center", va="center", fontsize=SIZES["note"],
                     color=COLORS["violation"], arrowprops={"arrowstyle": "-", "color": "black", "lw": 0.8,
                                                            "shrinkB": 7})
     return len(sub) > 0
