@@ -162,7 +162,7 @@ def headline(table: pd.DataFrame) -> str:
                "fails (" + ", ".join(f"{BREAK_WORDS[m]} in {modes.count(m)}" for m in dict.fromkeys(modes)) + ")")
         count = f"all {n}" if len(broken) == n else f"{len(broken)} of {n}"
         text = f"From {at}, DP-calibrated Algorithm 1 (i.i.d. T) {how} in {count} structures"
-        if _bdp_breaks_no_later(table, broken):  # the Bayesian-DP calibration fails there too, as soon and as
+        if _bdp_breaks_no_later(table, broken):  # the Bayesian-DP calibration fails there too, as soon, same way
             text = f"From {at}, Algorithm 1 (either calibration, i.i.d. T) {how} in {count} structures"
     if table["mechanism"].isin(REMEDY_ARMS).any():
         if n_over_v_powered(table):
