@@ -229,7 +229,7 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
     bad = he[~he.valid.astype(bool)]
     low = min(1.0, float(np.nanmin(he.delta_over_floor))) if len(he) else 1.0
     span = max(1.0 - low, 0.02)
-    ylim = (1.0 - 1.3 * span, 1.0 + 0.9 * span)  # the floor with He's deepest dip; above: where δ̃ dominates
+    top = 1.0 + 0.9 * span  # shared by the panels; above it: where δ̃ dominates (each panel's bottom: its own dip)
     exact = he.exact_delta_at_eps_prime / he.delta_floor
     on_floor = len(exact) and np.allclose(exact, 1.0, rtol=1e-3)
     exact_label = f"exact optimal δ at He's ε′ ({KOV})" + (": on the floor here" if on_floor else "")
@@ -242,24 +242,24 @@ def composition_delta_figure(table: pd.DataFrame, params: dict):
         h, k = c[c.method == "he"], c[c.method == "kairouz"]
         cell_low = min(1.0, float(h.delta_over_floor.min())) if len(h) else 1.0  # each panel down to its own dip
         bottom = 1.0 - 2.0 * max(1.0 - cell_low, 0.04)  # room under the dip for its value label
-        ax.set_ylim(bottom, ylim[1])
-        _zoom_ticks(ax, bottom, ylim[1])
-        off_scale = ceiling_band([ax], ylim[1], ylim[1] - bottom)
+        ax.set_ylim(bottom, top)
+        _zoom_ticks(ax, bottom, top)
+        off_scale = ceiling_band([ax], top, top - bottom)
         ax.axhspan(bottom, 1.0, **SHADE)
         ax.axhline(1.0, color=COLORS["reference"], lw=1.2, label=f"floor {FLOOR}: no valid δ′ below (shaded)")
-        inside = lambda v: v.where(v <= ylim[1])  # above the top: a ▲ in the off-scale strip (_above_marks)
+        inside = lambda v: v.where(v <= top)  # above the top: a ▲ in the off-scale strip (_above_marks)
         ax.plot(h["T"], inside(h.delta_over_floor), **_draw("he", **HE))
         ax.plot(k["T"] * KAIROUZ_DODGE, inside(k.delta_over_floor), **_draw("kairouz", **KAIROUZ))
         ax.plot(h["T"], h.exact_delta_at_eps_prime / h.delta_floor, **_draw("exact_optimal", **EXACT,
                                                                             label=exact_label))
         b = bad[(bad.eps == eps) & (bad.delta == delta)]
         ring(ax, b["T"], b.delta_over_floor, size=RING_SIZE, label="claim does not hold here: He's δ′ below the floor")
-        if len(b) and 1.0 - cell_low < DIP_SEEN * (ylim[1] - bottom):  # a dip too shallow to see: magnified
+        if len(b) and 1.0 - cell_low < DIP_SEEN * (top - bottom):  # a dip too shallow to see: magnified
             _dip_inset(ax, h, k, b)
         else:
             _lowest_label(ax, b.set_index("T").delta_over_floor)
         both = pd.concat([h, k])
-        _above_marks(ax, both, both.delta_over_floor, ylim[1], off_scale)
+        _above_marks(ax, both, both.delta_over_floor, top, off_scale)
         ax.set_title(_cell_name(delta, eps, deltas))
     for ax in axes[len(cells):]:
         ax.set_visible(False)
