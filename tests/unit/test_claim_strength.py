@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import importlib
 import inspect
 import sys
@@ -127,8 +128,11 @@ def plus(amount: float) -> Callable:
     return lambda result, args: result + amount
 
 
-def generic(code: str) -> list:
-    return [Patch(code, times(1e-3)), Patch(code, times(1e3))]
+@functools.cache
+def generic(code: str) -> tuple[Patch, ...]:
+    """The generic perturbations of ``code``: one pair of objects per code for the whole session, so a cache keyed
+    by perturbation (see the test below) never sees a freed object's id reused by another perturbation."""
+    return (Patch(code, times(1e-3)), Patch(code, times(1e3)))
 
 
 ZHAO_N_REQUIRED = "adaptive_repro.bounds.zhao.theorem2_n_required"
@@ -235,17 +239,19 @@ def test_every_tested_theory_row_can_come_out_the_other_way(oid):
     base = _build(oid)
     rows = {cid: c for cid, c in base.items() if c.strength == "tested" and c.status in DECIDED}
     assert rows, f"{oid}: no decided tested row at these settings (add it to AT_DEFAULTS?)"
-    cache: dict = {}
+    cache: dict[int, tuple[Patch, dict]] = {}  # id -> (the perturbation, kept alive so its id stays its own; build)
     unflipped = []
     for cid, row in rows.items():
-        tries = PERTURBATIONS.get((oid, cid), []) + (generic(row.code) if row.code else [])
+        tries = [*PERTURBATIONS.get((oid, cid), []), *(generic(row.code) if row.code else ())]
         for p in tries:
             if id(p) not in cache:
                 try:
-                    cache[id(p)] = _build(oid, p)
+                    cache[id(p)] = (p, _build(oid, p))
                 except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError):
-                    cache[id(p)] = {}
-            got = cache[id(p)].get(cid)
+                    cache[id(p)] = (p, {})
+            kept, built = cache[id(p)]
+            assert kept is p
+            got = built.get(cid)
             if got is not None and got.status in DECIDED and got.status != row.status:
                 break
         else:
