@@ -192,7 +192,7 @@ def test_every_tested_experiment_row_can_come_out_the_other_way(oid):
         flips(_build(oid, specs, seed, r, d))
     for cid in list(left):
         patch, make = EXTRA.get((oid, cid), (None, None))
-        tries = ([patch] if patch else []) + (generic(rows[cid].code) if rows[cid].code else [])
+        tries = [*([patch] if patch else []), *(generic(rows[cid].code) if rows[cid].code else ())]
         for p in tries:
             with contextlib.suppress(ValueError, FloatingPointError, ZeroDivisionError, OverflowError):
                 flips(_build(oid, specs, seed, records, diagnostics, p))

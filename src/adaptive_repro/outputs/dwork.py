@@ -1,15 +1,17 @@
 """Claims of Dwork et al. 2015 Figs. 1-2 (as Zhao 2017 §6 restates them), checked on this run's records.
 
-Statuses are computed from the replicates: a difference counts as present when its mean exceeds three standard
-errors (a one-sided false-detection rate of about 0.13% per check under a normal approximation).
+Statuses are computed from the replicates by :mod:`adaptive_repro.decisions`: a difference is present when its mean
+exceeds three standard errors, absent when it is three standard errors on the other side, else not checked.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from adaptive_repro import decisions
 from adaptive_repro.foundation.registry import Claim, Verdicts, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import (
+    EXPERIMENT_STATUS,
     PAPER_ARMS,
     QUOTE_REUSABLE,
     SOURCE_FIG,
@@ -42,38 +44,51 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
         arm = spec.arm("dwork_code")
         threshold = arm.tolerance(spec)
         rows = gaps[gaps["mechanism"] == "dwork_code"]  # holdout − fresh per k > 0, paired by replicate
-        arm_gaps = list(zip(rows["k"], rows["mean"], rows["se"]))
+        arm_gaps = list(zip(rows["k"], rows["mean"], rows["se"], rows["replicates"]))
         worst = max(arm_gaps, key=lambda t: abs(t[1]))
-        ok = all(abs(g) <= threshold for _, g, _ in arm_gaps)
+        # |holdout − fresh| within T at every k: the whole ± Z SE interval inside [−T, T] (decided per k)
+        within = {k: decisions.within(g, se, reps, 0.0, threshold) for k, g, se, reps in arm_gaps}
+        states = {d.state for d in within.values()}
+        state = (decisions.FAILS if decisions.FAILS in states else
+                 decisions.UNDECIDED if decisions.UNDECIDED in states else decisions.HOLDS)
+        ok = state == decisions.HOLDS
         # the power control: the standard holdout on the same test; where it stays within T too, passing shows nothing
         std = gaps[gaps["mechanism"] == "standard"]
-        beyond = sorted(int(k) for k, g in zip(std["k"], std["mean"]) if g > threshold)
-        status = verdict(ok) if not ok or beyond else "not checked"
-        control = (f"; the standard holdout exceeds T from k = {beyond[0]} on" if beyond else
-                   "; not checked (no power at this setting): the standard holdout stays within T at every k too")
+        beyond = sorted(int(r.k) for r in std.itertuples()
+                        if decisions.mean_above(r.mean, r.se, r.replicates, threshold).state == decisions.HOLDS)
+        status = EXPERIMENT_STATUS[state] if state != decisions.HOLDS or beyond else "not checked"
+        control = (f"; the standard holdout exceeds T (by > {Z:g} SE) from k = {beyond[0]} on" if beyond else
+                   "; not checked (no power at this setting): the standard holdout does not exceed T by more than "
+                   f"{Z:g} SE at any k")
+        control += next((f". Undecided at k = {k}: {d.clause()}" for k, d in within.items()
+                         if d.state == decisions.UNDECIDED), "")
         claims.append(Claim(output_id=output_id, claim_id=THRESHOLDOUT_TRACKS, source=source,
                             claim="With Thresholdout the reported holdout accuracy tracks the fresh-data accuracy at "
                             "every k (no overfitting).",
-                            expected=f"|holdout − fresh| within the threshold T = {arm.threshold_scale}/√n "
-                            f"= {threshold:.4f} at every k, where the standard holdout exceeds T at some k",
+                            expected=f"|holdout − fresh| ± {Z:g} SE within the threshold T = {arm.threshold_scale}/√n "
+                            f"= {threshold:.4f} at every k, where the standard holdout exceeds T by > {Z:g} SE at "
+                            f"some k; differs where |holdout − fresh| − {Z:g} SE > T at some k",
                             measured=f"largest |holdout − fresh| at k = {worst[0]}: {fmt_gap(worst[1], worst[2])}"
                                      + control,
                             status=status,
-                            counterexample="" if ok else f"k = {worst[0]}", kind="paper", quote=QUOTE_REUSABLE,
+                            counterexample="" if state != decisions.FAILS else f"k = {worst[0]}", kind="paper",
+                            quote=QUOTE_REUSABLE,
                             code=code_name(paired_gap)))
     display = {arm.name: arm.display_name for arm in spec.arms}
     if output_id == "dwork-signal":
         k_small = int(min(k for k in records["k"] if k > 0))  # k = 0: no classifier yet, accuracy 0.5 by design
         for mech in sorted(mechanisms):
-            fresh, se, _ = mean_and_se(records, mech, k_small, "fresh")
+            fresh, se, reps = mean_and_se(records, mech, k_small, "fresh")
             gap = fresh - 0.5
-            ok = bool(gap > Z * se)
+            found = decisions.mean_above(gap, se, reps, 0.0)
             claims.append(Claim(output_id=output_id, claim_id=finds_signal_id(mech), source=source,
                                 claim="With 20 informative attributes the selected classifier generalizes: "
                                 "fresh accuracy is above chance.",
-                                expected="fresh accuracy > 0.5 at small k",
-                                measured=f"fresh − 0.5 at k = {k_small} ({display[mech]}): {fmt_gap(gap, se)}",
-                                status=verdict(ok), kind="project", code=code_name(mean_and_se)))
+                                expected=f"fresh accuracy > 0.5 at small k (by > {Z:g} SE; differs where it is "
+                                         f"≤ 0.5 by > {Z:g} SE)",
+                                measured=f"fresh − 0.5 at k = {k_small} ({display[mech]}): {fmt_gap(gap, se)}"
+                                         + (f". {found.note()}" if found.note() else ""),
+                                status=EXPERIMENT_STATUS[found.state], kind="project", code=code_name(mean_and_se)))
     else:
         worst = None
         for mech in sorted(mechanisms):

@@ -1,8 +1,6 @@
 """Claim helpers shared by the classifier experiments' builders (Dwork et al. 2015 Figs. 1-2 and Zhao 2017 Figs.
-2-3): the significance rule, the quotes both papers' rows use, and the standard holdout's overfitting claim.
-
-A difference counts as present when its mean exceeds three standard errors (a one-sided false-detection rate of about
-0.13% per check under a normal approximation).
+2-3): the quotes both papers' rows use, the standard holdout's overfitting claim and a plug-in arm's tracking claim,
+each decided by :mod:`adaptive_repro.decisions` (three states, one margin both ways).
 """
 
 from __future__ import annotations
@@ -10,10 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.foundation.registry import Claim, code_name, verdict
+from adaptive_repro import decisions
+from adaptive_repro.decisions import Z
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.stats import paired_gap, paired_gap_table
 
-Z = 3.0  # standard errors for "significantly different"
+#: Claim statuses of an experiment that re-runs a paper's figure, per decision state.
+EXPERIMENT_STATUS = {decisions.HOLDS: "reproduced", decisions.FAILS: "differs", decisions.UNDECIDED: "not checked",
+                     decisions.CANNOT_FAIL: "not checked"}
 
 #: Claim IDs the experiment figures read (one place each; :class:`~adaptive_repro.foundation.registry.Verdicts`).
 STANDARD_OVERFITS = "standard-overfits"
@@ -23,15 +25,6 @@ def tracks_fresh_id(arm: str) -> str:
     """The ID of :func:`tracks_fresh_claim`'s row for ``arm``."""
     return f"{arm}-tracks-fresh"
 
-
-def three_way(ok: bool, refuted: bool, between: str) -> tuple[str, str]:
-    """(status, note): "holds" if the check passes, "does not hold" only if the evidence against it is clear
-    (``refuted``), else "not checked" with a note saying why neither is shown at this replicate count."""
-    if ok:
-        return "holds", ""
-    if refuted:
-        return "does not hold", ""
-    return "not checked", f"Undecided: {between}; more replicates (config/paper-scale.yaml) would decide."
 
 # Dwork et al. 2015 is not among the texts this project checks against; its figures' claims are quoted as Zhao 2017
 # restates them (§1), verbatim.
@@ -54,33 +47,45 @@ def fmt_gap(mean, se):
 
 def standard_overfits_claim(output_id: str, records: pd.DataFrame, source: str, statement: str,
                             quote: str = QUOTE_OVERFITS) -> Claim:
-    """The standard holdout overfits: holdout − fresh accuracy at the largest k exceeds Z standard errors."""
+    """The standard holdout overfits: holdout − fresh accuracy at the largest k above 0 (:func:`decisions.mean_above`:
+    gap − Z SE > 0 reproduces, gap + Z SE ≤ 0 differs, else not checked)."""
     k_max = int(records["k"].max())
     gap, se, reps = paired_gap(records, "standard", k_max)
+    decided = decisions.mean_above(gap, se, reps, 0.0)
     return Claim(output_id=output_id, claim_id=STANDARD_OVERFITS, source=source, claim=statement,
-                 expected="holdout − fresh > 0 at the largest k",
-                 measured=f"holdout − fresh at k = {k_max}: {fmt_gap(gap, se)}, {reps} replicates",
-                 status=verdict(bool(gap > Z * se)), kind="paper", quote=quote, code=code_name(paired_gap))
+                 expected=f"holdout − fresh > 0 at the largest k (by > {Z:g} SE)",
+                 measured=f"holdout − fresh at k = {k_max}: {fmt_gap(gap, se)}, {reps} replicates"
+                          + (f". {decided.note()}" if decided.note() else ""),
+                 status=EXPERIMENT_STATUS[decided.state], kind="paper", quote=quote, code=code_name(paired_gap))
 
 
 def tracks_fresh_claim(output_id: str, records: pd.DataFrame, arm, tolerance: float, source: str) -> Claim:
     """This project's question for an arm without a claim of its own in the paper (e.g. a plug-in mechanism): at
-    every k > 0, at least 90% of the accuracy queries answered and holdout − fresh not above the arm's own threshold
-    T by more than Z standard errors (the reading of zhao-fig3's rows)."""
+    every k > 0, at least 90% of the accuracy queries answered (Clopper–Pearson over the sessions) and holdout − fresh
+    within the arm's own threshold T (mean + Z SE ≤ T); does not hold where some k answers below 90% or its gap − Z SE
+    exceeds T; else not checked (the reading of zhao-fig3's rows, by :mod:`adaptive_repro.decisions`)."""
     table = paired_gap_table(records[records["mechanism"] == arm.name])
     table = table[table["k"] > 0]
     hold = records[(records["mechanism"] == arm.name) & (records["dataset"] == "holdout") & (records["k"] > 0)]
-    answered = hold.groupby("k")["accuracy"].apply(lambda a: float(a.notna().mean()))
+    answered = hold.groupby("k")["accuracy"].agg(answered="count", sessions="size")
+    rates = {k: decisions.rate_at_least(r.answered, r.sessions, 0.9) for k, r in answered.iterrows()}
+    gaps = {r.k: decisions.mean_at_most(r.mean, r.se, r.replicates, tolerance) for r in table.itertuples()}
     bad = [f"k = {r.k}: {r.mean:+.4f} ± {r.se:.4f}" for r in table.itertuples()
-           if np.isnan(r.mean) or (np.isfinite(r.se) and r.mean - Z * r.se > tolerance)]
-    bad += [f"k = {k}: {a:.0%} answered" for k, a in answered.items() if a < 0.9]
+           if np.isnan(r.mean) or gaps[r.k].state == decisions.FAILS]
+    bad += [f"k = {k}: {d.estimate:.0%} answered" for k, d in rates.items() if d.state == decisions.FAILS]
+    open_notes = [f"k = {k}: {d.clause()}" for k, d in [*gaps.items(), *rates.items()]
+                  if d.state == decisions.UNDECIDED]
+    status = "does not hold" if bad else "not checked" if open_notes else "holds"
     worst = table.loc[table["mean"].abs().idxmax()] if table["mean"].notna().any() else None
+    lowest = min((d.estimate for d in rates.values()), default=float("nan"))
     measured = ("every answer ⊥" if worst is None else
                 f"largest |holdout − fresh| at k = {int(worst['k'])}: {fmt_gap(worst['mean'], worst['se'])}; "
-                f"lowest answered fraction {answered.min():.0%}")
+                f"lowest answered fraction {lowest:.0%}") + (". " + "; ".join(open_notes[:2])
+                                                            if status == "not checked" else "")
     return Claim(output_id=output_id, claim_id=tracks_fresh_id(arm.name), source=source,
                  claim=f"{arm.claim_name}: the reported holdout accuracy tracks fresh accuracy within the arm's own "
                        "threshold T at every k (this project's arm: no claim of the paper is about it).",
-                 expected=f"≥ 90% answered and holdout − fresh − {Z:g} SE ≤ T = {tolerance:.4f} at every k > 0",
-                 measured=measured, status=verdict(not bad, "statement"), counterexample="; ".join(bad[:2]),
+                 expected=f"≥ 90% answered (Clopper–Pearson) and holdout − fresh + {Z:g} SE ≤ T = {tolerance:.4f} at "
+                          f"every k > 0; does not hold where < 90% answered or gap − {Z:g} SE > T at some k",
+                 measured=measured, status=status, counterexample="; ".join(bad[:2]),
                  kind="project", code=code_name(tracks_fresh_claim))

@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
+from adaptive_repro import decisions
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, style
 from adaptive_repro.simulation import zhao_calibration
@@ -254,12 +255,37 @@ def style_handle(ls: str, label: str, color=None, marker=None, mfc=None) -> Line
 ANSWERED_MIN = 0.9  # "the bdp arm answers most queries": at least 90% of accuracy queries at every k > 0
 
 
+def answered_decision(row) -> decisions.Decision:
+    """Whether an arm answers at least 90% of the accuracy queries at one k: its sessions answering (``replicates``,
+    the non-⊥ holdout answers) out of all (``replicates`` + ``missing``), by :func:`decisions.rate_at_least`."""
+    return decisions.rate_at_least(int(row["replicates"]), int(row["replicates"] + row["missing"]), ANSWERED_MIN)
+
+
+def gap_decision(gap: tuple, tolerance: float) -> decisions.Decision:
+    """Whether a mean gap (k, mean, SE, replicates) is within the arm's threshold T (:func:`decisions.mean_at_most`;
+    no SE: undecided)."""
+    _, mean, se, replicates = gap
+    return decisions.mean_at_most(mean, se, replicates, tolerance)
+
+
 def shortfalls(hold: pd.DataFrame, gaps: list, tolerance: float) -> tuple[pd.DataFrame, list]:
-    """Where Fig. 3's reading fails for one arm: the rows of ``hold`` (its holdout rows at k > 0, with ``answered``)
-    below 90% answered, and the gaps (k, mean, SE, replicates) above the arm's threshold T by more than Z SE (or
-    without an SE). The claims judge these; the figure rings them."""
-    bad_gap = [g for g in gaps if not np.isfinite(g[2]) or g[1] - Z * g[2] > tolerance]
-    return hold[hold["answered"] < ANSWERED_MIN], bad_gap
+    """Where Fig. 3's reading fails for one arm (the decision module's "does not hold"): the rows of ``hold`` (its
+    holdout rows at k > 0, with ``replicates`` answered and ``missing``) whose answered rate is below 90%, and the gaps
+    (k, mean, SE, replicates) above the arm's threshold T (mean − Z SE > T). The claims judge these; the figure rings
+    them."""
+    failing = [i for i, r in hold.iterrows() if answered_decision(r).state == decisions.FAILS]
+    bad_gap = [g for g in gaps if gap_decision(g, tolerance).state == decisions.FAILS]
+    return hold.loc[failing], bad_gap
+
+
+def undecided(hold: pd.DataFrame, gaps: list, tolerance: float) -> list[str]:
+    """Where Fig. 3's reading is neither shown nor refuted for one arm: each undecided answered rate or gap, with the
+    replicates that would decide it."""
+    notes = [f"answered at k = {int(r['k'])}: {answered_decision(r).clause()}" for _, r in hold.iterrows()
+             if answered_decision(r).state == decisions.UNDECIDED]
+    notes += [f"gap at k = {g[0]}: {gap_decision(g, tolerance).clause()}" for g in gaps
+              if gap_decision(g, tolerance).state == decisions.UNDECIDED]
+    return notes
 
 
 def structure_words(model) -> str:

@@ -18,6 +18,7 @@ from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, short_arm_name, structure_words, theory_table
 from adaptive_repro.outputs.zhao_correlation_claims import (
     ANSWERED_MIN,
+    NOISELESS_ARM,
     REMEDY_ARMS,
     _assess,
     _standard_fails,
@@ -32,8 +33,13 @@ MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims
 
 
 def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
-    """One row per (point, arm): V, the gap holdout − fresh at the largest k (mean, SE; in i.i.d. and true SE units),
-    the answered fraction and budget used at the largest k, the arm's threshold and its certified Bayesian-DP level."""
+    """One row per (point, arm): V; the decided gap at the largest k (mean, SE; in i.i.d. and true SE units):
+    holdout − population where the model gives the exact population accuracy (``gap_reference``), else holdout −
+    fresh, with holdout − fresh beside it (``fresh_gap_*``) and the ratio of their variances (``variance_reduction``:
+    what the population reference saves in replicates); per session, how many answered the last query and how
+    many of those ended with a gap above the arm's threshold T; the budget used at the largest k, the arm's T and its
+    certified Bayesian-DP level; for the noiseless counterfactual, the sessions (data sets) where exactly one of it
+    and the DP arm answered (a paired comparison)."""
     rows = []
     for point in spec.points:
         recs = records[records["experiment"] == point.name]
@@ -43,20 +49,38 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
         inflation = point.model.expected_inflation(point.n)
         theory = theory_table(point).set_index("arm") if point.alg1_calibrations() else pd.DataFrame()
         settings = point.arm_settings()
+        last = recs[recs["k"] == k_max].pivot_table(index=["mechanism", "replicate"], columns="dataset",
+                                                      values="accuracy", dropna=False)
+        has_population = "population" in last and last["population"].notna().any()
+        answered_by = {arm.name: last.loc[arm.name, "holdout"].notna() for arm in point.arms}
         for arm in point.arms:
-            gap, se, reps = paired_gap(recs, arm.name, k_max)
-            hold = recs[(recs["mechanism"] == arm.name) & (recs["dataset"] == "holdout") & (recs["k"] == k_max)]
+            fresh_gap, fresh_se, reps = paired_gap(recs, arm.name, k_max)
+            gap, se = (paired_gap(recs, arm.name, k_max, b="population")[:2] if has_population
+                       else (fresh_gap, fresh_se))
+            threshold = arm.tolerance(point, settings[arm.name])
+            sessions = last.loc[arm.name]
+            session_gap = sessions["holdout"] - sessions["population" if has_population else "fresh"]
             unit = 0.5 / np.sqrt(point.n)  # a sign query's SD under independence
             row = {"structure": point.model.name, "model": point.model.describe(), "point": point.name,
                    "n": point.n, "d": point.d, "V": inflation, "mechanism": arm.name, "k": k_max,
+                   "gap_reference": "population" if has_population else "fresh",
                    "gap_mean": gap, "gap_se": se, "replicates": reps, "gap_iid_se_units": gap / unit,
                    "gap_true_se_units": gap / (unit * np.sqrt(inflation)),
-                   "answered": float(hold["accuracy"].notna().mean()) if len(hold) else np.nan,
-                   "answered_n": len(hold),
-                   "budget_used": float(hold["budget_used"].mean()) if len(hold) else np.nan,
-                   "threshold": arm.tolerance(point, settings[arm.name]),
+                   "fresh_gap_mean": fresh_gap, "fresh_gap_se": fresh_se,
+                   "variance_reduction": (fresh_se / se) ** 2 if se > 0 else np.nan,  # fresh over decided gap
+                   "largest_gap": float(1.0 - sessions["population"].min()) if has_population else 1.0,
+                   "answered": float(answered_by[arm.name].mean()), "answered_n": len(sessions),
+                   "answered_count": int(answered_by[arm.name].sum()),
+                   "sessions_over_t": int((session_gap > threshold).sum()) if threshold is not None else 0,
+                   "budget_used": float(recs.loc[(recs["mechanism"] == arm.name) & (recs["dataset"] == "holdout")
+                                                 & (recs["k"] == k_max), "budget_used"].mean()),
+                   "threshold": threshold,
                    "sigma": float(getattr(settings[arm.name], "sigma", np.nan)),
-                   "certified_bdp": np.nan, "eps_session": np.nan, "feasible": settings[arm.name].feasible}
+                   "certified_bdp": np.nan, "eps_session": np.nan, "feasible": settings[arm.name].feasible,
+                   "only_this_answered": 0, "only_dp_answered": 0}
+            if arm.name == NOISELESS_ARM and DP_ARM in answered_by:
+                mine, dp = answered_by[arm.name], answered_by[DP_ARM].reindex(answered_by[arm.name].index)
+                row |= {"only_this_answered": int((mine & ~dp).sum()), "only_dp_answered": int((~mine & dp).sum())}
             if arm.name in theory.index:
                 th = theory.loc[arm.name]
                 row |= {"certified_bdp": th["certified_bdp"], "eps_session": th["eps_session"],

@@ -16,43 +16,52 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro import decisions
+from adaptive_repro.decisions import Z
 from adaptive_repro.foundation.registry import Claim, code_name
-from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_frontier import TARGET
 from adaptive_repro.report.plotting import power_text
 
-#: Equivalence margin of the validity comparison, in true SEs of a query: a difference of the mean largest error
-#: smaller than this, at Z SE, counts as no validity difference.
+#: Margin of the validity comparison, in true SEs of a query: the Bayesian-DP calibration buys validity when the DP
+#: calibration's mean largest error exceeds its own by more than this (Z SE), and buys none when the excess is Z SE
+#: below it: one margin both ways.
 VALIDITY_MARGIN = 0.5
 
 BASE = dict(output_id="zhao-correlation-frontier", kind="project",
             source="this project (Zhao 2017 §1, §4 and Theorem 2 motivate it)")
 
 
-def _below(mean: float, se: float) -> bool:
-    """Decided below TARGET: more than Z SE under it."""
-    return bool(mean + Z * np.nan_to_num(se) < TARGET)
+def _rate(row, prefix: str) -> decisions.Decision:
+    """Whether >= 90% of the data sets answer >= 90% of their candidate queries for the arm (``prefix`` ""), the same
+    T with no noise on the same data sets ("noiseless_") or the same sigma and T on i.i.d. records ("iid_"), by
+    :func:`decisions.rate_at_least` over the data sets."""
+    trials = row.iid_data_sets if prefix == "iid_" else row.replicates
+    return decisions.rate_at_least(getattr(row, f"{prefix}data_sets_answering_90_count"), trials, TARGET)
 
 
-def _at_or_above(mean: float, se: float) -> bool:
-    """Not below TARGET at Z SE (within Z SE of it, or above)."""
-    return bool(mean + Z * np.nan_to_num(se) >= TARGET)
+def _below(row, prefix: str = "") -> bool:
+    """Decided below 90% (the rate's whole interval under it)."""
+    return _rate(row, prefix).state == decisions.FAILS
+
+
+def _at_or_above(row, prefix: str = "") -> bool:
+    """Decided at or above 90%."""
+    return _rate(row, prefix).state == decisions.HOLDS
 
 
 def cause(row: pd.Series) -> str:
     """What spends the budget at one (point, calibration, n) where the arm answers < 90%: "data" (the same T with no
-    noise also answers < 90% at Z SE), "noise" (the same sigma and T on i.i.d. records also does, the noiseless arm
-    does not), "noise and data" (each alone does), "together" (neither alone does) or "undecided"."""
-    data = _below(row.answered_fraction_noiseless, row.answered_fraction_noiseless_se)
-    noise = _below(row.answered_fraction_iid, row.answered_fraction_iid_se)
+    noise is also decided below 90%), "noise" (the same sigma and T on i.i.d. records is, the noiseless arm is decided
+    at or above), "noise and data" (each alone is), "together" (neither alone is: both decided at or above) or
+    "undecided"."""
+    data, noise = _below(row, "noiseless_"), _below(row, "iid_")
     if data and noise:
         return "noise and data"
     if data:
         return "data"
-    if noise and _at_or_above(row.answered_fraction_noiseless, row.answered_fraction_noiseless_se):
+    if noise and _at_or_above(row, "noiseless_"):
         return "noise"
-    if not noise and _at_or_above(row.answered_fraction_iid, row.answered_fraction_iid_se) and \
-            _at_or_above(row.answered_fraction_noiseless, row.answered_fraction_noiseless_se):
+    if _at_or_above(row, "iid_") and _at_or_above(row, "noiseless_"):
         return "together"
     return "undecided"
 
@@ -62,7 +71,7 @@ def budget_claims(table: pd.DataFrame, names: dict[str, str]) -> list[Claim]:
     same T with no noise also answers < 90%), and where does the noise alone (same sigma and T on i.i.d. records)?"""
     out = []
     for (_, calibration), sub in table.groupby(["experiment", "calibration"], sort=False):
-        failing = sub[[_below(m, s) for m, s in zip(sub.answered_fraction, sub.answered_fraction_se)]]
+        failing = sub[[_below(r) for r in sub.itertuples()]]
         if failing.empty:
             continue
         structure, v = sub["structure"].iloc[0], float(sub["V"].max())
@@ -87,12 +96,13 @@ def budget_claims(table: pd.DataFrame, names: dict[str, str]) -> list[Claim]:
         out.append(Claim(
             **BASE, claim_id=f"{structure}-v{v:.0f}-{calibration}-budget-spent-by-the-data",
             claim=f"Under {structure.replace('_', ' ')} correlation at V ≈ {v:.3g}, wherever Algorithm 1 with "
-                  f"the {display} answers < {TARGET:.0%} of the candidate attribute queries (at {Z:g} SE), "
-                  "the correlated data spend its budget on their own: the same threshold with no noise (σ = 0, the "
-                  f"same data sets) also answers < {TARGET:.0%}.",
-            expected=f"at every grid n where the arm answers < {TARGET:.0%}, the noiseless counterfactual < "
-                     f"{TARGET:.0%} at {Z:g} SE; it would not hold where the noiseless arm answers ≥ {TARGET:.0%} "
-                     "(the noise spends the budget)",
+                  f"the {display} answers in < {TARGET:.0%} of the data sets (a data set answers when ≥ {TARGET:.0%} "
+                  "of its candidate attribute queries are answered), the correlated data spend its budget on their "
+                  "own: the same threshold with no noise (σ = 0, the same data sets) also answers in < "
+                  f"{TARGET:.0%}.",
+            expected=f"at every grid n where the arm's share of answering data sets is decided < {TARGET:.0%} "
+                     "(Clopper–Pearson), the noiseless counterfactual's is too (holds); at some such n the noiseless "
+                     f"counterfactual's share is decided ≥ {TARGET:.0%} (does not hold: the noise spends the budget)",
             measured=f"{first}; " + ("the data alone at every failing n" if data_everywhere else
                                          "the data alone not at every failing n")
                      + f". Per failing n: {by_n}. σ/T falls like 1/(√n ε'), so the grid is a sweep of σ/T at fixed V.",
@@ -103,7 +113,8 @@ def budget_claims(table: pd.DataFrame, names: dict[str, str]) -> list[Claim]:
 
 
 def validity_claims(table: pd.DataFrame, records: pd.DataFrame, tau_units: float) -> list[Claim]:
-    """Per point: at the smallest grid n where both calibrations with the threshold for n/V answer ≥ 90% (mean), does
+    """Per point: at the smallest grid n where both calibrations with the threshold for n/V answer (decided: ≥ 90% of
+    the data sets answer ≥ 90% of their queries), does
     the Bayesian-DP one answer more validly (smaller largest error, paired over data sets, beyond Z SE)?"""
     out = []
     pair = ("dp_effective_n", "bdp_effective_n")
@@ -111,18 +122,21 @@ def validity_claims(table: pd.DataFrame, records: pd.DataFrame, tau_units: float
         return out
     for point, sub in table.groupby("experiment", sort=False):
         structure, v = sub["structure"].iloc[0], float(sub["V"].max())
-        wide = sub.pivot(index="n", columns="calibration", values="answered_fraction")
-        both = wide.index[(wide[pair[0]] >= TARGET) & (wide[pair[1]] >= TARGET)]
+        answering = {(r.n, r.calibration) for r in sub.itertuples()
+                     if _rate(r, "").state == decisions.HOLDS}  # >= 90% of data sets answer, decided
+        both = pd.Index(sorted(n for n in sub["n"].unique() if {(n, pair[0]), (n, pair[1])} <= answering))
         claim = (f"Under {structure.replace('_', ' ')} correlation at V ≈ {v:.3g}, with the threshold for n/V (V "
                  "known), the Bayesian-DP calibration answers more validly than the DP calibration where both answer "
                  f"≥ {TARGET:.0%}: a smaller largest error |a_i − Q_i(P)| per data set, and fewer of Theorem 2's "
                  f"failure events (some a_i ≠ ⊥ with Z_i < B and |a_i − Q_i(P)| ≥ τ).")
-        expected = (f"the DP calibration's mean largest error minus the Bayesian-DP one's > 0 at {Z:g} SE (paired over "
-                    f"the same data sets); no difference if within ±{VALIDITY_MARGIN:g} true SE at {Z:g} SE")
+        expected = (f"the DP calibration's mean largest error minus the Bayesian-DP one's, paired over the same data "
+                    f"sets, above {VALIDITY_MARGIN:g} true SE by > {Z:g} SE (holds); at or below it by > {Z:g} SE "
+                    "(does not hold: no gain of that size)")
         if not len(both):
             out.append(Claim(**BASE, claim_id=f"{structure}-v{v:.0f}-bdp-buys-validity", claim=claim,
                              expected=expected, status="not checked",
-                             measured="no grid n where both calibrations answer ≥ 90%: nothing to compare",
+                             measured="no grid n where both calibrations answer (≥ 90% of the data sets answering ≥ "
+                                      "90%, decided): nothing to compare",
                              code=code_name(validity_claims)))
             continue
         n = int(both.min())
@@ -132,19 +146,19 @@ def validity_claims(table: pd.DataFrame, records: pd.DataFrame, tau_units: float
         gain, se = float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else np.nan
         fails = rec.groupby("calibration")["theorem2_failure"].agg(["sum", "count"])
         f_dp, f_bdp = (fails.loc[c] for c in pair)
-        if gain - Z * se > 0:
-            status, what = "holds", "the Bayesian-DP calibration's answers are closer to the population values"
-        elif gain + Z * se < VALIDITY_MARGIN:
-            status = "does not hold"
+        more_valid = decisions.mean_above(gain, se, len(diff), VALIDITY_MARGIN)  # one margin both ways
+        status = more_valid.status
+        if more_valid.state == decisions.HOLDS:
+            what = "the Bayesian-DP calibration's answers are closer to the population values"
+        elif more_valid.state == decisions.FAILS:
             what = ("the Bayesian-DP calibration's answers are less accurate: its larger Laplace noise (σ₂ = 4σ on "
                     "every over-threshold answer) adds error; it buys the certificate only" if gain + Z * se < 0 else
                     f"no validity difference beyond {VALIDITY_MARGIN:g} true SE: the Bayesian-DP calibration buys "
                     "the certificate only")
         else:
-            status, what = "not checked", (f"undecided within ±{VALIDITY_MARGIN:g} true SE at this replicate count; "
-                                           "config/paper-scale.yaml's replicates would decide")
+            what = f"it is undecided whether the Bayesian-DP calibration's answers are closer ({more_valid.clause()})"
         row = sub[sub["n"] == n].set_index("calibration")
-        measured = (f"At n = {n:,} (the smallest grid n where both answer ≥ {TARGET:.0%}: DP "
+        measured = (f"At n = {n:,} (the smallest grid n where both answer, decided; mean answered: DP "
                     f"{row.loc[pair[0], 'answered_fraction']:.0%}, Bayesian DP "
                     f"{row.loc[pair[1], 'answered_fraction']:.0%}): mean largest error DP "
                     f"{err[pair[0]].mean():.2f}, Bayesian DP {err[pair[1]].mean():.2f} true SE; DP − Bayesian DP = "

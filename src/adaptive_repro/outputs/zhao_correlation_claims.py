@@ -5,13 +5,13 @@ where the DP calibration stops answering, whether its noise or the data spend th
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 import pandas as pd
 
+from adaptive_repro import decisions
+from adaptive_repro.decisions import Z
 from adaptive_repro.foundation.registry import Claim, code_name
-from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
@@ -31,31 +31,52 @@ def _gap_text(r) -> str:
             f"{r.gap_true_se_units:.1f} true SE)")
 
 
-def _answered_interval(r) -> tuple[float, float]:
-    """Clopper–Pearson interval of the answered fraction at the claims' Z (two-sided), over the replicates."""
-    answered = int(round(r.answered * r.answered_n))
-    low, high = clopper_pearson(answered, r.answered_n, math.erf(Z / math.sqrt(2)))  # two-sided, ± Z SE
-    return float(low), float(high)
+def _answered(r) -> decisions.Decision:
+    """The per-session answered rate at the largest k against 90% (:func:`decisions.rate_at_least`)."""
+    return decisions.rate_at_least(r.answered_count, r.answered_n, ANSWERED_MIN)
+
+
+def _gap(r) -> decisions.Decision:
+    """The mean final gap (holdout − population where the model has it, else holdout − fresh) within the arm's
+    threshold T (:func:`decisions.mean_at_most`); "cannot fail" where T is at or above the largest gap possible."""
+    return decisions.mean_at_most(r.gap_mean, r.gap_se, r.replicates, r.threshold, r.largest_gap)
+
+
+def _sessions_over_t(r) -> str:
+    """The share of answered sessions whose final gap exceeds T, with its Clopper–Pearson interval (the guarantees
+    bound a per-session probability; the mean gap is the rows' test)."""
+    answered = int(r.answered_count)
+    if answered == 0:
+        return "no session answered"
+    low, high = clopper_pearson(r.sessions_over_t, answered, decisions.CONFIDENCE)
+    return (f"{r.sessions_over_t}/{answered} sessions end with a gap above T "
+            f"({r.sessions_over_t / answered:.1%}, interval {float(low):.1%}–{float(high):.1%})")
 
 
 def _assess(r) -> tuple[str, str]:
-    """"valid", "invalid" or "undecided" for an arm at a point, and why. Valid: it answers at least 90% of the accuracy
-    queries at the largest k (the whole Z-level Clopper–Pearson interval at or above 90%) and holdout − fresh is not
-    significantly above its threshold T (gap − Z SE ≤ T, as zhao-fig3's reading). Invalid: the interval lies below
-    90%, or the gap is significantly above T. Undecided: the interval straddles 90%."""
+    """"valid", "invalid", "undecided" or "cannot fail" for an arm at a point, and why, by the decision module's rules
+    (docs/METHODS.md "How verdicts are decided"). Valid: the answered rate at the largest k is at least 90%
+    (Clopper–Pearson) and the mean gap is within T (mean + Z SE ≤ T). Invalid: the answered rate is below 90%, or the
+    gap exceeds T (mean − Z SE > T). Cannot fail: T is at or above the largest gap possible. Else undecided, with the
+    replicates a decision would need."""
     if not r.feasible:
         return "invalid", "infeasible calibration (not run)"
     if not (r.answered_n > 0):
         return "invalid", "no replicate"
-    low, high = _answered_interval(r)
-    share = f"{r.answered:.0%} answered (interval {low:.2f}–{high:.2f})"
-    if high < ANSWERED_MIN:
+    answered, gap = _answered(r), _gap(r)
+    share = (f"{r.answered:.0%} answered ({r.answered_count}/{r.answered_n}, interval "
+             f"{answered.low:.2f}–{answered.high:.2f})")
+    gap_words = f"gap {r.gap_mean:+.4f} ± {r.gap_se:.4f} against T = {r.threshold:.4f}"
+    if answered.state == decisions.FAILS:
         return "invalid", f"budget spent: {share} at k = {r.k} (⊥ for the rest)"
-    if np.isnan(r.gap_mean) or (np.isfinite(r.gap_se) and r.gap_mean - Z * r.gap_se > r.threshold):
-        return "invalid", f"overfitting: gap {r.gap_mean:+.4f} ± {r.gap_se:.4f} above T = {r.threshold:.4f}"
-    if low < ANSWERED_MIN:
-        return "undecided", f"{share}: undecided against {ANSWERED_MIN:.0%}"
-    return "valid", f"{share}, gap {r.gap_mean:+.4f} ± {r.gap_se:.4f} within T = {r.threshold:.4f}"
+    if np.isnan(r.gap_mean) or gap.state == decisions.FAILS:
+        return "invalid", f"overfitting: {gap_words}"
+    if gap.state == decisions.CANNOT_FAIL:
+        return "cannot fail", f"{share}; {gap_words}: {gap.note()}"
+    undecided = [d.note() for d in (answered, gap) if d.state == decisions.UNDECIDED]
+    if undecided:
+        return "undecided", f"{share}, {gap_words}. " + " ".join(undecided)
+    return "valid", f"{share}, {gap_words} (within)"
 
 
 def _valid(r) -> tuple[bool, str]:
@@ -65,22 +86,24 @@ def _valid(r) -> tuple[bool, str]:
 
 
 def _standard_fails(std: pd.Series | None, threshold: float) -> bool:
-    """The power control: the unprotected standard holdout at the same point fails the same gap test (gap − Z SE > T
-    with the protected arm's T). Where it passes, a protected arm passing that test shows nothing."""
-    return std is not None and bool(np.isfinite(std.gap_se) and std.gap_mean - Z * std.gap_se > threshold)
+    """The power control: the unprotected standard holdout at the same point fails the same gap test (its mean gap
+    exceeds the protected arm's T: mean − Z SE > T, :func:`decisions.mean_above`). Where it does not, a protected arm
+    passing that test shows nothing."""
+    return std is not None and decisions.mean_above(std.gap_mean, std.gap_se, std.replicates,
+                                                    threshold).state == decisions.HOLDS
 
 
 def protection_status(rows: pd.DataFrame, std: pd.DataFrame) -> tuple[str, list]:
     """A protected arm's status over its rows (one per point) by the validity test with its power control: "does not
-    hold" where some row is invalid (:func:`_assess`); "not checked" where some row is undecided or passes without
-    power (the standard holdout ``std`` passes the same gap test at that point, :func:`_standard_fails`); else
-    "holds". Also each row's (row, state, reason, powered)."""
+    hold" where some row is invalid (:func:`_assess`); "not checked" where some row is undecided, cannot fail, or
+    passes without power (the standard holdout ``std`` passes the same gap test at that point,
+    :func:`_standard_fails`); else "holds". Also each row's (row, state, reason, powered)."""
     std_at = {r.point: r for r in std.itertuples()} if "point" in std else {}  # no points: no control
     verdicts = [(r, *_assess(r), _standard_fails(std_at.get(getattr(r, "point", None)), r.threshold))
                 for r in rows.sort_values("V").itertuples()]
     if any(state == "invalid" for _, state, _, _ in verdicts):
         return "does not hold", verdicts
-    if any(state == "undecided" or (state == "valid" and not powered) for _, state, _, powered in verdicts):
+    if any(state != "valid" or not powered for _, state, _, powered in verdicts):
         return "not checked", verdicts
     return "holds", verdicts
 
@@ -96,51 +119,41 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
         if len(fit) >= 2:
             slope, slope_se = weighted_slope(np.log(fit["V"].to_numpy()), fit["gap_mean"].to_numpy(),
                                               (1.0 / fit["gap_se"] ** 2).to_numpy())
-            ok = bool(slope > Z * slope_se)
-            status, undecided = three_way(ok, refuted=bool(slope <= 0),
-                                          between=f"the slope is positive at {slope / slope_se:.1f} SE, below the "
-                                                  f"{Z:g}-SE bar")
+            reps = int(std["replicates"].max())
+            worsens = decisions.mean_above(slope, slope_se, reps, 0.0)
             out.append(Claim(**base, claim_id=f"{structure}-correlation-worsens-naive-reuse",
                              claim=f"Under {structure.replace('_', ' ')} correlation, the standard holdout overfits "
-                                   "more as correlation grows (holdout − fresh at the largest k, null labels, "
-                                   "against log V).",
-                             expected=f"weighted slope of the gap against ln V above 0 by > {Z:g} SE",
+                                   "more as correlation grows (the final gap at the largest k, null labels, against "
+                                   "log V).",
+                             expected=f"weighted slope of the gap against ln V above 0 by > {Z:g} SE (holds); at or "
+                                      f"below 0 by > {Z:g} SE (does not hold)",
                              measured=f"slope {slope:+.4f} ± {slope_se:.4f} per unit of ln V; "
                                       + "; ".join(_gap_text(r) for r in std.itertuples())
-                                      + (f". {undecided}" if undecided else ""),
-                             status=status,
-                             counterexample=f"slope {slope:+.4f} ± {slope_se:.4f}" if status == "does not hold" else "",
+                                      + (f". {worsens.note()}" if worsens.note() else ""),
+                             status=worsens.status,
+                             counterexample=f"slope {slope:+.4f} ± {slope_se:.4f}"
+                             if worsens.state == decisions.FAILS else "",
                              code=code_name(weighted_slope)))
             usable = std[(std["gap_mean"] > 0) & (std["gap_se"] > 0)]
             if len(usable) >= 3:
                 x, y = np.log(usable["V"]), np.log(usable["gap_mean"])
                 w = (usable["gap_mean"] / usable["gap_se"]) ** 2  # var(log gap) ~ (se/gap)^2
                 slope, slope_se = weighted_slope(x.to_numpy(), y.to_numpy(), w.to_numpy())
-                off = abs(slope - 0.5)
-                if off + Z * slope_se <= SLOPE_MARGIN:
-                    status, note = "holds", ""
-                elif off > Z * slope_se:
-                    status, note = "does not hold", ""
-                else:
-                    reps = int(std["replicates"].max())
-                    need = (f"about {math.ceil(reps * (Z * slope_se / (SLOPE_MARGIN - off)) ** 2):,} replicates "
-                            "would decide it" if off < SLOPE_MARGIN else "no replicate count makes it hold")
-                    status, note = "not checked", (f"Undecided: ½ is within {Z:g} SE but the {Z:g}-SE interval is "
-                                                   f"not inside ½ ± {SLOPE_MARGIN:g}; {need}.")
+                sqrt_v = decisions.within(slope, slope_se, reps, 0.5, SLOPE_MARGIN)
                 out.append(Claim(**base, claim_id=f"{structure}-naive-gap-scales-like-sqrt-v",
                                  claim="The standard holdout's overfitting grows like √V (constant in units of the "
                                        "true SE √V·½/√n): the slope of log gap against log V is ½.",
-                                 expected=f"slope − {Z:g} SE and slope + {Z:g} SE both within ½ ± {SLOPE_MARGIN:g} "
-                                          f"(holds); |slope − ½| > {Z:g} SE (does not hold)",
+                                 expected=f"slope ± {Z:g} SE wholly inside ½ ± {SLOPE_MARGIN:g} (holds); wholly "
+                                          f"outside it (does not hold): one margin both ways",
                                  measured=f"slope {slope:.2f} ± {slope_se:.2f} over {len(usable)} points "
-                                          f"({off / slope_se:.1f} SE from ½); gap in true "
+                                          f"(interval {sqrt_v.low:.2f}–{sqrt_v.high:.2f}); gap in true "
                                           "SE units: " + ", ".join(f"{r.gap_true_se_units:.1f} at V = {r.V:.3g}"
                                                                    for r in usable.itertuples())
-                                          + (f". {note}" if note else ""),
-                                 status=status,
+                                          + (f". {sqrt_v.note()}" if sqrt_v.note() else ""),
+                                 status=sqrt_v.status,
                                  counterexample=f"slope {slope:.2f} ± {slope_se:.2f}"
-                                 if status == "does not hold" else "",
-                                 code=code_name(weighted_slope)))
+                                 if sqrt_v.state == decisions.FAILS else "",
+                                 code=code_name(decisions.within)))
         for arm_name, what in ((DP_ARM, "stays valid"), (BDP_ARM, "stays valid"),
                                *((a, "restores validity") for a in REMEDY_ARMS)):
             rows = sub[sub["mechanism"] == arm_name].sort_values("V")
@@ -149,8 +162,9 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
             std_at = {r.point: r for r in std.itertuples()}
             status, verdicts = protection_status(rows, std)
             worst = rows.iloc[-1]
+            reference = worst.gap_reference
             failing = [f"V = {r.V:.3g}: {why}" for r, state, why, _ in verdicts if state == "invalid"]
-            unpowered = [r for r, state, _, powered in verdicts if state == "valid" and not powered]
+            unpowered = [r for r, state, _, powered in verdicts if state in ("valid", "undecided") and not powered]
             power = ("; power control (the standard holdout on the same test with this arm's T): "
                      + ", ".join(f"{'fails' if powered else 'passes'} at V = {r.V:.3g}"
                                  for r, _, _, powered in verdicts))
@@ -179,11 +193,17 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
             out.append(Claim(**base, claim_id=f"{structure}-{arm_name}-{suffix}",
                              claim=f"Under {structure.replace('_', ' ')} correlation, {arms[arm_name].claim_name} "
                                    f"{what} at every strength: ≥ {ANSWERED_MIN:.0%} of accuracy queries answered "
-                                   "and holdout − fresh within its threshold T at the largest k.",
-                             expected=f"valid at every V (answered ≥ {ANSWERED_MIN:.0%} with its {Z:g}-SE interval, "
-                                      f"gap − {Z:g} SE ≤ T) where the standard holdout fails that gap test; "
-                                      "does not hold at any clearly invalid point",
+                                   f"and the mean final gap (holdout − {reference}) within its threshold T at the "
+                                   "largest k.",
+                             expected=f"valid at every V (answered ≥ {ANSWERED_MIN:.0%} by its "
+                                      f"{decisions.CONFIDENCE:.2%} Clopper–Pearson interval, gap + {Z:g} SE ≤ T) "
+                                      "where the standard holdout fails "
+                                      f"that gap test (its gap − {Z:g} SE > T); does not hold where the answered "
+                                      f"interval lies below {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T; a T at or above "
+                                      "the largest possible gap cannot fail",
                              measured="; ".join(f"V = {r.V:.3g}: {why}" for r, _, why, _ in verdicts) + power
+                             + ". Per session: " + "; ".join(f"V = {r.V:.3g}: {_sessions_over_t(r)}"
+                                                             for r in rows.itertuples())
                              + certified + mechanism,
                              status=status, counterexample="; ".join(failing[:2]),
                              code=code_name(_assess)))
@@ -196,41 +216,51 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
 
 
 def _noise_or_data(structure: str, sub: pd.DataFrame) -> dict | None:
-    """Where the DP calibration stops answering, which cause spends its budget: the same T without noise (the
-    noiseless counterfactual) fails there too (the data) or answers (its Laplace noise)."""
+    """Where the DP calibration stops answering, whether the data alone spend its budget: the same threshold T without
+    noise (the noiseless counterfactual, on the same data sets) answers < 90% there too (a rate decision), with the
+    paired comparison of the two arms on the same data sets beside it (McNemar's exact test: the sessions only the
+    noiseless arm answers against those only the DP arm answers), which measures what the noise adds."""
     dp = {r.V: r for r in sub[sub["mechanism"] == DP_ARM].itertuples()}
     quiet = {r.V: r for r in sub[sub["mechanism"] == NOISELESS_ARM].itertuples()}
-    failing = [v for v in sorted(dp) if v in quiet and _assess(dp[v])[1].startswith("budget spent")]
     if not dp or not quiet:
         return None
-    causes = {}
-    for v in failing:
-        state, why = _assess(quiet[v])
-        causes[v] = ("data" if why.startswith("budget spent") else "noise" if state == "valid" else "undecided")
-    if not failing:
-        status = "not checked"
-    elif "noise" in causes.values():
-        status = "does not hold"
-    elif "undecided" in causes.values():
-        status = "not checked"
-    else:
-        status = "holds"
+    failing = [v for v in sorted(dp) if v in quiet and _answered(dp[v]).state == decisions.FAILS]
+    alone = {v: decisions.rate_at_least(quiet[v].answered_count, quiet[v].answered_n, ANSWERED_MIN) for v in failing}
+    states = {d.state for d in alone.values()}
+    # the data alone spend it: the noiseless arm answers < 90% (its "answers >= 90%" does not hold) at every such V
+    status = ("not checked" if not failing or decisions.UNDECIDED in states else
+              "does not hold" if decisions.HOLDS in states else "holds")
+
+    def paired(v) -> str:
+        q = quiet[v]
+        noise = decisions.paired_rates_differ_counts(q.only_this_answered, q.only_dp_answered, q.answered_n)
+        verdict = {decisions.HOLDS: "the noise spends budget beyond the data",
+                   decisions.FAILS: "the noise spends nothing beyond the data",
+                   decisions.UNDECIDED: "what the noise adds is undecided"}[noise.state]
+        return (f"paired on the same {q.answered_n} data sets: only without noise {q.only_this_answered}, only with "
+                f"noise {q.only_dp_answered} (difference {noise.estimate:+.0%}, interval {noise.low:+.0%} to "
+                f"{noise.high:+.0%}: {verdict})")
+
     measured = "; ".join(
         f"V = {v:.3g}: DP arm {dp[v].answered:.0%} answered ({dp[v].budget_used:.1f} of {dp[v].budget:g} used, "
         f"σ/T = {dp[v].sigma / dp[v].threshold:.2f}), without noise {quiet[v].answered:.0%} "
-        f"({quiet[v].budget_used:.1f} used)" + (f": {causes[v]}" if v in causes else "")
+        f"({quiet[v].budget_used:.1f} used)"
+        + (f", interval {alone[v].low:.2f}–{alone[v].high:.2f}; {paired(v)}" if v in alone else "")
         for v in sorted(dp) if v in quiet)
+    notes = " ".join(dict.fromkeys(d.note() for d in alone.values() if d.note()))
     return dict(claim_id=f"{structure}-dp-budget-spent-by-the-data",
                 claim=f"Where the DP calibration stops answering under {structure.replace('_', ' ')} correlation, the "
-                      "data spend its budget, not its Laplace noise: the same threshold T without noise (σ = 0, a "
-                      "counterfactual arm, not private) stops answering there too.",
-                expected=f"at every V where the DP arm's answered interval is below {ANSWERED_MIN:.0%}, the noiseless "
-                         "arm's is too (holds); at some such V the noiseless arm answers ≥ 90% (does not hold: the "
-                         "noise spends the budget there)",
-                measured=measured + ("" if failing else "; the DP arm answers at every V: nothing to attribute"),
+                      "data alone spend its budget: the same threshold T without noise (σ = 0, a counterfactual arm, "
+                      "not private) answers < 90% of the sessions there too. What the noise adds on the same data "
+                      "sets is measured beside it (McNemar's exact test).",
+                expected=f"at every V where the DP arm answers < {ANSWERED_MIN:.0%} (Clopper–Pearson), the noiseless "
+                         f"arm does too (holds); at some such V the noiseless arm answers ≥ {ANSWERED_MIN:.0%} (does "
+                         "not hold: without the noise the data would not spend the budget there)",
+                measured=measured + ("" if failing else "; the DP arm answers at every V: nothing to attribute")
+                + (f". {notes}" if notes else ""),
                 status=status,
-                counterexample="; ".join(f"V = {v:.3g}" for v, c in causes.items() if c == "noise"),
-                code=code_name(_assess))
+                counterexample="; ".join(f"V = {v:.3g}" for v, d in alone.items() if d.state == decisions.HOLDS),
+                code=code_name(decisions.paired_rates_differ_counts))
 
 
 def _bottom_mechanism(rows: pd.DataFrame) -> str:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro.foundation.registry import Claim, code_name, verdict
+from adaptive_repro import decisions
+from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs import zhao_correlation_causes as causes
-from adaptive_repro.outputs.experiment_claims import Z, three_way
 from adaptive_repro.outputs.zhao_frontier import TARGET, measured_required_n
 from adaptive_repro.report.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.simulation.zhao_calibration import theorem2_tau_in_true_se
@@ -53,7 +53,13 @@ def frontier_table(records: pd.DataFrame) -> pd.DataFrame:
     counterfactual = g[["answered_fraction_noiseless", "answered_fraction_iid", "max_error_units"]].agg(["mean", _se])
     counterfactual.columns = [c if stat == "mean" else f"{c}_se" for c, stat in counterfactual.columns]
     failures = g["theorem2_failure"].mean().rename("theorem2_failures")
-    table = table.join(extra).join(counterfactual).join(failures).reset_index()
+    # per-session outcomes (a data set answers when >= 90% of its candidate queries are answered): the decided rates
+    sessions = g[["answered_fraction", "answered_fraction_noiseless", "answered_fraction_iid"]].agg(
+        lambda a: int((a.dropna() >= TARGET).sum()))
+    sessions.columns = ["data_sets_answering_90_count", "noiseless_data_sets_answering_90_count",
+                        "iid_data_sets_answering_90_count"]
+    sessions["iid_data_sets"] = g["answered_fraction_iid"].count()
+    table = table.join(extra).join(counterfactual).join(failures).join(sessions).reset_index()
     table.insert(table.columns.get_loc("threshold") + 1, "sigma_over_threshold", table["sigma"] / table["threshold"])
     first = table.groupby(["experiment", "calibration"], sort=False).apply(measured_required_n, include_groups=False)
     table["first_n_answering_90"] = [first[(e, c)] for e, c in zip(table["experiment"], table["calibration"])]
@@ -118,8 +124,8 @@ def figure(table: pd.DataFrame, spec):
     """A row per threshold (ignoring correlation, for n/V), a column per structure, one shared y axis: the answered
     fraction against n, colour and marker = the calibration's arm, line style = strength (V); a large open marker of
     the arm's shape at each Bayesian-DP curve's first n answering 90% (the verdict's frontier); where the
-    Bayesian-DP calibration (T in i.i.d. units) stays below 90% at the largest n (more than Z SE below, as its claim
-    tests) the point is ringed. Panel titles:
+    Bayesian-DP calibration (T in i.i.d. units) is decided below 90% at the largest n (its claim's test,
+    :func:`answers_from`) the point is ringed. Panel titles:
     the structure (top row) and the Bayesian-DP calibration's verdict."""
     models = {model.name: model for _, model, _ in spec.points}
     from matplotlib.legend_handler import HandlerTuple
@@ -177,10 +183,9 @@ def figure(table: pd.DataFrame, spec):
                                 mec=encoding["color"], mfc=encoding["color"] if s_index == 0 else "white")
                         first_markers.setdefault(calibration.display_name, Line2D(
                             [], [], ls="", marker="*", ms=STAR_SIZE, mfc="none", mec=encoding["color"], mew=1.2))
-                    elif calibration.name == "bdp":  # its claim fails where it is > Z SE below 90% at n_max
-                        last = c[c["n"] == c["n"].max()]
-                        below = last["answered_fraction"] + Z * last["answered_fraction_se"].fillna(0) < TARGET
-                        ring(ax, last.loc[below, "n"], last.loc[below, "answered_fraction"], label=ring_label,
+                    elif calibration.name == "bdp" and answers_from(c)[0] == decisions.FAILS:  # its claim fails
+                        last = c[c["n"] == c["n"].max()]  # where fewer than 90% of data sets answer at n_max
+                        ring(ax, last["n"], last["answered_fraction"], label=ring_label,
                              size=60)  # small: two strengths' last points can lie close
                 strength_handles.setdefault(line_style, Line2D(
                     [], [], ls=line_style, color=COLORS["reference"], marker="o", ms=6, mew=0.6,
@@ -236,6 +241,32 @@ def _marked(n: np.ndarray, s_index: int, first: float | None) -> list[int]:
     return [i for i, x in enumerate(n) if i % 2 == s_index % 2 and (first is None or x != first)]
 
 
+def session_decision(row) -> decisions.Decision:
+    """Whether at least 90% of the data sets answer at least 90% of their candidate queries at one (point,
+    calibration, n), by :func:`decisions.rate_at_least` over the data sets."""
+    return decisions.rate_at_least(row.data_sets_answering_90_count, row.replicates, TARGET)
+
+
+def answers_from(rows: pd.DataFrame) -> tuple[str, float, str]:
+    """A calibration's rows over the n grid, decided per n (:func:`session_decision`): ("holds", the smallest grid n
+    from which every n holds, ""); ("does not hold", nan, "") where the largest n is decided below 90% (no n of the
+    grid answers from there on); else ("undecided", nan, the note of the largest n's decision)."""
+    ordered = rows.sort_values("n")
+    got = [(int(r.n), session_decision(r)) for r in ordered.itertuples()]
+    if not got:
+        return decisions.UNDECIDED, np.nan, "no grid point"
+    if got[-1][1].state == decisions.FAILS:
+        return decisions.FAILS, np.nan, ""
+    start = np.nan
+    for n, d in reversed(got):
+        if d.state != decisions.HOLDS:
+            break
+        start = float(n)
+    if np.isfinite(start):
+        return decisions.HOLDS, start, ""
+    return decisions.UNDECIDED, np.nan, f"At n = {got[-1][0]:,}: {got[-1][1].clause()}"
+
+
 def _first_text(first: float) -> str:
     return f"n = {first:,.0f}" if np.isfinite(first) else "no n of the grid"
 
@@ -266,12 +297,10 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
 
         where = f"Under {structure.replace('_', ' ')} correlation at V ≈ {v:.3g}"
         if "bdp" in first:
-            ok = bool(np.isfinite(first["bdp"]))
-            last = at_max.loc["bdp"]
-            below = bool(last.answered_fraction + Z * np.nan_to_num(last.answered_fraction_se) < TARGET)
-            status, why = three_way(ok, refuted=below, between=f"at n = {n_max:,} the answered fraction is within "
-                                                               f"{Z:g} SE of {TARGET:.0%}")
-            if not ok and below and "dp" in first:
+            state, decided_n, note = answers_from(sub[sub["calibration"] == "bdp"])
+            status = decisions.STATUS[state]
+            why = note
+            if state == decisions.FAILS and "dp" in first:
                 dp = at_max.loc["dp"]
                 units = dp.threshold * 2 * np.sqrt(n_max)
                 shared = shared_state.get(point, True)
@@ -288,10 +317,13 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
             out.append(Claim(**base, claim_id=f"{tag}-bdp-answers-at-some-n",
                              claim=f"{where}, Algorithm 1 with the Bayesian-DP calibration (T in i.i.d. units) answers "
                                    f"≥ {TARGET:.0%} of the candidate attribute queries from some n of the grid on.",
-                             expected=f"a grid n ≤ {n_max:,} from which the mean answered fraction stays ≥ "
-                                      f"{TARGET:.0%}",
-                             measured=f"Bayesian-DP calibration (ε' = {eps_dp['bdp']:.3g}): {_first_text(first['bdp'])}"
-                                      f"; answered at n = {n_max:,}: {fraction('bdp')} ({per_data_set('bdp')})."
+                             expected=f"a grid n ≤ {n_max:,} from which on ≥ {TARGET:.0%} of the data sets answer "
+                                      f"≥ {TARGET:.0%} of their queries at every n (Clopper–Pearson, holds); fewer at "
+                                      f"n = {n_max:,} (does not hold)",
+                             measured=f"Bayesian-DP calibration (ε' = {eps_dp['bdp']:.3g}): decided from "
+                                      f"{_first_text(decided_n)} (mean answered fraction ≥ {TARGET:.0%} from "
+                                      f"{_first_text(first['bdp'])}); answered at n = {n_max:,}: {fraction('bdp')} "
+                                      f"({per_data_set('bdp')})."
                                       + (f" {why}" if why else ""),
                              status=status,
                              counterexample=f"{fraction('bdp')} answered at n = {n_max:,}"
@@ -299,25 +331,30 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                              code=code_name(frontier_table)))
         if {"bdp_effective_n", "dp_effective_n"} <= set(first):
             b, d = first["bdp_effective_n"], first["dp_effective_n"]
-            ok = bool(np.isfinite(b))
+            state, decided_n, note = answers_from(sub[sub["calibration"] == "bdp_effective_n"])
+            ok = state == decisions.HOLDS
             smallest = int(table["n"].min())
             price = "" if not (ok and np.isfinite(d)) else (
                 f"; {b / d:,.0f} times the records" if d > smallest
                 else f"; at least {b / d:,.0f} times the records (a lower bound: the DP calibration already answers "
                      "at the grid's smallest n, so its own frontier is censored there)")
-            status = verdict(ok, "statement")
-            if ok and b >= n_max:  # reached only at the grid's last point: one more point could undo it
+            status = decisions.STATUS[state]
+            if ok and decided_n >= n_max:  # reached only at the grid's last point: one more point could undo it
                 status = "not checked"
-                price += (f". Not established: the frontier is the grid's last point (n = {n_max:,}); a larger n in "
-                          "n_grid would show whether the answered fraction stays ≥ 90%")
+                price += (f". Not established: the decided frontier is the grid's last point (n = {n_max:,}); a "
+                          "larger n in n_grid would show whether the answered fraction stays ≥ 90%")
+            elif note:
+                price += f". {note}"
             out.append(Claim(**base, claim_id=f"{tag}-bdp-effective-n-frontier",
                              claim=f"{where}, with the threshold for the effective sample size n/V (V known), "
                                    f"Algorithm 1 with the Bayesian-DP calibration answers ≥ {TARGET:.0%} of the "
                                    "candidate attribute queries from some n of the grid on; the price of its certified "
                                    "Bayesian-DP level is the ratio of that n to the DP calibration's.",
-                             expected=f"a grid n ≤ {n_max:,} from which the mean answered fraction stays ≥ "
-                                      f"{TARGET:.0%}",
-                             measured=f"Bayesian-DP (ε' = {eps_dp['bdp_effective_n']:.3g}), T for n/V: "
+                             expected=f"a grid n ≤ {n_max:,} from which on ≥ {TARGET:.0%} of the data sets answer "
+                                      f"≥ {TARGET:.0%} of their queries at every n (Clopper–Pearson, holds); fewer at "
+                                      f"n = {n_max:,} (does not hold)",
+                             measured=f"Bayesian-DP (ε' = {eps_dp['bdp_effective_n']:.3g}), T for n/V: decided from "
+                                      f"{_first_text(decided_n)}, mean answered ≥ {TARGET:.0%} from "
                                       f"{_first_text(b)}; DP (ε = {eps_dp['dp_effective_n']:.3g}), T for n/V: "
                                       f"{_first_text(d)}{price} (grid points; σ ∝ 1/(n ε') while T ∝ 1/√n, so the "
                                       f"n needed grows like 1/ε'²; ε' is Lemma 2's at d = {int(sub['d'].iloc[0]):,} "
@@ -326,7 +363,8 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                                       f"{per_data_set('dp_effective_n')} (V is the mean over attributes: the most "
                                       "extreme attributes, asked first, can have a larger inflation).",
                              status=status,
-                             counterexample="" if ok else f"{fraction('bdp_effective_n')} answered at n = {n_max:,}",
+                             counterexample="" if state != decisions.FAILS
+                             else f"{fraction('bdp_effective_n')} answered at n = {n_max:,}",
                              code=code_name(frontier_table)))
     return out
 

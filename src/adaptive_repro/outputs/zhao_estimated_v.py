@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro import decisions
 from adaptive_repro.foundation.registry import Claim, code_name
-from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_frontier import TARGET
 
 #: The variants' words in the figure and the rows (V known is the oracle reference).
@@ -33,15 +33,24 @@ def estimated_v_table(records: pd.DataFrame) -> pd.DataFrame:
         answered_fraction="mean", replicates="count",
         answered_fraction_se=lambda a: float(a.std(ddof=1) / np.sqrt(len(a))) if len(a) > 1 else np.nan,
         data_sets_answering_90=lambda a: float(np.mean(a >= TARGET)),
+        data_sets_answering_90_count=lambda a: int(np.sum(a >= TARGET)),
         data_sets_answering_under_20=lambda a: float(np.mean(a < 0.2)))
     extra = g[["d", "V", "v_hat_mean", "v_hat_max", "sigma", "threshold", "candidates", "max_error_units"]].mean()
     failures = g["theorem2_failure"].mean().rename("theorem2_failures")
     return table.join(extra).join(failures).reset_index()
 
 
+def _answers(row) -> decisions.Decision:
+    """A data set (a session) answers when Algorithm 1 answers at least 90% of its candidate queries; the variant
+    answers when at least 90% of the data sets do, by the exact interval (:func:`decisions.rate_at_least`: 20 of 20
+    data sets is undecided, its interval reaches 0.72)."""
+    return decisions.rate_at_least(row.data_sets_answering_90_count, row.replicates, TARGET)
+
+
 def _interval(row) -> tuple[float, float]:
-    se = 0.0 if np.isnan(row.answered_fraction_se) else row.answered_fraction_se
-    return row.answered_fraction - Z * se, row.answered_fraction + Z * se
+    """The Clopper–Pearson interval of the share of data sets that answer (:func:`_answers`)."""
+    got = _answers(row)
+    return got.low, got.high
 
 
 def _at(sub: pd.DataFrame, n: int, variant: str):
@@ -50,30 +59,32 @@ def _at(sub: pd.DataFrame, n: int, variant: str):
 
 def _answers_row(sub: pd.DataFrame, grid: list, variant: str, how: str, claim_id: str, where: str,
                  control_fails: bool, per_n) -> Claim:
-    """"V estimated per query answers as V known": the estimate's answered fraction at or above 90% with its whole
-    Z-SE interval at every n, where the i.i.d. threshold's interval is below 90% at every n (the control)."""
-    ok = all(_interval(_at(sub, n, variant))[0] >= TARGET for n in grid)
-    bad = any(_interval(_at(sub, n, variant))[1] < TARGET for n in grid)
-    status = "does not hold" if bad else "holds" if ok and control_fails else "not checked"
-    note = ("" if control_fails else " Not checked (no power at this setting): the i.i.d. threshold answers ≥ "
-            f"{TARGET:.0%} within {Z:g} SE at some n, so answering shows nothing there.")
-    if control_fails and not ok and not bad:
-        reps = int(sub["replicates"].max())
-        note = (f" Undecided: the {Z:g}-SE interval reaches below {TARGET:.0%} at some n with {reps} replicates; "
-                "more (config/paper-scale.yaml) would decide.")
+    """"V estimated per query answers as V known": at every n, at least 90% of the data sets answer (each answering
+    >= 90% of its candidate queries), by :func:`_answers`; the i.i.d. threshold's share decided below 90% at every n
+    (the control)."""
+    got = {n: _answers(_at(sub, n, variant)) for n in grid}
+    states = {d.state for d in got.values()}
+    status = ("does not hold" if decisions.FAILS in states else
+              "holds" if states == {decisions.HOLDS} and control_fails else "not checked")
+    note = ("" if control_fails else " Not checked (no power at this setting): the i.i.d. threshold's share of "
+            f"answering data sets is not decided below {TARGET:.0%} at every n, so answering shows nothing there.")
+    if control_fails and status == "not checked":
+        note = " " + " ".join(dict.fromkeys(d.note() for d in got.values() if d.note()))
     bias = (" Batch means (batch size √n) are biased low where the dependence reaches beyond a batch."
             if variant == "v_hat" else "")
     return Claim(
         **BASE, claim_id=claim_id,
         claim=f"{where}, with V estimated per query from the training set ({how}), Algorithm 1 (the DP calibration's "
-              f"σ) answers ≥ {TARGET:.0%} of the candidate attribute queries at every n of the grid, as with V known, "
-              "where the i.i.d. threshold fails.",
-        expected=f"the answered fraction's {Z:g}-SE interval ≥ {TARGET:.0%} at every n (holds), below it at some "
-                 f"n (does not hold); the i.i.d. threshold's interval below {TARGET:.0%} at every n (the control)",
+              f"σ) answers ≥ {TARGET:.0%} of the candidate attribute queries in at least {TARGET:.0%} of the data "
+              "sets at every n of the grid, as with V known, where the i.i.d. threshold fails. (How much is "
+              "answered only: the answers' accuracy is in the table's max_error_units.)",
+        expected=f"the share of data sets answering ≥ {TARGET:.0%}, with its {decisions.CONFIDENCE:.2%} "
+                 f"Clopper–Pearson interval, ≥ {TARGET:.0%} at every n (holds), below it at some n (does not hold); "
+                 f"the i.i.d. threshold's share below {TARGET:.0%} at every n (the control)",
         measured=f"V̂ per query: {per_n(variant)}. V known: {per_n('v_known')}. Control, i.i.d. T: {per_n('iid')}."
                  + bias + note,
         status=status, counterexample=per_n(variant) if status == "does not hold" else "",
-        code=code_name(estimated_v_table))
+        code=code_name(_answers))
 
 
 def claims(table: pd.DataFrame) -> list[Claim]:
@@ -88,13 +99,14 @@ def claims(table: pd.DataFrame) -> list[Claim]:
 
         def per_n(variant: str, what: str = "answered") -> str:
             return "; ".join(
-                f"n = {n:,}: {r.answered_fraction:.0%} ± {r.answered_fraction_se:.0%} answered, "
-                f"{r.data_sets_answering_under_20:.0%} of data sets < 20%" + (
+                f"n = {n:,}: {r.answered_fraction:.0%} answered on average, {r.data_sets_answering_90_count}/"
+                f"{r.replicates} data sets ≥ {TARGET:.0%} (interval {_interval(r)[0]:.2f}–{_interval(r)[1]:.2f}), "
+                f"{r.data_sets_answering_under_20:.0%} < 20%" + (
                     f", V̂ {r.v_hat_mean:.2g} (largest {r.v_hat_max:.3g}) against V = {r.V:.3g}"
                     if variant.startswith("v_hat") else "")
                 for n in grid for r in [_at(sub, n, variant)])
 
-        control_fails = all(_interval(_at(sub, n, "iid"))[1] < TARGET for n in grid)
+        control_fails = all(_answers(_at(sub, n, "iid")).state == decisions.FAILS for n in grid)
         for variant, how, suffix in (("v_hat", "batch means along the record order", "v-hat-answers"),
                                      ("v_hat_clusters", "the cluster-robust variance over the known households "
                                       "(Liang–Zeger, CR0)", "cluster-v-hat-answers")):
@@ -122,32 +134,35 @@ def claims(table: pd.DataFrame) -> list[Claim]:
             status=status, counterexample="" if status != "does not hold" else ", ".join(
                 f"{tail_max[n]:.0%} at n = {n:,}" for n in grid),
             code=code_name(estimated_v_table)))
-        fails = all(_interval(_at(sub, n, "v_hat_order_unknown"))[1] < TARGET for n in grid)
-        works = any(_interval(_at(sub, n, "v_hat_order_unknown"))[0] >= TARGET for n in grid)
+        unknown = [_answers(_at(sub, n, "v_hat_order_unknown")) for n in grid]
+        fails = all(d.state == decisions.FAILS for d in unknown)
+        works = any(d.state == decisions.HOLDS for d in unknown)
         out.append(Claim(
             **BASE, claim_id=f"{tag}-v-hat-needs-the-record-order",
             claim=f"{where}, without the record order (records shuffled before estimating) V̂ ≈ 1 and Algorithm 1 "
                   f"answers < {TARGET:.0%} of the candidate attribute queries at every n, as with the i.i.d. "
                   "threshold: the remedy needs the dependence order.",
-            expected=f"the answered fraction's {Z:g}-SE interval below {TARGET:.0%} at every n (holds); at or above "
-                     "it at some n (does not hold)",
-            measured=f"order unknown: {per_n('v_hat_order_unknown')}.",
+            expected=f"the share of data sets answering ≥ {TARGET:.0%}, with its Clopper–Pearson interval, below "
+                     f"{TARGET:.0%} at every n (holds); at or above it at some n (does not hold)",
+            measured=f"order unknown: {per_n('v_hat_order_unknown')}."
+                     + "".join(dict.fromkeys(f" {d.note()}" for d in unknown if d.note())),
             status="holds" if fails else "does not hold" if works else "not checked",
             code=code_name(estimated_v_table)))
     return out
 
 
 def headline(table: pd.DataFrame) -> str:
-    """The figure's one verdict: at how many (point, n) V estimated per query answers >= 90% (3 SE), against V
-    known and the record order unknown."""
+    """The figure's one verdict: at how many (point, n) V estimated per query answers in >= 90% of the data sets
+    (:func:`_answers`, the claims' rule), against V known and the record order unknown."""
     def count(variant: str) -> tuple[int, int]:
         rows = table[table["variant"] == variant]
-        return sum(_interval(r)[0] >= TARGET for r in rows.itertuples()), len(rows)
+        return sum(_answers(r).state == decisions.HOLDS for r in rows.itertuples()), len(rows)
 
     (est, total), (known, _), (unknown, _) = count("v_hat"), count("v_known"), count("v_hat_order_unknown")
     v_hat = table[table["variant"] == "v_hat"].itertuples()
-    undecided = sum(_interval(r)[0] < TARGET <= _interval(r)[1] for r in v_hat)  # straddling 90%: neither way
-    return (f"T√V̂ per query answers ≥ {TARGET:.0%} even 3 SE down at {est} of {total} settings"
+    undecided = sum(_answers(r).state == decisions.UNDECIDED for r in v_hat)
+    return (f"T√V̂ per query: ≥ {TARGET:.0%} of data sets answer ≥ {TARGET:.0%} (exact interval) at {est} of {total} "
+            "settings"
             + (f", {undecided} undecided" if undecided else "")
             + f";\nwith V known at {known}, with the record order unknown at {unknown}")
 
@@ -157,7 +172,8 @@ NEAR = 0.03
 
 
 def figure(table: pd.DataFrame, spec):
-    """A row per n, a column per structure: the answered fraction (mean, bars: Z SE) per threshold (y, one row
+    """A row per n, a column per structure: the share of data sets answering >= 90% of their queries (bars: the
+    claims' exact interval) per threshold (y, one row
     each, in :data:`WORDS` order), ○ the weaker strength (V ≈ 8), ● the stronger (V ≈ 20), in the threshold's
     colour; dotted: 90% answered."""
     from matplotlib.lines import Line2D
@@ -199,19 +215,19 @@ def figure(table: pd.DataFrame, spec):
                         continue
                     r = rows.iloc[0]
                     enc = encodings[variant]
-                    se = 0.0 if np.isnan(r.answered_fraction_se) else r.answered_fraction_se
                     offset = 0.2 if s_index else -0.2  # the two strengths one above the other in the row
-                    low, high = r.answered_fraction - Z * se, min(1.0, r.answered_fraction + Z * se)  # a share ≤ 1
-                    ax.errorbar(r.answered_fraction, y + offset, ls="", ms=5.5, mew=1.2,
-                                xerr=[[r.answered_fraction - max(0.0, low)], [high - r.answered_fraction]],
+                    share = r.data_sets_answering_90
+                    low, high = _interval(r)  # the claims' exact interval
+                    ax.errorbar(share, y + offset, ls="", ms=5.5, mew=1.2,
+                                xerr=[[share - low], [high - share]],
                                 mfc=enc["color"] if s_index else "white", mec=enc["color"], ecolor=enc["color"],
                                 color=enc["color"], marker=enc["marker"], gid=enc["gid"])
                     if variant == "v_hat" and low < TARGET + NEAR:  # what the title counts, said where the eye
                         # cannot tell: passes (low end ≥ 90%), undecided (the bar straddles 90%) or fails
                         words = "passes" if low >= TARGET else "undecided" if high >= TARGET else "fails"
                         if words == "fails":
-                            ring(ax, r.answered_fraction, y + offset, label="claim does not hold here")
-                        ax.annotate(f"{words}\n−{Z:g} SE: {low:.3f}", (max(0.0, low), y + offset),
+                            ring(ax, share, y + offset, label="claim does not hold here")
+                        ax.annotate(f"{words}\nlow end {low:.3f}", (max(0.0, low), y + offset),
                                     textcoords="offset points", xytext=(-4, 0), ha="right", va="center",
                                     fontsize=SIZES["tick"], color=enc["color"], linespacing=1.0)  # left of the
                         # bar's low end, on the same row as its point
@@ -222,12 +238,13 @@ def figure(table: pd.DataFrame, spec):
             if i == 0:
                 ax.set_title(structure_words(models[structure]).split(":")[0], fontsize=SIZES["tick"])
             if i == len(grid) - 1:
-                ax.set_xlabel("fraction answered")
+                ax.set_xlabel(f"share of data sets answering ≥ {TARGET:.0%}")
             if j == len(structures) - 1:
                 ax.yaxis.set_label_position("right")
                 ax.set_ylabel(f"n = {n:,}", fontsize=SIZES["tick"])
     setting = (f"Algorithm 1, the DP calibration's σ (ε = {spec.alg1.session_epsilon:g}, B = {spec.alg1.budget}), "
-               f"d = {spec.d}, null labels, {spec.replicates} replicates; bars: ±{Z:g} SE (cut at 0, 1)")
+               f"d = {spec.d}, null labels, {spec.replicates} replicates; "
+               f"bars: {decisions.CONFIDENCE:.2%} Clopper–Pearson")
     verdict_title(fig, headline(table), setting)
     grey = COLORS["reference"]
     handles = [Line2D([], [], ls="", marker="o", mfc="white", mec=grey, ms=5.5, label="weaker strength (V ≈ 8), upper"),

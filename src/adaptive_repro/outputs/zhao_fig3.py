@@ -16,6 +16,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from adaptive_repro import decisions
 from adaptive_repro.bounds import zhao as zb
 from adaptive_repro.foundation.registry import Claim, Verdicts, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import (
@@ -37,6 +38,7 @@ from adaptive_repro.outputs.zhao_common import (
     prevents_overfitting_id,
     shortfalls,
     theory_table,
+    undecided,
 )
 from adaptive_repro.outputs.zhao_fig3_figures import fig2_figure, fig3_figure
 from adaptive_repro.stats import paired_gap, paired_gap_table, summarize
@@ -56,22 +58,24 @@ def arm_gaps(records: pd.DataFrame, arm: str) -> list[tuple[int, float, float, i
 
 
 def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, tolerance: float,
-                   n: int | None = None) -> tuple[bool, str, str]:
-    """Fig. 3's reading for one arm: at every k > 0 at least 90% of accuracy queries answered and holdout − fresh
-    not significantly above the arm's tolerance T (mean − Z SE <= T over the answered replicates). Algorithm 1
-    reports the training value whenever the noisy gap stays under its threshold, so answers within T of the holdout
-    value are its design (as Thresholdout's claim in the Dwork outputs). Returns (ok, measured, counterexample)."""
+                   n: int | None = None) -> tuple[str, str, str]:
+    """Fig. 3's reading for one arm, by the decision module: at every k > 0 at least 90% of accuracy queries answered
+    (Clopper–Pearson over the sessions) and holdout − fresh within the arm's tolerance T (mean + Z SE <= T over the
+    answered replicates). Algorithm 1 reports the training value whenever the noisy gap stays under its threshold, so
+    answers within T of the holdout value are its design (as Thresholdout's claim in the Dwork outputs). Returns
+    (state: "holds", "does not hold" or "undecided"; measured; counterexample)."""
     hold = table[(table["mechanism"] == arm) & (table["dataset"] == "holdout") & (table["k"] > 0)]
     if hold.empty:
-        return False, "arm not run (infeasible calibration)", "all k"
+        return "does not hold", "arm not run (infeasible calibration)", "all k"
     answered = float(hold["answered"].min())
     gaps = [g for g in arm_gaps(records, arm) if not np.isnan(g[1])]
     if not gaps:
-        return False, "every accuracy answer was ⊥ (the budget went on the attribute queries)", "all k"
+        return "does not hold", "every accuracy answer was ⊥ (the budget went on the attribute queries)", "all k"
     worst = max(gaps, key=lambda g: g[1] - Z * (g[2] if np.isfinite(g[2]) else 0.0))
     bad_answered, bad_gap = shortfalls(hold, gaps, tolerance)
-    ok = bad_answered.empty and not bad_gap
-    required = f"≥ {ANSWERED_MIN:.0%} required"
+    open_parts = undecided(hold, gaps, tolerance)
+    state = ("does not hold" if len(bad_answered) or bad_gap else "undecided" if open_parts else "holds")
+    required = f"≥ {ANSWERED_MIN:.0%} required, Clopper–Pearson over sessions"
     if answered >= 1.0:
         answered_text = f"answered 100% at every k > 0 ({required})"
     else:
@@ -83,10 +87,12 @@ def no_overfitting(records: pd.DataFrame, arm: str, table: pd.DataFrame, toleran
                 f"{worst[2]:.4f} (SE, "
                 f"{worst[3]} answered replicates"
                 + (f"; {2 * np.sqrt(n) * worst[1]:.1f} sampling SE 1/(2√n)" if n else "")
-                + f") against T = {tolerance:.4f}")
-    counter = "" if ok else (f"k = {int(bad_answered['k'].iloc[0])}: {bad_answered['answered'].iloc[0]:.0%} answered"
-                             if not bad_answered.empty else f"k = {bad_gap[0][0]}: gap {bad_gap[0][1]:+.4f}")
-    return ok, measured, counter
+                + f") against T = {tolerance:.4f}"
+                + (". " + "; ".join(open_parts[:2]) if state == "undecided" else ""))
+    counter = "" if state != "does not hold" else (
+        f"k = {int(bad_answered['k'].iloc[0])}: {bad_answered['answered'].iloc[0]:.0%} answered"
+        if len(bad_answered) else f"k = {bad_gap[0][0]}: gap {bad_gap[0][1]:+.4f}")
+    return state, measured, counter
 
 
 def power_control(records: pd.DataFrame, tolerance: float) -> tuple[bool, str]:
@@ -96,8 +102,8 @@ def power_control(records: pd.DataFrame, tolerance: float) -> tuple[bool, str]:
     gaps = [g for g in arm_gaps(records, "standard") if np.isfinite(g[1]) and np.isfinite(g[2])]
     if not gaps:
         return False, "no standard holdout in this run to show that the test can fail"
-    k, mean, se, _ = max(gaps, key=lambda g: g[1] - Z * g[2])
-    fails = bool(mean - Z * se > tolerance)
+    k, mean, se, replicates = max(gaps, key=lambda g: g[1] - Z * g[2])
+    fails = decisions.mean_above(mean, se, replicates, tolerance).state == decisions.HOLDS
     return fails, (f"power control: the standard holdout on the same data {'fails' if fails else 'passes'} this gap "
                    f"test (at k = {k}: {mean:+.4f} ± {se:.4f} against T = {tolerance:.4f})")
 
@@ -171,10 +177,10 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
         arm, cal = arm_obj.name, arm_obj.calibration
         th = theory[theory["arm"] == arm]
         tolerance = float(th["threshold"].iloc[0]) if len(th) else np.nan
-        ok, measured, counter = no_overfitting(records, arm, table, tolerance, spec.n)
+        state, measured, counter = no_overfitting(records, arm, table, tolerance, spec.n)
         paper = cal.paper_claim
-        status = verdict(ok)
-        if ok:  # a pass counts only where the unprotected arm fails the same test
+        status = {"holds": "reproduced", "does not hold": "differs", "undecided": "not checked"}[state]
+        if state == "holds":  # a pass counts only where the unprotected arm fails the same test
             powered, control = power_control(records, tolerance)
             measured += f"; {control}"
             if not powered:
@@ -189,9 +195,10 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
              f"Algorithm 1 with the {cal.display_name} ({cal.purpose}; this project's arm) prevents overfitting "
              f"{where}: it answers ≥ {ANSWERED_MIN:.0%} of the accuracy queries and its holdout answers track fresh "
              "accuracy."),
-            expected=f"≥ {ANSWERED_MIN:.0%} answered and holdout − fresh not above the arm's threshold T "
-            f"(by > {Z:g} SE) at every k > 0, where the standard holdout on the same data exceeds T (by > {Z:g} SE) "
-            "at some k (else not checked: no power)",
+            expected=f"≥ {ANSWERED_MIN:.0%} answered (Clopper–Pearson over sessions) and holdout − fresh + {Z:g} SE "
+            f"≤ the arm's threshold T at every k > 0, where the standard holdout on the same data exceeds T (by > "
+            f"{Z:g} SE) at some k (else not checked: no power); differs where the answered rate is below 90% or the "
+            f"gap − {Z:g} SE > T at some k",
             measured=measured, status=status, counterexample=counter, kind="paper" if paper else "project",
             quote=QUOTE_FIG3 if paper else "", code=code_name(no_overfitting)))
     claims += certified_claims(output_id, theory, spec)
@@ -206,28 +213,33 @@ def fig3_claims(output_id: str, records: pd.DataFrame, table: pd.DataFrame, theo
         made = Verdicts(claims)
         over, bdp = made[STANDARD_OVERFITS], made[prevents_overfitting_id(BDP_ARM)]
         ok = over.status == "reproduced" and bdp.status == "reproduced"
+        refuted = "differs" in (over.status, bdp.status)  # either half decided against: else undecided
         claims.append(Claim(output_id=output_id, claim_id="bdp-vs-standard-same-data", source="Zhao 2017 §4",
                             claim="On the same data the standard holdout overfits while the Bayesian-DP calibrated "
                             "Algorithm 1 does not (both halves of §4's sentence at once).",
                             expected="standard overfits and the Bayesian-DP arm reproduces Fig. 3's reading",
-                            measured=f"standard: {over.measured}; Bayesian-DP arm: {bdp.measured}", status=verdict(ok),
-                            counterexample="" if ok else ("standard does not overfit" if over.status != "reproduced"
-                                           else bdp.counterexample),
+                            measured=f"standard: {over.measured}; Bayesian-DP arm: {bdp.measured}",
+                            status="reproduced" if ok else "differs" if refuted else "not checked",
+                            counterexample="" if not refuted else ("standard does not overfit"
+                                                                   if over.status == "differs" else bdp.counterexample),
                             kind="paper", quote=QUOTE_SECTION, code=code_name(no_overfitting)))
         if DP_ARM in spec.mechanisms:
             dp = made[prevents_overfitting_id(DP_ARM)]  # does this experiment tell the two calibrations apart?
-            separated = bdp.status == "reproduced" and dp.status != "reproduced"
+            separated = bdp.status == "reproduced" and dp.status == "differs"
+            # decided against: the Bayesian-DP arm differs, or both arms reproduce the reading; else undecided
+            joined = bdp.status == "differs" or (bdp.status == "reproduced" and dp.status == "reproduced")
             claims.append(Claim(
                 output_id=output_id, claim_id="calibrations-separated", source="Zhao 2017, Fig. 3 and §4",
                 claim="At this setting the Bayesian-DP calibration prevents overfitting while the DP calibration (as "
                       "if records were independent) does not, so the experiment separates the two calibrations.",
                 expected="Bayesian-DP arm reproduces Fig. 3's reading and the DP arm does not",
                 measured=f"Bayesian-DP arm: {bdp.status}; DP arm: {dp.status}"
-                         + ("" if separated else " — both arms pass (or both fail), so this experiment does not "
-                            "separate the calibrations: it shows the Bayesian-DP arm can work at this n, not that "
-                            "it is needed"),
-                status=verdict(separated, "statement"),
-                counterexample="" if separated else f"DP arm: {dp.status}", kind="project",
+                         + ("" if not joined else " — both arms pass (or the Bayesian-DP arm fails), so this "
+                            "experiment does not separate the calibrations")
+                         + ("" if separated or joined else " — an arm's verdict is undecided at this replicate count, "
+                            "so whether the experiment separates the calibrations is undecided"),
+                status="holds" if separated else "does not hold" if joined else "not checked",
+                counterexample="" if not joined else f"DP arm: {dp.status}", kind="project",
                 code=code_name(no_overfitting)))
     return claims
 

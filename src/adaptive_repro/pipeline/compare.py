@@ -1,11 +1,12 @@
 """Compare the tables and claims of two results directories, file by file.
 
-    python -m adaptive_repro.pipeline.compare RESULTS_A RESULTS_B
+    python -m adaptive_repro.pipeline.compare RESULTS_A RESULTS_B [--statuses]
 
 Tables (``tables/<ID>.csv``) must be byte-identical. Claims files are compared byte for byte and, where the
 registry's columns differ between the two (an older run), on the columns both have. Prints one line per file and
 exits 1 if anything differs. Used to show that a restructuring preserved behaviour, and that a changed config gives
-the same tables as a clean run of that config.
+the same tables as a clean run of that config. ``--statuses`` also lists every claim whose status differs between the
+two runs' ``tables/claims.csv`` (and the claims only one of them has): what a change of a decision rule re-decides.
 """
 
 from __future__ import annotations
@@ -44,11 +45,27 @@ def compare_dirs(a: Path, b: Path, subdirs=("tables", "claims")) -> dict[str, st
     return {name: compare_file(a / name, b / name) for name in names}
 
 
+def status_changes(a: Path, b: Path) -> pd.DataFrame:
+    """Claims (output_id, claim_id) whose status differs between two runs' ``tables/claims.csv``, with both statuses
+    ("(absent)" where a run has no such claim)."""
+    keys = ["output_id", "claim_id"]
+    fa, fb = (pd.read_csv(d / "tables" / "claims.csv", dtype=str, keep_default_na=False)[[*keys, "status"]]
+              for d in (a, b))
+    both = fa.merge(fb, on=keys, how="outer", suffixes=("_a", "_b")).fillna("(absent)")
+    return both[both["status_a"] != both["status_b"]].reset_index(drop=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", type=Path)
     parser.add_argument("b", type=Path)
+    parser.add_argument("--statuses", action="store_true", help="list the claims whose status differs")
     args = parser.parse_args(argv)
+    if args.statuses:
+        changed = status_changes(args.a, args.b)
+        for r in changed.itertuples():
+            print(f"status {r.output_id}/{r.claim_id}: {r.status_a} -> {r.status_b}")
+        print(f"{len(changed)} claim statuses differ")
     verdicts = compare_dirs(args.a, args.b)
     for name, verdict in verdicts.items():
         print(f"{name}: {verdict}")

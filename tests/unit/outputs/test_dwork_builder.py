@@ -48,9 +48,14 @@ def test_verdicts_follow_the_records():
     _, _, claims = build(records(standard_gap=0.1, thresholdout_gap=0.0))
     status = {c.claim_id: c.status for c in claims}
     assert status["standard-overfits"] == "reproduced" and status["thresholdout-tracks-fresh"] == "reproduced"
-    _, _, claims = build(records(standard_gap=0.0, thresholdout_gap=0.2))  # no overfitting; Thresholdout off by 0.2
+    # the holdout below fresh (decided: no overfitting); Thresholdout off by 0.2
+    _, _, claims = build(records(standard_gap=-0.05, thresholdout_gap=0.2))
     status = {c.claim_id: c.status for c in claims}
     assert status["standard-overfits"] == "differs" and status["thresholdout-tracks-fresh"] == "differs"
+    # no gap at all: "overfits" (gap > 0) is neither shown nor refuted, with one margin (0) both ways
+    _, _, claims = build(records(standard_gap=0.0, thresholdout_gap=0.2))
+    row = next(c for c in claims if c.claim_id == "standard-overfits")
+    assert row.status == "not checked" and "Undecided" in row.measured
     _, _, claims = build(records(standard_gap=0.0, thresholdout_gap=0.0))  # both within T: no power
     row = next(c for c in claims if c.claim_id == "thresholdout-tracks-fresh")
     assert row.status == "not checked" and "no power" in row.measured

@@ -28,6 +28,21 @@ def built():
                                           {"records": records, "diagnostics": diagnostics,
                                            "specs": {"zhao-correlation": spec}})
 
+def per_session(table):
+    """A hand-made point table with the per-session columns :func:`zc.point_table` writes: the answered count from
+    the answered fraction, the gap against the population (null labels: at most 0.5), no session over T."""
+    import pandas as pd
+
+    table = table.copy()
+    answered_n = table["answered_n"] if "answered_n" in table else pd.Series(100, index=table.index)
+    table["answered_count"] = (table["answered"] * answered_n).round().astype(int)
+    for column, value in (("largest_gap", 0.5), ("gap_reference", "population"), ("sessions_over_t", 0),
+                          ("only_this_answered", 0), ("only_dp_answered", 0)):
+        if column not in table:
+            table[column] = value
+    return table
+
+
 #: A spec with no protected arm and Dwork's analyst as it is: only the standard rows are read.
 NO_ARMS = types.SimpleNamespace(points=[types.SimpleNamespace(arms=(), remove_shared_state=False)])
 
@@ -75,7 +90,7 @@ def test_worsens_row_is_three_way(gaps, status):
 
     v = np.array([1.0, 3.0, 8.0, 20.0])
     table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
-                          "gap_se": 0.002, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0})
+                          "gap_se": 0.002, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0, "replicates": 40})
     no_arms = NO_ARMS
     (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("worsens-naive-reuse")]
     assert row.status == status
@@ -94,14 +109,15 @@ def test_verdicts_are_computed_from_the_validity_test(built):
                              "certified_bdp": 3.0, "eps_session": 3.0, "replicates": 40, "answered_n": 100})
     table = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 1.0, 0.0]),
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
+    table = per_session(table)
     assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
     assert zc.structure_verdict(table) == "DP < 90% from V = 3\nBDP < 90% from V = 8\nn/V undecided"  # no control
     assert zc.remedy_state(table) == ("undecided", None)
     assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 (i.i.d. T) answers < 90% in all 1 "
                                   "structures; n/V arms untested (no power)")
     # where the Bayesian-DP calibration fails the same way no later, the title's verdict is both calibrations'
-    both = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 0.3, 0.0]),
-                      rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
+    both = per_session(pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 0.3, 0.0]),
+                                  rows("thresholdout_effective_n", [1.0, 1.0, 1.0])]))
     assert zc.headline(both).startswith("From V = 3, Algorithm 1 (either calibration, i.i.d. T) answers < 90% in all 1")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
     assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
@@ -152,7 +168,7 @@ def _power_table(std_gap: float, arm_answered: float = 1.0, answered_n: int = 10
               "budget_used": 0.0}
     std = pd.DataFrame(common | {"mechanism": "standard", "gap_mean": std_gap, "answered": 1.0})
     arm = pd.DataFrame(common | {"mechanism": "thresholdout_effective_n", "gap_mean": 0.01, "answered": arm_answered})
-    return pd.concat([std, arm], ignore_index=True)
+    return per_session(pd.concat([std, arm], ignore_index=True))
 
 
 @pytest.mark.parametrize("std_gap, answered, answered_n, status", [
@@ -191,6 +207,34 @@ def test_sqrt_v_scaling_holds_only_inside_its_equivalence_margin(slope_se_scale,
     assert ("replicates would decide" in row.measured) == (status == "not checked")
 
 
+def test_a_slope_inside_the_margin_but_off_one_half_is_not_does_not_hold():
+    """Attribute chains' measured slope 0.42 ± 0.01 lies inside ½ ± 0.1 while its 3-SE interval (0.39–0.45) crosses
+    0.4: one margin both ways makes it undecided, not "does not hold" (a point-null rejection of ½)."""
+    import pandas as pd
+
+    v = np.array([1.0, 3.0, 8.0, 20.0])
+    gaps = 0.02 * v ** 0.42
+    # log-gap SEs chosen so the weighted slope's SE is 0.01
+    x = np.log(v)
+    se_log = 0.01 * np.sqrt(np.sum((x - x.mean()) ** 2))
+    table = pd.DataFrame({"structure": "attribute_chains", "mechanism": "standard", "V": v, "gap_mean": gaps,
+                          "gap_se": gaps * se_log, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0,
+                          "replicates": 70, "point": ["a", "b", "c", "d"]})
+    (row,) = [c for c in zc.claims(table, NO_ARMS) if c.claim_id.endswith("scales-like-sqrt-v")]
+    assert "slope 0.42 ± 0.01" in row.measured
+    assert row.status == "not checked" and "Undecided" in row.measured, row.measured
+
+
+def test_a_threshold_at_or_above_the_largest_possible_gap_cannot_fail():
+    """Thresholdout for n/V at V ≈ 20 of the default run has T = 0.566 while holdout − population is at most 0.5 with
+    null labels: whatever the data, the gap test passes, so the row says "cannot fail" and is not "holds"."""
+    table = _power_table(0.7).assign(threshold=[0.05, 0.566, 0.05, 0.566])
+    arm = types.SimpleNamespace(name="thresholdout_effective_n", claim_name="Thresholdout for n/V")
+    spec = types.SimpleNamespace(points=[types.SimpleNamespace(arms=(arm,), remove_shared_state=False)])
+    (row,) = [c for c in zc.claims(table, spec) if c.claim_id.endswith("-restores")]
+    assert row.status == "not checked" and "Cannot fail" in row.measured, row.measured
+
+
 def test_the_noiseless_arm_answers_exactly_as_algorithm_1_without_noise():
     """sigma = 0: over the threshold iff |holdout − train| > T; then the holdout value exactly and one budget unit;
     the training value otherwise; bottom once the budget is spent (Zhao 2017 Algorithm 1, lines 3-11, no noise)."""
@@ -212,10 +256,13 @@ def _noise_table(dp_answered, quiet_answered, answered_n=100):
     common = {"structure": "households", "V": v, "point": ["p1", "p8"], "k": 50, "feasible": True, "gap_mean": 0.0,
               "gap_se": 0.001, "threshold": 0.1, "replicates": 100, "answered_n": answered_n, "budget": 20.0,
               "gap_iid_se_units": 0.0, "gap_true_se_units": 0.0, "certified_bdp": np.nan, "eps_session": np.nan}
-    return pd.concat([pd.DataFrame(common | {"mechanism": "zhao_alg1_dp", "answered": dp_answered, "sigma": 0.02,
-                                             "budget_used": [5.0, 20.0]}),
-                      pd.DataFrame(common | {"mechanism": "zhao_alg1_dp_noiseless", "answered": quiet_answered,
-                                             "sigma": 0.0, "budget_used": [0.0, 20.0]})], ignore_index=True)
+    quiet_only = np.maximum(np.round((np.asarray(quiet_answered) - np.asarray(dp_answered)) * answered_n), 0)
+    return per_session(pd.concat([
+        pd.DataFrame(common | {"mechanism": "zhao_alg1_dp", "answered": dp_answered, "sigma": 0.02,
+                               "budget_used": [5.0, 20.0]}),
+        pd.DataFrame(common | {"mechanism": "zhao_alg1_dp_noiseless", "answered": quiet_answered, "sigma": 0.0,
+                               "budget_used": [0.0, 20.0], "only_this_answered": quiet_only.astype(int),
+                               "only_dp_answered": 0})], ignore_index=True))
 
 
 @pytest.mark.parametrize("dp, quiet, status", [([1.0, 0.2], [1.0, 0.1], "holds"),           # both fail at V = 8
@@ -281,9 +328,9 @@ def test_the_figures_n_over_v_verdict_is_the_claims_test(std_gap, arm_gap, state
     base = {"structure": "households", "V": [1.0, 8.0], "point": ["a", "b"], "k": 50, "feasible": True,
             "answered": 1.0, "gap_se": 0.01, "certified_bdp": np.nan, "eps_session": np.nan, "replicates": 200,
             "answered_n": 200}
-    table = pd.concat([pd.DataFrame(base | {"mechanism": "standard", "gap_mean": std_gap, "threshold": np.nan}),
-                       pd.DataFrame(base | {"mechanism": "thresholdout_effective_n", "gap_mean": arm_gap,
-                                           "threshold": 0.1})])
+    table = per_session(pd.concat([
+        pd.DataFrame(base | {"mechanism": "standard", "gap_mean": std_gap, "threshold": np.nan}),
+        pd.DataFrame(base | {"mechanism": "thresholdout_effective_n", "gap_mean": arm_gap, "threshold": 0.1})]))
     assert zc.remedy_state(table) == ((state, 1.0) if state == "fails" else (state, None))
     title = zc.headline(table)
     assert (f"n/V thresholds (V known): {state} in 1 of 1" in title) == (state != "undecided")  # unpowered

@@ -60,22 +60,33 @@ def test_theorem2_failure_is_the_theorems_event():
     assert theorem2_failure(np.array([0.7, 0.7, 0.7]), np.array([0.5, 0.5, 0.5]), 0.5, tau, c, budget=1)
 
 
-def _row(answered, noiseless, iid, se=0.01):
+DATA_SETS = 1000  # per (point, calibration, n) in the hand-made rows below
+
+
+def _counts(answered, noiseless, iid):
+    """The per-session columns of frontier_table when the given shares of the data sets answer >= 90%."""
+    return dict(replicates=DATA_SETS, iid_data_sets=DATA_SETS,
+                data_sets_answering_90_count=round(answered * DATA_SETS),
+                noiseless_data_sets_answering_90_count=round(noiseless * DATA_SETS),
+                iid_data_sets_answering_90_count=round(iid * DATA_SETS))
+
+
+def _row(answered, noiseless, iid):
     return pd.Series(dict(answered_fraction=answered, answered_fraction_noiseless=noiseless,
-                          answered_fraction_noiseless_se=se, answered_fraction_iid=iid, answered_fraction_iid_se=se))
+                          answered_fraction_iid=iid, **_counts(answered, noiseless, iid)))
 
 
 @pytest.mark.parametrize("noiseless, iid, cause", [(0.5, 1.0, "data"), (1.0, 0.4, "noise"),
                                                    (0.5, 0.4, "noise and data"), (1.0, 1.0, "together"),
-                                                   (0.95, 0.4, "noise"), (0.88, 1.0, "together")])
+                                                   (0.95, 0.4, "noise"),
+                                                   (0.88, 1.0, "undecided")])  # 880/1000 straddles 90%
 def test_the_cause_follows_the_counterfactuals(noiseless, iid, cause):
     assert causes.cause(_row(0.2, noiseless, iid)) == cause
 
 
 def _table(per_n: dict, calibration="bdp"):
     rows = [dict(experiment="p", structure="households", calibration=calibration, n=n, V=8.0, sigma_over_threshold=1.0,
-                 answered_fraction=a, answered_fraction_se=0.01, answered_fraction_noiseless=q,
-                 answered_fraction_noiseless_se=0.01, answered_fraction_iid=i, answered_fraction_iid_se=0.01)
+                 answered_fraction=a, answered_fraction_noiseless=q, answered_fraction_iid=i, **_counts(a, q, i))
             for n, (a, q, i) in per_n.items()]
     return pd.DataFrame(rows)
 
@@ -95,7 +106,8 @@ def test_no_budget_row_where_the_arm_always_answers():
 
 def _validity(dp_errors, bdp_errors, dp_fail=0, bdp_fail=0):
     table = pd.DataFrame([dict(experiment="p", structure="households", calibration=c, n=1e6, V=8.0,
-                               answered_fraction=1.0, eps_dp=e) for c, e in (("dp_effective_n", 3.0),
+                               answered_fraction=1.0, eps_dp=e, **_counts(1.0, 1.0, 1.0))
+                          for c, e in (("dp_effective_n", 3.0),
                                                                              ("bdp_effective_n", 0.1))])
     records = pd.DataFrame(
         [dict(experiment="p", replicate=r, calibration="dp_effective_n", n=1e6, max_error_units=x,

@@ -121,15 +121,17 @@ def test_every_threshold_sees_the_same_data_and_the_estimates_are_as_documented(
     shuffled = chains[chains["variant"] == "v_hat_order_unknown"]["v_hat_mean"].mean()
     assert shuffled < 2 < estimate  # without the order the dependence is invisible
     assert {c.claim_id.split("-v")[0] for c in claims} >= {"regimes", "attribute_chains", "households"}
-    assert fig.get_suptitle().startswith("T√V̂ per query answers")
+    assert fig.get_suptitle().startswith("T√V̂ per query: ≥ 90% of data sets answer")
 
 
-def _table(fractions: dict, se=0.01, tails=None):
+def _table(fractions: dict, se=0.01, tails=None, replicates=100):
+    """A hand-made table: ``fractions`` gives each (variant, n)'s share of data sets answering >= 90%."""
     rows = []
     for (variant, n), f in fractions.items():
         rows.append(dict(experiment="p", structure="households", n=n, variant=variant, answered_fraction=f,
-                         answered_fraction_se=se, replicates=20, V=8.0, v_hat_mean=6.0, v_hat_max=15.0,
-                         data_sets_answering_90=f, data_sets_answering_under_20=(tails or {}).get((variant, n), 0.0),
+                         answered_fraction_se=se, replicates=replicates, V=8.0, v_hat_mean=6.0, v_hat_max=15.0,
+                         data_sets_answering_90=f, data_sets_answering_90_count=round(f * replicates),
+                         data_sets_answering_under_20=(tails or {}).get((variant, n), 0.0),
                          max_error_units=2.0))
     return pd.DataFrame(rows)
 
@@ -146,6 +148,15 @@ def test_the_estimate_row_needs_a_failing_control(v_hat, iid, status):
     row = rows["households-v8-v-hat-answers"]
     assert row.status == status
     assert ("no power" in row.measured) == (iid > 0.9)
+
+
+def test_twenty_of_twenty_data_sets_answering_is_not_holds():
+    """Every one of 20 data sets answers: a mean ± 3 SE over data sets has SE 0 and would say "holds"; the exact
+    interval of 20/20 reaches 0.72, so the row is undecided and names the replicates that would decide it."""
+    rows = {c.claim_id: c for c in zev.claims(_table(_all(1.0, iid=0.0), replicates=20))}
+    row = rows["households-v8-v-hat-answers"]
+    assert row.status == "not checked" and "20/20 data sets" in row.measured
+    assert "about 63 replicates would decide it" in row.measured, row.measured
 
 
 def test_tail_and_order_rows_come_out_every_way():
