@@ -259,19 +259,34 @@ def subsampled_gaussian_rdp_eps(N, batch, sensitivity, sigma, T, delta):
     Theorem 9), times T, converted to (eps, delta), all by dp_accounting's public ``RdpAccountant`` (replace-one
     neighbours, a ``SampledWithoutReplacementDpEvent`` of a ``GaussianDpEvent``). A valid (not tight) eps: an
     (eps', delta) pair with eps' at least this is proved; inf where none is (delta = 0, or too little noise)."""
-    import dp_accounting
     from dp_accounting.rdp import rdp_privacy_accountant as rdp
 
     def one(n, b, s, g, t, d):
         # eps falls as the noise multiplier z = g/s grows; dp_accounting's conversion fails near z = 1e9 (math domain
         # error), so z is capped at 1e4, where eps is at the conversion's floor: still an upper bound for larger z
         z = min(float(g) / float(s), MAX_NOISE_MULTIPLIER)
-        accountant = rdp.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-        step = dp_accounting.SampledWithoutReplacementDpEvent(int(n), int(b),
-                                                              dp_accounting.GaussianDpEvent(z))
-        return accountant.compose(step, int(t)).get_epsilon(float(d))
+        orders, step_rdp = _one_step_rdp(int(n), int(b), z)
+        # T steps: T times one step's RDP at every order, as the accountant composes a count (0 + T r, exactly)
+        return rdp.compute_epsilon(orders, int(t) * step_rdp, float(d))[0]
     out = np.vectorize(one, otypes=[float])(N, batch, sensitivity, sigma, T, delta)
     return out if out.ndim else float(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _one_step_rdp(n: int, batch: int, noise_multiplier: float) -> tuple[np.ndarray, np.ndarray]:
+    """dp_accounting's RDP curve (orders, RDP at each order) of one Gaussian step on ``batch`` of ``n`` records
+    sampled without replacement (replace-one neighbours), read through the accountant's public ``orders`` and
+    ``rdp``. Computed once per distinct step: it is the whole cost of :func:`subsampled_gaussian_rdp_eps`, whose rows
+    differ mostly in T and delta."""
+    import dp_accounting
+    from dp_accounting.rdp import rdp_privacy_accountant as rdp
+
+    accountant = rdp.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    accountant.compose(dp_accounting.SampledWithoutReplacementDpEvent(
+        n, batch, dp_accounting.GaussianDpEvent(noise_multiplier)), 1)
+    orders, step_rdp = accountant.orders, accountant.rdp
+    orders.flags.writeable = step_rdp.flags.writeable = False  # shared by every caller of the cache
+    return orders, step_rdp
 
 
 def linear_instance_delta(q: float, shift: float, sigma: float, T: int, eps_prime):

@@ -76,3 +76,14 @@ def test_a_misspelled_claim_or_output_is_named_as_unknown(tmp_path, name, messag
     make_run(tmp_path, 3)
     with pytest.raises(SystemExit, match=message):
         claims.main(["show", name, "--results", str(tmp_path)])
+
+
+def test_repeated_set_options_add_up(tmp_path, capsys):
+    """Two --set options: both changes apply (argparse's "extend"), not only the last."""
+    rows = make_run(tmp_path, 7)
+    claims.main(["show", f"he-kl/{rows[0].claim_id}", "--results", str(tmp_path), "--set", "points=4",
+                 "--set", "eps_max=2.0"])
+    out = capsys.readouterr().out
+    assert "Re-evaluated with points=4, eps_max=2.0" in out or (
+        "points=4" in out.split("Re-evaluated")[1] and "eps_max=2.0" in out.split("Re-evaluated")[1]), out
+    assert "/4 grid points" in out.split("Re-evaluated")[1]

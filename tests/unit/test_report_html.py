@@ -211,3 +211,24 @@ def test_alt_text_is_the_figures_verdict(tmp_path):
     assert report_html.figure_alt(tmp_path / "f.png", "Dwork Fig. 1") == (
         "Figure: Dwork Fig. 1. The holdout overfits n = 10, 3 replicates")
     assert report_html.figure_alt(_png(tmp_path / "plain.png"), "X") == "Figure: X."
+
+
+def test_a_figure_saved_twice_gives_the_same_bytes(tmp_path):
+    """Same figure, same files: the PDF carries no creation date (a rerun of the same config is byte-identical)."""
+    import time
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from adaptive_repro.foundation.io import save_figure
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    fig.suptitle("A verdict")
+    save_figure(fig, tmp_path / "a.pdf", tmp_path / "a.png")
+    time.sleep(1.1)  # a creation date would differ by now
+    save_figure(fig, tmp_path / "b.pdf", tmp_path / "b.png")
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()

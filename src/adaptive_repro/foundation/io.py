@@ -123,8 +123,10 @@ FIGURE_DPI = 150
 
 def save_figure(fig, pdf_path: str | os.PathLike, png_path: str | os.PathLike, dpi: int = FIGURE_DPI) -> None:
     """Save a matplotlib figure as PDF and PNG, each atomically, its title (the figure's verdict and setting) in both
-    files' Title metadata (the report's alt text)."""
+    files' Title metadata (the report's alt text). The PDF carries no creation date, so the same run gives the same
+    bytes (matplotlib's documented ``CreationDate: None``)."""
     metadata = {"Title": " ".join(fig.get_suptitle().split())} if fig.get_suptitle() else {}
     for target, fmt in ((pdf_path, "pdf"), (png_path, "png")):
         with atomic_path(target) as tmp:
-            fig.savefig(tmp, format=fmt, dpi=dpi, bbox_inches="tight", metadata=metadata)
+            fig.savefig(tmp, format=fmt, dpi=dpi, bbox_inches="tight",
+                        metadata=metadata | ({"CreationDate": None} if fmt == "pdf" else {}))

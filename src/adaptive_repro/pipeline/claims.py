@@ -119,9 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     shower.add_argument("claim", help="OUTPUT/CLAIM, e.g. he-composition-delta/he-above-floor")
     shower.add_argument("--results", type=Path, default=Path("results"),
                         help="the run's results folder (default: results)")
-    shower.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+    shower.add_argument("--set", nargs="*", action="extend", default=[], metavar="KEY=VALUE",
                         help="rebuild the output with these keys of its config block changed (YAML values), e.g. "
-                             "--set \"p_grid=[0.95]\" for zhao-lemma1 (block theory.zhao.lemma1)")
+                             "--set \"p_grid=[0.95]\" for zhao-lemma1 (block theory.zhao.lemma1); repeated --set "
+                             "options add up")
     args = parser.parse_args(argv)
     claims = load_claims(args.results)
     if args.command == "list":

@@ -30,8 +30,36 @@ def data_model_matrix(p_s: float, p_y: float) -> np.ndarray:
     return np.kron(symmetric_chain_matrix(p_s), symmetric_chain_matrix(p_y))
 
 
+#: How far a row of a transition matrix may sum from 1 (floating-point rounding of products like P_s (x) P_y).
+ROW_SUM_TOLERANCE = 1e-9
+
+
+def checked_transition_matrix(function: str, P, irreducible: bool = False) -> np.ndarray:
+    """``P`` as a float array after checking that it is a transition matrix: square, finite, entries in [0, 1], rows
+    summing to 1 within :data:`ROW_SUM_TOLERANCE`, and (``irreducible``) every state reachable from every other
+    (networkx's strong connectivity of the graph of positive entries). Else a ValueError naming ``function``, the
+    argument and what is allowed."""
+    import networkx as nx
+
+    P = np.asarray(P, dtype=float)
+    allowed = (f"{function}: P must be a square transition matrix (entries in [0, 1], rows summing to 1 within "
+               f"{ROW_SUM_TOLERANCE:g})")
+    if P.ndim != 2 or P.shape[0] != P.shape[1] or P.shape[0] == 0:
+        raise ValueError(f"{allowed}; got shape {P.shape}")
+    if not np.all(np.isfinite(P)) or P.min() < 0.0 or P.max() > 1.0:
+        raise ValueError(f"{allowed}; got entries from {np.nanmin(P):g} to {np.nanmax(P):g}")
+    sums = P.sum(axis=1)
+    if np.max(np.abs(sums - 1.0)) > ROW_SUM_TOLERANCE:
+        raise ValueError(f"{allowed}; got row sums {np.round(sums, 12).tolist()}")
+    if irreducible and not nx.is_strongly_connected(nx.from_numpy_array(P > 0, create_using=nx.DiGraph)):
+        raise ValueError(f"{function}: P must be irreducible (every state reachable from every other), else its "
+                         "stationary law is not unique; got a reducible matrix")
+    return P
+
+
 def stationary_distribution(P: np.ndarray) -> np.ndarray:
-    """Stationary law pi (pi P = pi) of an irreducible chain."""
+    """Stationary law pi (pi P = pi) of an irreducible chain (a ValueError for any other matrix)."""
+    P = checked_transition_matrix("stationary_distribution", P, irreducible=True)
     w, v = np.linalg.eig(P.T)
     k = int(np.argmin(np.abs(w - 1.0)))
     pi = np.real(v[:, k])
@@ -40,14 +68,19 @@ def stationary_distribution(P: np.ndarray) -> np.ndarray:
 
 
 def is_reversible(P: np.ndarray, pi: np.ndarray | None = None, tol: float = 1e-12) -> bool:
-    """Detailed balance pi(x) P(x, y) = pi(y) P(y, x)."""
-    pi = stationary_distribution(P) if pi is None else pi
+    """Detailed balance pi(x) P(x, y) = pi(y) P(y, x) (P a transition matrix; without ``pi``, irreducible)."""
+    P = checked_transition_matrix("is_reversible", P, irreducible=pi is None)
+    pi = stationary_distribution(P) if pi is None else np.asarray(pi, dtype=float)
+    if pi.shape != (P.shape[0],) or not np.all(np.isfinite(pi)) or pi.min() < 0 or abs(pi.sum() - 1.0) > 1e-9:
+        raise ValueError(f"is_reversible: pi must be a probability vector of length {P.shape[0]}; got {pi}")
     flow = pi[:, None] * P
     return bool(np.allclose(flow, flow.T, atol=tol))
 
 
 def spectral_gap(P: np.ndarray) -> float:
-    """g = 1 - max{|lambda_2|, ..., |lambda_S|} (Zhao Lemma 4)."""
+    """g = 1 - max{|lambda_2|, ..., |lambda_S|} (Zhao Lemma 4), P a transition matrix (a reducible one has a second
+    eigenvalue 1, so g = 0)."""
+    P = checked_transition_matrix("spectral_gap", P)
     lam = np.linalg.eigvals(P)
     k = int(np.argmin(np.abs(lam - 1.0)))  # drop one eigenvalue 1 (lambda_1)
     rest = np.delete(lam, k)
