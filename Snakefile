@@ -3,6 +3,7 @@
 # output's builder) -> report (claims registry, REPRODUCTION.md). Layout and layers: docs/ARCHITECTURE.md.
 import os
 import sys
+import time
 
 from snakemake.utils import min_version
 
@@ -62,6 +63,16 @@ if workflow.is_main_process:  # jobs re-read this file: check and print once, in
               "machines differ by 2-3x):", file=sys.stderr)
         for _line in _estimates:
             print(f"  {_line}", file=sys.stderr)
+
+RUN_START = time.time()  # jobs killed by a signal since then get their FAILED line from onerror
+
+
+onerror:
+    from adaptive_repro.pipeline.joblog import interrupted_jobs
+
+    for _line in interrupted_jobs(log, f"{RESULTS}/logs", RUN_START):
+        print(_line, file=sys.stderr)
+
 
 rule all:
     input:

@@ -232,3 +232,39 @@ def test_a_figure_saved_twice_gives_the_same_bytes(tmp_path):
     save_figure(fig, tmp_path / "b.pdf", tmp_path / "b.png")
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+
+
+def test_a_truncated_figure_is_named_with_its_fix(tmp_path):
+    """A PNG cut short (a full disk, a killed copy): the error names the file and says how to redraw it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from adaptive_repro.foundation.io import save_figure
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    save_figure(fig, tmp_path / "f.pdf", tmp_path / "f.png")
+    data = (tmp_path / "f.png").read_bytes()
+    (tmp_path / "f.png").write_bytes(data[: len(data) // 2])
+    with pytest.raises(report_html.DamagedFigure, match=r"f\.png: cannot be read .*delete it and its PDF"):
+        report_html.thumbnail(tmp_path / "f.png")
+
+
+def test_the_failed_line_names_the_innermost_os_error_and_its_fix():
+    """A full disk surfaces as an unrelated error in the code that was writing (Snakemake's 'Stream' object has no
+    attribute 'pos'); the FAILED line names the OSError underneath, its file and the fix."""
+    import errno
+
+    from adaptive_repro.pipeline.joblog import root_cause
+
+    try:
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device", "results/tables/he-kl.csv")
+        except OSError:
+            raise AttributeError("'Stream' object has no attribute 'pos'")  # as the library does: a new error
+    except AttributeError as err:
+        line = root_cause(err)
+    assert line.startswith("OSError: No space left on device (results/tables/he-kl.csv); the disk is full")
+    assert root_cause(ValueError("bad value")) == "ValueError: bad value"

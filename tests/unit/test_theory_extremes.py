@@ -137,3 +137,24 @@ def test_a_grid_of_one_default_value_builds_or_is_refused(oid, key, value):
         _claims(oid, block)
     except ConfigError as err:
         assert key in str(err) and "\n" not in str(err), str(err)
+
+
+@pytest.mark.slow
+def test_deltas_of_1e300_keep_the_second_order_rows():
+    """delta = 1e-300 (schema-valid): (T delta)^2 underflows to 0, yet a difference of two 1e-5-sized deltas is still
+    rounded; with the rounding slack relative to the values compared the three first-order rows keep "holds", as
+    their algebra (and their default verdict) says."""
+    claims = {c.claim_id: c for c in _claims("he-composition-delta", copy.deepcopy(SMALL["he-composition-delta"])
+                                              | {"delta": [0, 1.0e-300], "delta_tilde_sweep": [1.0e-300]})}
+    for cid in ("cor2-first-order", "he-delta-eq-kairouz-at-m-eq-T", "he-gap-first-order"):
+        assert claims[cid].status == "holds", (cid, claims[cid].measured)
+
+
+@pytest.mark.slow
+def test_an_eps_whose_sample_size_overflows_is_not_decided_from_the_overflow():
+    """eps = 1e-300 in he-generalization: Theorem 1's N overflows a float; eq. (18)'s rows say so and are not
+    checked, instead of a crash in an all-nan argmax."""
+    claims = {c.claim_id: c for c in _claims("he-generalization", copy.deepcopy(SMALL["he-generalization"])
+                                              | {"eps": [1.0e-300]})}
+    for cid in ("lemma4-eq18-exponent", "lemma4-eq18-as-meant"):
+        assert claims[cid].status == "not checked" and "overflows" in claims[cid].measured

@@ -214,3 +214,36 @@ def test_killing_snakemake_and_its_jobs_leaves_nothing_half_written(tmp_path):
     assert snakemake(workdir, "--configfile", "slow.yaml", "--unlock").returncode == 0
     proc = snakemake(workdir, "--configfile", "slow.yaml", "--rerun-incomplete")
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.serial
+def test_a_job_killed_by_a_signal_gets_its_failed_line(tmp_path):
+    """kill -9 of one running job (as the out-of-memory killer does): the job cannot print its own FAILED line, so
+    the workflow's error handler names it with the signal and the fix."""
+    import psutil
+
+    workdir = copy_workflow(tmp_path / "job-killed")
+    cfg = tiny_config()
+    cfg["engine"] = "direct"
+    cfg["replicates_per_job"] = 20
+    for block in cfg["experiments"].values():
+        block["n"] = block["d"] = 2500
+        block["replicates"] = 20
+    (workdir / "slow.yaml").write_text(yaml.safe_dump(cfg))
+    runner = subprocess.Popen([SNAKEMAKE, "--cores", "1", "--configfile", "slow.yaml"], cwd=workdir,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    logs = workdir / "results" / "logs" / "simulate"
+    deadline = time.time() + 120
+    while time.time() < deadline and not (logs.exists() and any("replicates done 1/" in p.read_text()
+                                                                 for p in logs.rglob("*.log"))):
+        time.sleep(0.05)
+    jobs = [p for p in psutil.Process(runner.pid).children(recursive=True)
+            if any("simulate_chunk" in part for part in p.cmdline())]
+    assert jobs, "no running simulation job to kill"
+    for job in jobs:
+        job.kill()
+    out, _ = runner.communicate(timeout=120)
+    assert runner.returncode != 0
+    failed = [line for line in out.splitlines() if line.startswith("FAILED ")]
+    assert any(line.startswith("FAILED simulate/") and "killed by signal SIGKILL (9)" in line
+               and "rerun snakemake" in line for line in failed), out[-2000:]

@@ -21,6 +21,14 @@ from adaptive_repro.outputs.he_common import HE, QUOTES, claim
 from adaptive_repro.outputs.he_proof_checks import b4_b5_rows, b5_row
 
 TOL = 1e-9  # relative tolerance of delta' >= exact delta (the exact value is a root-found / log-summed float)
+#: Floating-point slack of a difference of two deltas, relative to the larger (a few units in the last place): where
+#: the second-order terms (T delta)^2 underflow (delta = 1e-300), a difference of 1e-5-sized numbers is still rounded.
+ROUNDING = 8 * np.finfo(float).eps
+
+
+def rounding(*values) -> np.ndarray:
+    """The rounding slack of a difference of ``values`` (:data:`ROUNDING` times the largest magnitude)."""
+    return ROUNDING * np.max(np.abs(np.vstack([np.asarray(v, dtype=float) for v in values])), axis=0)
 
 
 def _bound_rows(eps, delta, T, dt):
@@ -317,7 +325,10 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
                     "where m = ceil(eps'/eps) = T the claimed improvement is 0: Corollary 2's delta' equals Kairouz "
                     "et al.'s up to the second-order terms He's expansion drops, |He - Kairouz| <= (T delta)^2 + "
                     "delta~ (1-(1-delta)^T); it exceeds Kairouz's by a second-order amount there (e.g. delta delta~ "
-                    "at T = 1)", "equal to second order", d <= second[eq.index], eq.reset_index(drop=True),
+                    "at T = 1); compared with a rounding slack of 8 ulp of the larger delta'",
+                    "equal to second order",
+                    (d <= second[eq.index] + rounding(eq.delta_prime, eq.kairouz_delta)).to_numpy(),
+                    eq.reset_index(drop=True),
                     hk + ["delta_prime", "kairouz_delta"], code=code_name(he.he_corollary2_delta),
                     quote=QUOTES["same_eps"],
                     note=f"{int((eq.delta_prime > eq.kairouz_delta).sum())}/{len(eq)} of these points have He's "
@@ -326,12 +337,14 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     sec_lt = (lt["T"] * lt.delta) ** 2 + lt.delta_tilde * lt.delta_floor
     q = (res + lt.delta_tilde * lt.delta_floor) / (-(lt["T"] * lt.delta) ** 2 / 4)
     q_span = (f"lies between {np.nanmin(q):.3g} and {np.nanmax(q):.3g}" if np.isfinite(q).any()
-              else "is not computed here (no grid point with delta > 0 and m < T)")
+              else "is not computed here (no grid point with delta > 0, m < T and (T delta)^2 a normal float)")
     cl.append(claim(oid, "he-gap-first-order", "paper", f"{HE}, Section 1 and Section 4.2.2",
                     "Kairouz's delta' exceeds Corollary 2's by delta (e^eps-1)/(e^eps+1) (T - m) to first order in "
                     "delta and delta~: the residual (Kairouz - He) - gap is at most (T delta)^2 + delta~ "
-                    "(1-(1-delta)^T) in absolute value (where m < T)",
-                    "|residual| <= second-order terms", res.abs() <= sec_lt, lt,
+                    "(1-(1-delta)^T) in absolute value (where m < T), with a rounding slack of 8 ulp of the larger "
+                    "delta'",
+                    "|residual| <= second-order terms",
+                    res.abs() <= sec_lt + rounding(lt.kairouz_delta, lt.delta_prime, lt.he_gap_claim), lt,
                     hk + ["kairouz_minus_he", "he_gap_claim"], code=code_name(he.he_kairouz_delta_gap),
                     quote=QUOTES["same_eps"],
                     note="the miss is second order: (residual + delta~ (1-(1-delta)^T)) / (-(T delta)^2/4) "
@@ -349,10 +362,12 @@ def composition_delta_claims(table: pd.DataFrame, params: dict) -> list[Claim]:
     err = (h.he_approx - h.delta_prime).abs()
     cl.append(claim(oid, "cor2-first-order", "paper", f"{HE}, Corollary 2 (second line)",
                     "Corollary 2's first-order form (T-m) 2 delta/(1+e^eps) + m delta + delta~ differs from its exact "
-                    "form by second-order terms only: |difference| <= (T delta)^2", "|difference| <= (T delta)^2",
-                    err <= Td**2, h, hk + ["he_approx", "delta_prime"], code=code_name(he.he_corollary2_delta_approx),
-                    quote=QUOTES["cor2_approx"],
-                    note=f"largest |difference|/(T delta)^2 {_extreme(err / Td**2, np.nanmax)}"))
+                    "form by second-order terms only: |difference| <= (T delta)^2 (with a rounding slack of 8 ulp of "
+                    "the larger value)", "|difference| <= (T delta)^2",
+                    err <= Td**2 + rounding(h.he_approx, h.delta_prime), h, hk + ["he_approx", "delta_prime"],
+                    code=code_name(he.he_corollary2_delta_approx), quote=QUOTES["cor2_approx"],
+                    note=f"largest |difference|/(T delta)^2 {_extreme((err / Td**2)[Td**2 > 0], np.nanmax)} (where "
+                         "(T delta)^2 is a normal float)"))
     cl.append(claim(oid, "he-above-floor", "paper", f"{HE}, Corollary 2 (ground truth KOV 2015 Thm 3.3, i = 0)",
                     "Corollary 2's delta' is at least 1-(1-delta)^T, below which no valid delta' exists; to first "
                     "order it is T delta - delta tanh(eps/2)(T - m) + delta~, below the floor T delta wherever the "

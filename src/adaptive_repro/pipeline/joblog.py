@@ -3,9 +3,12 @@ with an estimate of the remaining time."""
 
 from __future__ import annotations
 
+import errno
 import logging
+import re
 import sys
 import time
+from pathlib import Path
 
 _CONSOLE = {"stream": sys.stderr, "label": ""}
 
@@ -19,12 +22,69 @@ def job_logger(log_path: str, name: str, label: str = "") -> logging.Logger:
     sys.stderr = open(log_path, "a", encoding="utf-8")
     logger = logging.getLogger(name)
 
-    def on_error(kind, value, tb):  # the traceback to the log, one line to the console
+    def on_error(kind, value, tb):  # the traceback to the log, one line to the console: the root cause
         logger.error("failed", exc_info=(kind, value, tb))
-        _console(f"FAILED {_CONSOLE['label']}: {kind.__name__}: {value} (traceback: {log_path})")
+        _console(f"FAILED {_CONSOLE['label']}: {root_cause(value)} (traceback: {log_path})")
 
     sys.excepthook = on_error
     return logger
+
+
+#: What to do about an operating-system error, by errno: the fix the FAILED line names.
+FIXES = {errno.ENOSPC: "the disk is full: free space, then rerun snakemake (finished jobs are kept)",
+         errno.EDQUOT: "the disk quota is used up: free space, then rerun snakemake (finished jobs are kept)",
+         errno.EACCES: "no permission: make the results folder writable, then rerun snakemake",
+         errno.EROFS: "the file system is read-only: run from a writable folder"}
+
+
+def root_cause(error: BaseException) -> str:
+    """One line for a failed job: the innermost operating-system error in ``error``'s chain (its ``__cause__`` and
+    ``__context__``: a full disk often surfaces as an unrelated error in the code that was writing), with its file and
+    the fix where one is known (:data:`FIXES`), else ``error`` itself as "Type: message"."""
+    chain, seen = [], set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:  # ids of live objects of one chain: no reuse here
+        seen.add(id(current))
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    os_errors = [e for e in chain if isinstance(e, OSError) and (e.errno or e.filename)]
+    if not os_errors:
+        return f"{type(error).__name__}: {error}"
+    root = os_errors[-1]
+    where = f" ({root.filename})" if root.filename else ""
+    fix = FIXES.get(root.errno)
+    return f"{type(root).__name__}: {root.strerror or root}{where}" + (f"; {fix}" if fix else "")
+
+
+def interrupted_jobs(snakemake_logs, logs_dir: str | Path, since: float) -> list[str]:
+    """FAILED lines for jobs killed by a signal (``kill -9``, the out-of-memory killer), which cannot print their
+    own: the signals Snakemake's log names ("died with <Signals.SIGKILL: 9>"), and each job log written since
+    ``since`` (the run's start, epoch seconds) whose last line is neither the job's "done:" nor part of a Python
+    failure (those jobs print their own FAILED line). ``snakemake_logs``: the path, or the list of paths, Snakemake
+    gives its ``onerror`` handler."""
+    paths = [snakemake_logs] if isinstance(snakemake_logs, (str, Path)) else list(snakemake_logs or [])
+    text = ""
+    for path in paths:
+        try:
+            text += Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+    signals = sorted(set(re.findall(r"died with <Signals\.(\w+): (\d+)>", text)))
+    if not signals:
+        return []
+    names = ", ".join(f"{name} ({number})" for name, number in signals)
+    why = (f"killed by signal {names} (out of memory, or stopped by hand); Snakemake removed its partial output: "
+           "rerun snakemake (finished jobs are kept)")
+    lines = []
+    for path in sorted(Path(logs_dir).rglob("*.log")) if Path(logs_dir).is_dir() else []:
+        if path.stat().st_mtime < since:
+            continue
+        rows = [r for r in path.read_text(encoding="utf-8", errors="replace").splitlines() if r.strip()]
+        last = rows[-1] if rows else ""
+        if "done:" in last or re.search(r"\bfailed\b|Error|Traceback|^\s", last):
+            continue
+        lines.append(f"FAILED {path.relative_to(logs_dir).with_suffix('').as_posix()}: {why}")
+    return lines or [f"FAILED (a job): {why}"]
 
 
 def _console(line: str) -> None:

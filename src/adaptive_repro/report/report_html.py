@@ -115,13 +115,28 @@ def render_caption(template: str, config: dict) -> str:
     return body
 
 
+class DamagedFigure(ValueError):
+    """A figure file that cannot be read (truncated or not a PNG): names the file and the fix."""
+
+
+def _read_png(png: Path, read):
+    """``read(image)`` of the PNG at ``png``; a damaged file raises :class:`DamagedFigure` naming it and the fix."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(png) as image:
+            return read(image)
+    except (OSError, UnidentifiedImageError) as err:
+        if isinstance(err, FileNotFoundError):
+            raise
+        raise DamagedFigure(f"{png}: cannot be read ({err}); delete it and its PDF, then rerun snakemake (it redraws "
+                            "the figure)") from err
+
+
 def figure_alt(png: Path, output_title: str) -> str:
     """A figure's alt text: its verdict and setting (the PNG's Title metadata, written by io.save_figure), after the
     output's title."""
-    from PIL import Image
-
-    with Image.open(png) as image:
-        verdict = image.text.get("Title", "") if hasattr(image, "text") else ""
+    verdict = _read_png(png, lambda image: image.text.get("Title", "") if hasattr(image, "text") else "")
     return f"Figure: {output_title}." + (f" {verdict}" if verdict else "")
 
 
@@ -132,7 +147,7 @@ def thumbnail(png: Path, width: int = THUMBNAIL_WIDTH) -> tuple[bytes, tuple[int
     of this job, which runs alone at the end of the pipeline."""
     from PIL import Image
 
-    with Image.open(png) as image:
+    def scaled(image) -> tuple[bytes, tuple[int, int]]:
         size = image.size
         image = image.convert("RGB")
         if image.width > width:
@@ -140,7 +155,9 @@ def thumbnail(png: Path, width: int = THUMBNAIL_WIDTH) -> tuple[bytes, tuple[int
         image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
         buffer = io.BytesIO()
         image.save(buffer, format="PNG")
-    return buffer.getvalue(), size
+        return buffer.getvalue(), size
+
+    return _read_png(png, scaled)
 
 
 def figure_css_width(png_width: int, dpi: int = FIGURE_DPI) -> int:
