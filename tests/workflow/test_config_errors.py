@@ -418,3 +418,14 @@ def test_make_reproduce_checks_only_the_files_before_snakemake(tmp_path):
     assert validation.main([str(tmp_path / "range.yaml")]) == 1
     assert validation.main(["--files-only", str(tmp_path / "yte.yaml")]) == 1
     assert "--files-only" in (ROOT / "Makefile").read_text()
+
+
+def test_too_many_jobs_says_which_replicates_per_job_would_do():
+    """More chunks than MAX_CHUNKS: the line names the smallest replicates_per_job that fits (whatever the key holds,
+    'auto' included), not a generic 'use auto'."""
+    specs = {"dwork-null": spec(1000, 1000, replicates=6000)}
+    chunks = lambda name: [range(i, i + 1) for i in range(6000)]
+    with pytest.raises(ConfigError, match=r"config key 'replicates_per_job': 6000 jobs for dwork-null .*set "
+                                          r"replicates_per_job to at least 2, or ask for fewer replicates"):
+        resources.check_and_estimate(specs, chunks, lambda name: resources.ReplicateCost(0.5, 100),
+                                     lambda name: name, None, {}, 1000)

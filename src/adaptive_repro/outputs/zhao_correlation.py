@@ -301,14 +301,15 @@ def threshold_in_true_se(table: pd.DataFrame, arm) -> pd.DataFrame:
 def figure(table: pd.DataFrame, spec):
     """Per structure (columns, titled with the data model in words), two rows, each with the arms it is about:
 
-    * top, holdout − fresh at the largest k in one unit, the true SE √V·½/√n of a query (95% band of the mean; drawn
-      where at least MIN_DRAWN replicates were answered), for the standard holdout and the protected arms that
-      answer throughout (:func:`answering_arms`), each protected arm's threshold T as a thin dashed line in its
-      colour, in the same unit;
+    * top, holdout − population (else − fresh) at the largest k in one unit, the true SE √V·½/√n of a query (95%
+      band of the mean; drawn where at least MIN_DRAWN replicates were answered), for the standard holdout and the
+      protected arms that answer throughout (:func:`answering_arms`), each protected arm's threshold T as a thin
+      dashed line in its colour, in the same unit;
     * bottom, the fraction of accuracy queries answered at the largest k by the budgeted arms, with the 90% line.
 
-    A ring marks where the claim "<arm> is valid" fails (answers < 90%, or gap − 3 SE > T: :func:`_valid`, the
-    claims' test), on the row that shows why. The bottom panels are titled with each structure's verdict
+    A ring marks where the claim "<arm> is valid" fails (answered interval below 90%, or gap − 3 SE > T:
+    :func:`_valid`, the claims' test), on the row that shows why. The bottom panels are titled with each structure's
+    verdict
     (:func:`structure_verdict`) when the structures' verdicts differ."""
     models = {point.model.name: point.model for point in spec.points}
     from matplotlib.legend_handler import HandlerTuple
@@ -378,7 +379,8 @@ def figure(table: pd.DataFrame, spec):
         bottom.set_xlim(lo / DODGE_ANSWERED ** 2, hi * DODGE_ANSWERED ** 2)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
-    axes[0][0].set_ylabel(f"holdout − fresh at k = {max(spec.k_grid)}\n(true SEs √V·½/√n)")
+    reference = table["gap_reference"].iloc[0] if "gap_reference" in table and len(table) else "fresh"
+    axes[0][0].set_ylabel(f"holdout − {reference} at k = {max(spec.k_grid)}\n(true SEs √V·½/√n)")
     axes[1][0].set_ylabel("fraction of accuracy\nqueries answered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),

@@ -177,9 +177,9 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                           + short + "), so passing it shows nothing; a setting where naive reuse overfits beyond T "
                             "would decide it")
             power += "."
-            certified = ("; certified Bayesian-DP level " + ", ".join(
+            certified = (" Certified Bayesian-DP level " + ", ".join(
                 f"{r.certified_bdp:.3g} at V = {r.V:.3g}" for r in rows.itertuples() if np.isfinite(r.certified_bdp))
-                + f" (session ε = {worst.eps_session:g})") if np.isfinite(worst.eps_session) else ""
+                + f" (session ε = {worst.eps_session:g}).") if np.isfinite(worst.eps_session) else ""
             suffix = "valid" if arm_name in (DP_ARM, BDP_ARM) else "restores"
             mechanism = _bottom_mechanism(rows) if arm_name in (DP_ARM, BDP_ARM) else ""
             if arm_name in REMEDY_ARMS:
@@ -201,10 +201,11 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                                       f"that gap test (its gap − {Z:g} SE > T); does not hold where the answered "
                                       f"interval lies below {ANSWERED_MIN:.0%} or gap − {Z:g} SE > T; a T at or above "
                                       "the largest possible gap cannot fail",
-                             measured="; ".join(f"V = {r.V:.3g}: {why}" for r, _, why, _ in verdicts) + power
-                             + ". Per session: " + "; ".join(f"V = {r.V:.3g}: {_sessions_over_t(r)}"
-                                                             for r in rows.itertuples())
-                             + certified + mechanism,
+                             measured="; ".join(f"V = {r.V:.3g}: {why}".rstrip(".")
+                                                for r, _, why, _ in verdicts) + power
+                             + " Per session: " + "; ".join(f"V = {r.V:.3g}: {_sessions_over_t(r)}"
+                                                            for r in rows.itertuples())
+                             + "." + certified + mechanism,
                              status=status, counterexample="; ".join(failing[:2]),
                              code=code_name(_assess)))
         noise_row = _noise_or_data(structure, sub)

@@ -291,7 +291,8 @@ def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: f
         if len(jobs) > MAX_CHUNKS:
             raise ConfigError(f"config key 'replicates_per_job': {len(jobs)} jobs for {name} "
                               f"({spec.replicates} replicates); allowed: at most {MAX_CHUNKS} jobs per experiment "
-                              "(raise replicates_per_job or use 'auto')")
+                              f"(set replicates_per_job to at least {math.ceil(spec.replicates / MAX_CHUNKS)}, or "
+                              "ask for fewer replicates)")
         acc = per_output.setdefault(output_of(name), [0, 0.0, 0.0])
         acc[0] += len(jobs)
         acc[1] = max(acc[1], cost.mem_mb)

@@ -51,19 +51,16 @@ def chain_population(rng: np.random.Generator, n: int, d: int, p_s: float, p_y: 
                       p_s=p_s, p_y=p_y)
 
 
-#: Longest chain :func:`sample_symmetric_chain` draws: 9 bytes a record while drawing, about 9 GB (this machine's
-#: kind has 24 GB).
-MAX_CHAIN_LENGTH = 10**9
+MAX_CHAIN_LENGTH = 10**9  #: longest chain :func:`sample_symmetric_chain` draws (9 bytes a record: about 9 GB)
 
 
 def sample_symmetric_chain(rng: np.random.Generator, n: int, p_stay: float) -> np.ndarray:
     """A stationary symmetric two-state Markov chain on {-1, +1} of length n with stay probability p_stay: s_1 a fair
     sign (the stationary law), then s_{i+1} = s_i with probability p_stay (0.5: i.i.d. fair signs)."""
-    if not isinstance(rng, np.random.Generator):
+    if not isinstance(rng, np.random.Generator):  # (the argument domains check n >= 1 and p_stay in [0, 1])
         raise ValueError(f"sample_symmetric_chain: rng must be a numpy Generator; got {type(rng).__name__}")
-    if n > MAX_CHAIN_LENGTH:  # the argument domains (foundation.domain) check n >= 1 integer and p_stay in [0, 1]
-        raise ValueError(f"sample_symmetric_chain: argument n = {n!r} is not allowed; allowed: at most "
-                         f"{MAX_CHAIN_LENGTH:g} (9 bytes a record while drawing)")
+    if n > MAX_CHAIN_LENGTH:
+        raise ValueError(f"sample_symmetric_chain: argument n = {n!r} is not allowed; allowed: at most 1e9")
     first = rng.choice(np.array([-1, 1]))
     flips = rng.random(n - 1) >= p_stay  # a flip happens with probability 1 - p_stay
     signs = np.where(flips, -1, 1)
