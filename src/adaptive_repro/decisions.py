@@ -78,7 +78,8 @@ class Decision:
 
 def _needs(decides, replicates: int) -> int | None:
     """Smallest replicate count m >= ``replicates`` at which ``decides(m)`` is true (a search by doubling then
-    bisection; ``decides`` must be monotone in m), None if not even at :data:`NEEDS_CAP`."""
+    bisection; ``decides`` must be monotone in m, so the rules evaluate it at the observed rate with a real-valued
+    count: with whole counts the rounding makes it flicker near the answer), None if not even at :data:`NEEDS_CAP`."""
     high = max(int(replicates), 1)
     while not decides(high):
         if high >= NEEDS_CAP:
@@ -107,8 +108,8 @@ def rate_at_least(successes: int, trials: int, target: float) -> Decision:
     if high < target:
         return Decision(FAILS, rate, low, high, trials, rule)
 
-    def decides(m: int) -> bool:
-        lo, hi = clopper_pearson(round(rate * m), m, CONFIDENCE)
+    def decides(m: int) -> bool:  # the observed rate kept exactly (a real count: monotone in m, so bisection holds)
+        lo, hi = clopper_pearson(rate * m, m, CONFIDENCE)
         return bool(lo >= target or hi < target)
 
     return Decision(UNDECIDED, rate, low, high, trials, rule, None if rate == target else _needs(decides, trials))
@@ -208,11 +209,9 @@ def paired_rates_differ_counts(a_only: int, b_only: int, trials: int) -> Decisio
         return Decision(FAILS, diff, d_low, d_high, trials, rule)
     share = a_only / discordant
 
-    def decides(m: int) -> bool:
-        k = round(scale * m)
-        if k == 0:
-            return False
-        lo, hi = clopper_pearson(round(share * k), k, CONFIDENCE)
+    def decides(m: int) -> bool:  # discordant count and share kept exactly (real counts: monotone in m)
+        k = scale * m
+        lo, hi = clopper_pearson(share * k, k, CONFIDENCE)
         return bool(lo > 0.5 or hi <= 0.5)
 
     return Decision(UNDECIDED, diff, d_low, d_high, trials, rule, None if share == 0.5 else _needs(decides, trials))

@@ -32,13 +32,16 @@ def test_rate_decisions_use_the_exact_interval(k, n, state):
 
 
 def test_the_needed_replicates_do_decide_and_fewer_do_not():
-    """548/600 (the households DP arm for n/V): undecided; at the count it names, the same rate decides."""
+    """548/600 (the households DP arm for n/V): undecided; at the count it names the same rate's exact interval (the
+    count kept real-valued, as the rule does) clears 90%, one fewer does not. With whole counts the first clearing m
+    is 4,412 and every m clears from 4,530 on (an independent re-derivation): the named count lies between."""
     got = d.rate_at_least(548, 600, 0.9)
     m = got.needs
     rate = 548 / 600
-    assert d.rate_at_least(round(rate * m), m, 0.9).decided
-    assert not d.rate_at_least(round(rate * (m - 1)), m - 1, 0.9).decided
-    assert 3000 < m < 6000
+    alpha = 1 - d.CONFIDENCE
+    assert stats.beta.ppf(alpha / 2, rate * m, m - rate * m + 1) >= 0.9
+    assert stats.beta.ppf(alpha / 2, rate * (m - 1), (m - 1) - rate * (m - 1) + 1) < 0.9
+    assert 4412 <= m <= 4530
 
 
 def test_rate_at_most_mirrors_rate_at_least():
