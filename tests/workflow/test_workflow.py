@@ -187,11 +187,9 @@ def test_raising_replicates_only_adds_chunks(tmp_path):
     assert result_tables(workdir) == result_tables(clean)
 
 
-@pytest.mark.serial
-def test_killing_snakemake_and_its_jobs_leaves_nothing_half_written(tmp_path):
-    """SIGKILL of Snakemake and its running jobs (no chance to clean up, as a cluster's time limit or an OOM kill
-    does): no partial output is left under its final name, only temporaries a rerun ignores; a rerun completes."""
-    workdir = copy_workflow(tmp_path / "killed")
+def _write_slow_config(workdir: Path) -> None:
+    """slow.yaml: the tiny config on the direct engine at n = d = 2,500, one job of 20 replicates per experiment, so
+    that a signal sent once a job reports progress lands mid-job."""
     cfg = tiny_config()
     cfg["engine"] = "direct"
     cfg["replicates_per_job"] = 20
@@ -199,6 +197,14 @@ def test_killing_snakemake_and_its_jobs_leaves_nothing_half_written(tmp_path):
         block["n"] = block["d"] = 2500
         block["replicates"] = 20
     (workdir / "slow.yaml").write_text(yaml.safe_dump(cfg))
+
+
+@pytest.mark.serial
+def test_killing_snakemake_and_its_jobs_leaves_nothing_half_written(tmp_path):
+    """SIGKILL of Snakemake and its running jobs (no chance to clean up, as a cluster's time limit or an OOM kill
+    does): no partial output is left under its final name, only temporaries a rerun ignores; a rerun completes."""
+    workdir = copy_workflow(tmp_path / "killed")
+    _write_slow_config(workdir)
     runner = subprocess.Popen([SNAKEMAKE, "--cores", "2", "--configfile", "slow.yaml"], cwd=workdir,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     logs = workdir / "results" / "logs" / "simulate" / "dwork-null"
@@ -223,13 +229,7 @@ def test_a_job_killed_by_a_signal_gets_its_failed_line(tmp_path):
     import psutil
 
     workdir = copy_workflow(tmp_path / "job-killed")
-    cfg = tiny_config()
-    cfg["engine"] = "direct"
-    cfg["replicates_per_job"] = 20
-    for block in cfg["experiments"].values():
-        block["n"] = block["d"] = 2500
-        block["replicates"] = 20
-    (workdir / "slow.yaml").write_text(yaml.safe_dump(cfg))
+    _write_slow_config(workdir)
     runner = subprocess.Popen([SNAKEMAKE, "--cores", "1", "--configfile", "slow.yaml"], cwd=workdir,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     logs = workdir / "results" / "logs" / "simulate"
