@@ -21,16 +21,14 @@ Reduction (derived and checked by exact enumeration in tests/unit/test_sign_engi
    O(d) draws give every sign query. Given K_jg, the positive set of column j in group g is a uniform K_jg-subset and
    the values are independent N(m_jg, 1) truncated to their sign.
 
-Drawing a column given K_jg in O(n) without a permutation (:meth:`ExactSignDataset.centered_column`): draw the group
-i.i.d. N(m_jg, 1); it has K' positives at a uniform K'-subset with truncated values. If K' > K, turn a uniform
-(K' - K)-subset of the positives into fresh negative truncated draws (if K' < K, the reverse). The kept positives
-are a uniform K-subset of a uniform K'-subset, hence uniform, and every value keeps its truncated law independently.
-|K - K'| = O(sqrt(n)), and the subset is drawn by rejection on uniformly drawn indices (first distinct hits).
-
-Columns are regenerated from their own stream (the data set's entropy, spawn key j), so column j has the same values
-whichever arm asks for it and in whatever order, and no n x d matrix is ever held. Arms measured together
-(:meth:`ExactSignDataset.accuracies_many`) share one pass over the union of their columns, each column drawn once
-and added to the score of every arm that uses it.
+Drawing a column given K_jg in O(n) without a permutation: draw the group i.i.d. N(m_jg, 1); it has K' positives
+at a uniform K'-subset with truncated values. If K' > K, turn a uniform (K' - K)-subset of the positives into fresh
+negative truncated draws (if K' < K, the reverse). The kept positives are a uniform K-subset of a uniform K'-subset,
+hence uniform, and every value keeps its truncated law independently. |K - K'| = O(sqrt(n)).
+:mod:`adaptive_repro.simulation.column_blocks` does this for a block of columns at once, each column from its own
+stream (so column j has the same values whichever arm asks for it, and in whatever order), and no n x d matrix is
+ever held. Arms measured together (:meth:`ExactSignDataset.accuracies_many`) share one pass over the union of
+their columns, each column drawn once and added to the score of every arm that uses it.
 
 Fresh data (``observed=False``) are never queried for sign queries; by default their accuracies are exact binomials:
 the score of a record in group g is N(sum_j c_j m_jg, |c|^2), so acc = [Bin(n_+, p_+) + Bin(n_-, p_-)]/n. These are
@@ -45,13 +43,11 @@ import dataclasses
 import numpy as np
 from scipy import special
 
-from adaptive_repro.simulation import analyst
+from adaptive_repro.simulation import analyst, column_blocks
 from adaptive_repro.simulation.data_models import BatchChain, DataModel, Population
 from adaptive_repro.simulation.engines import Dataset, Engine
 
 FRESH_ACCURACY_MODES = ("binomial", "columns")
-#: Rounds of rejection sampling in :func:`_sample_indices` before the direct method (never reached in practice).
-MAX_REJECTION_ROUNDS = 64
 
 
 def stream_entropy(rng: np.random.Generator) -> int:
@@ -68,89 +64,37 @@ def substream(entropy: int, *key: int) -> np.random.Generator:
     return np.random.Generator(np.random.SFC64(np.random.SeedSequence(entropy, spawn_key=key)))
 
 
-def standard_normal_above(rng: np.random.Generator, a: float, size: int) -> np.ndarray:
-    """``size`` i.i.d. draws of Z ~ N(0, 1) conditioned on Z > a, exact up to floating-point rounding: rejection for
-    a <= 0 (acceptance >= 1/2), else the inverse survival function in log space (no underflow for large a)."""
-    if a <= 0.0:
-        out = np.empty(0)
-        while out.size < size:
-            draw = rng.standard_normal(2 * (size - out.size) + 8)
-            kept = draw[draw > a]
-            out = np.concatenate((out, kept)) if out.size else kept  # one round is the rule
-        return out[:size]
-    log_v = np.log1p(-rng.random(size)) + special.log_ndtr(-a)  # V = (1 - U) P(Z > a), uniform on (0, P(Z > a)]
-    return -special.ndtri_exp(log_v)
-
-
-def standard_normal_at_most(rng: np.random.Generator, b: float, size: int) -> np.ndarray:
-    """``size`` i.i.d. draws of Z ~ N(0, 1) conditioned on Z <= b (mirror of :func:`standard_normal_above`)."""
-    return -standard_normal_above(rng, -b, size)
-
-
-def condition_on_count(rng: np.random.Generator, seg: np.ndarray, a: float, positives: int) -> None:
-    """Make exactly ``positives`` entries of ``seg`` (i.i.d. N(0, 1) draws) exceed ``a``, in place: a uniform subset
-    of the surplus side is replaced by fresh draws truncated to the other side (module docstring), which gives the
-    i.i.d. law conditioned on the count. Every exact engine draws its columns' groups with this."""
-    above = seg > a
-    have = int(np.count_nonzero(above))
-    surplus = have - positives
-    # Python evaluates the right-hand side first: the fresh draws, then the subset (the streams' fixed order).
-    if surplus > 0:  # turn a uniform subset of the positives negative
-        seg[_sample_indices(rng, above, have, surplus)] = standard_normal_at_most(rng, a, surplus)
-    elif surplus < 0:  # turn a uniform subset of the non-positives positive
-        seg[_sample_indices(rng, ~above, seg.size - have, -surplus)] = standard_normal_above(rng, a, -surplus)
-
-
-def _sample_indices(rng: np.random.Generator, hits: np.ndarray, count: int, need: int) -> np.ndarray:
-    """A uniform ``need``-subset of the indices where the boolean array ``hits`` is True; ``count`` is their number.
-
-    Large subsets of the hits: all hit indices, then ``rng.choice`` without replacement. Otherwise rejection:
-    i.i.d. uniform indices restricted to the hits are i.i.d. uniform on them, and the first ``need`` distinct ones
-    form a uniform subset (exchangeability), at O(need) cost. (Called once per group of every drawn column, so it
-    keeps to a few numpy calls: the distinct hits are the keys of a dict, which keeps their first-seen order.)
-    """
-    size = hits.size
-    if need == 0:
-        return np.empty(0, dtype=np.intp)
-    if 16 * need > count:  # rejection would need more than size / 16 draws
-        return rng.choice(np.flatnonzero(hits), size=need, replace=False)
-    distinct: dict[int, None] = {}  # hit indices in order of first appearance
-    for _ in range(MAX_REJECTION_ROUNDS):
-        draws = rng.integers(0, size, size=int(1.2 * need * size / count) + 8)
-        distinct.update(dict.fromkeys(draws[hits[draws]].tolist()))
-        if len(distinct) >= need:
-            return np.fromiter(distinct, dtype=np.intp, count=need)
-    # Each round finds ~1.2 need hits, so this is reached only if ``count`` overstates the hits (a caller's bug):
-    # the direct method is exact whatever the count, and says so if the hits are too few.
-    found = np.flatnonzero(hits)
-    if found.size < need:
-        raise ValueError(f"_sample_indices: {need} indices wanted but only {found.size} qualify (count = {count})")
-    return rng.choice(found, size=need, replace=False)
-
-
 def shared_column_order(orders: list[np.ndarray]) -> list[int] | None:
     """One order of the union of several column orders that keeps each order's own, or None if two orders disagree
     (a column first in one and later in the other). Arms rank the attributes they keep by the same training
-    statistics, so their orders agree and every column can be drawn once and added to each arm's score in turn."""
-    lists = [order.tolist() for order in orders]
-    positions = [{j: p for p, j in enumerate(columns)} for columns in lists]
-    heads = [0] * len(lists)
+    statistics, so their orders agree and every column can be drawn once and added to each arm's score in turn.
+
+    A topological order (Kahn's algorithm) of the graph whose edges join each order's consecutive columns: it keeps
+    every order, and it exists iff the graph has no cycle, i.e. iff no two orders disagree."""
+    orders = [np.asarray(order, dtype=np.int64) for order in orders]
+    columns, node = np.unique(np.concatenate(orders) if orders else np.empty(0, np.int64), return_inverse=True)
+    ends = np.cumsum([order.size for order in orders], dtype=np.int64)
+    edge = np.ones(node.size, dtype=bool)
+    edge[ends[ends < node.size]] = False  # no edge from one order's last column to the next order's first
+    edge[0:1] = False
+    source, target = node[np.flatnonzero(edge) - 1], node[edge]
+    indegree = np.bincount(target, minlength=columns.size).tolist()
+    by_source = np.argsort(source, kind="stable")
+    starts = np.searchsorted(source[by_source], np.arange(columns.size + 1)).tolist()
+    successors = target[by_source].tolist()
+    ready = [v for v in range(columns.size) if indegree[v] == 0][::-1]
     merged: list[int] = []
-    while True:
-        nexts = [columns[head] for columns, head in zip(lists, heads) if head < len(columns)]
-        if not nexts:
-            return merged
-        # a column can come next once it is next in every order that has it
-        ready = next((j for j in nexts if all(pos.get(j, head) == head for pos, head in zip(positions, heads))), None)
-        if ready is None:
-            return None
-        merged.append(ready)
-        for k, pos in enumerate(positions):
-            if ready in pos:
-                heads[k] += 1
+    while ready:
+        v = ready.pop()
+        merged.append(v)
+        for w in successors[starts[v]:starts[v + 1]]:
+            indegree[w] -= 1
+            if indegree[w] == 0:
+                ready.append(w)
+    return columns[merged].tolist() if len(merged) == columns.size else None
 
 
-def _checked_classifiers(ranked, weights, sizes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def checked_classifiers(ranked, weights, sizes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ranked, weights, sizes) as arrays, sizes checked to lie in [0, len(ranked)]."""
     ranked = np.asarray(ranked, dtype=np.intp)
     weights = np.asarray(weights, dtype=float)
@@ -158,46 +102,6 @@ def _checked_classifiers(ranked, weights, sizes) -> tuple[np.ndarray, np.ndarray
     if sizes.size and (sizes.min() < 0 or sizes.max() > ranked.size):
         raise ValueError(f"sizes must be in [0, {ranked.size}], got {sizes.min()}..{sizes.max()}")
     return ranked, weights, sizes
-
-
-class _NestedScore:
-    """The score of one family of nested classifiers on an :class:`ExactSignDataset`, grown column by column in
-    the family's order: score_i = sum_j c_j (u_ij - m_{j, g(i)}) and offset_g = sum_j c_j m_jg over its first
-    ``done`` columns, with the accuracy recorded at every size of the family (sign(x_i . c) = y_i iff
-    score_i + offset_g > 0)."""
-
-    def __init__(self, dataset: ExactSignDataset, weights: np.ndarray, sizes: np.ndarray):
-        self.dataset, self.weights, self.sizes = dataset, weights, sizes
-        self.score = np.zeros(dataset.pop.n)
-        self.offset = np.zeros(len(dataset.group_sizes))
-        self.done = 0
-        self.checkpoints = set(sizes.tolist())
-        self.at_size: dict[int, float] = {}
-        self._record()
-
-    def add(self, z: np.ndarray, means: np.ndarray) -> None:
-        """Add the next column (centered values ``z``, group means ``means``) with its weight."""
-        c = self.weights[self.done]
-        if c == 1.0:
-            self.score += z
-        elif c == -1.0:
-            self.score -= z
-        elif c != 0.0:
-            self.score += c * z
-        self.offset += c * means
-        self.done += 1
-        self._record()
-
-    def _record(self) -> None:
-        """The accuracy after ``done`` columns, if that is a size of the family."""
-        if self.done in self.checkpoints:
-            bounds, n = self.dataset.bounds, self.dataset.pop.n
-            self.at_size[self.done] = sum(np.count_nonzero(self.score[bounds[g]:bounds[g + 1]] > -self.offset[g])
-                                          for g in range(len(self.offset))) / n
-
-    def accuracies(self) -> np.ndarray:
-        """The accuracy at each size of the family."""
-        return np.array([self.at_size[int(s)] for s in self.sizes], dtype=float)
 
 
 class ExactSignDataset(Dataset):
@@ -225,6 +129,7 @@ class ExactSignDataset(Dataset):
         self.means = model.group_means(pop)  # m[j, g]: the mean of u_ij in group g
         self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, G)
         self._entropy = stream_entropy(rng)
+        self._streams = column_blocks.ColumnStreams(self._entropy, len(self.means))
         self._own_rng: np.random.Generator | None = None
 
     @property
@@ -244,10 +149,6 @@ class ExactSignDataset(Dataset):
         raise ValueError(f"the exact engine answers sign queries only (docs/METHODS.md §4a); clipped queries "
                          f"(clip = {clip}) need engine 'direct'")
 
-    def column_rng(self, j: int) -> np.random.Generator:
-        """Column j's own stream: the same numbers whichever arm asks, in any order."""
-        return substream(self._entropy, int(j))
-
     def own_rng(self) -> np.random.Generator:
         """A stream of the data set's own for fresh binomial accuracies when the caller passes none (spawn key
         (0, 0): never a column's (j,), never the construction stream); created once, then continued."""
@@ -255,17 +156,23 @@ class ExactSignDataset(Dataset):
             self._own_rng = substream(self._entropy, 0, 0)
         return self._own_rng
 
+    def centered_block(self, columns) -> np.ndarray:
+        """u_ij - m_{j, g(i)} for each of ``columns`` (one row each) and every record (group "+" first), with exactly
+        K_jg positives u_ij > 0 in group g (:mod:`~adaptive_repro.simulation.column_blocks`: column j has the same
+        values alone or in any block)."""
+        groups = [(g, start, stop) for g, (start, stop) in enumerate(zip(self._starts, self._stops)) if stop > start]
+
+        def condition(cols, z, extras, spare, used):  # u_ij > 0 iff z_ij > -m_jg
+            return np.concatenate([column_blocks.condition_rows(z[:, start:stop], -self.means[cols, g],
+                                                                self.positives[cols, g], spare, used)
+                                   for g, start, stop in groups])
+
+        columns = np.atleast_1d(np.asarray(columns, dtype=np.int64))
+        return column_blocks.draw_rows(self._streams, columns, self.pop.n, 0, len(groups), condition)
+
     def centered_column(self, j: int) -> np.ndarray:
-        """u_ij - m_{j, g(i)} for every record (group "+" first), with exactly K_jg positives u_ij > 0 in group g
-        (drawn afresh from its stream at every call; arms measured together share one draw)."""
-        rng = self.column_rng(int(j))
-        z = rng.standard_normal(self.pop.n)
-        for start, stop, mean, positives in zip(self._starts, self._stops, self.means[j].tolist(),
-                                                self.positives[j].tolist()):
-            if start == stop:
-                continue  # an empty group draws nothing
-            condition_on_count(rng, z[start:stop], -mean, positives)  # u_ij > 0 iff z_i > -m_jg
-        return z
+        """Column j's row of :meth:`centered_block`."""
+        return self.centered_block([j])[0]
 
     def column(self, j: int) -> np.ndarray:
         """u_ij = x_ij y_i for every record (in group order)."""
@@ -285,7 +192,7 @@ class ExactSignDataset(Dataset):
     def accuracies_many(self, classifiers, rngs) -> list[np.ndarray]:
         """:meth:`accuracies` of several families of nested classifiers (one per arm). On columns, each column is
         drawn once for all the families whose orders agree (:func:`shared_column_order`)."""
-        checked = [_checked_classifiers(*c) for c in classifiers]
+        checked = [checked_classifiers(*c) for c in classifiers]
         if not self.observed and self.fresh_accuracy == "binomial":
             accs = [self._binomial_accuracies(*c, self.own_rng() if rng is None else rng)
                     for c, rng in zip(checked, rngs)]
@@ -295,22 +202,23 @@ class ExactSignDataset(Dataset):
         return [np.where(sizes == 0, empty, acc) for (_, _, sizes), acc in zip(checked, accs)]
 
     def _column_accuracies(self, classifiers: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[np.ndarray]:
-        """Accuracies from the columns: one pass over the columns in an order every family's agrees with, each
-        column added to the score of every family that uses it (family by family if their orders disagree)."""
+        """Accuracies from the columns, drawn a block at a time in an order every family's agrees with, each column
+        once for all the families that use it (family by family if their orders disagree)."""
         used = [ranked[:int(sizes.max(initial=0))] for ranked, _, sizes in classifiers]
         order = shared_column_order(used)
         if order is None:
             return [self._column_accuracies([c])[0] for c in classifiers]
-        scores = [_NestedScore(self, weights, sizes) for _, weights, sizes in classifiers]
-        users: dict[int, list[_NestedScore]] = {}
-        for score, columns in zip(scores, used):
-            for j in columns.tolist():
-                users.setdefault(j, []).append(score)
-        for j in order:
-            z = self.centered_column(j)
-            for score in users[j]:
-                score.add(z, self.means[j])
-        return [score.accuracies() for score in scores]
+        offsets = [np.vstack((np.zeros((1, len(self.group_sizes))),
+                              np.cumsum(weights[:columns.size, None] * self.means[columns], axis=0)))
+                   for columns, (_, weights, _) in zip(used, classifiers)]  # offset_g after each size
+        bounds, n = self.bounds, self.pop.n
+
+        def accuracy_at(family: int, score: np.ndarray, size: int) -> float:
+            offset = offsets[family][size]  # sign(x_i . c) = y_i iff score_i + offset_g > 0
+            return sum(np.count_nonzero(score[bounds[g]:bounds[g + 1]] > -offset[g])
+                       for g in range(len(offset))) / n
+
+        return column_blocks.nested_accuracies(order, classifiers, self.centered_block, n, accuracy_at)
 
     def _binomial_accuracies(self, ranked, weights, sizes, rng: np.random.Generator) -> np.ndarray:
         groups = len(self.group_sizes)

@@ -23,7 +23,7 @@ from adaptive_repro.privacy.influence import (
 from adaptive_repro.privacy.lemmas import lemma2_eps_bdp, lemma2_eps_dp, lemma2_general
 from adaptive_repro.simulation import analyst
 from adaptive_repro.simulation.data_models import BatchChain
-from adaptive_repro.simulation.models.attribute_chains import AttributeChains, uniform_composition
+from adaptive_repro.simulation.models.attribute_chains import AttributeChains
 from adaptive_repro.simulation.models.households import Households
 from adaptive_repro.simulation.models.regimes import Regimes, sample_occupation, sticky_matrix
 from adaptive_repro.simulation.registries import DATA_MODELS, ENGINES
@@ -140,14 +140,6 @@ def test_regime_occupation_counts_the_runs_of_each_regime_written_out():
         if n > runs:
             expected[present] += rng.multinomial(n - runs, rng.dirichlet(expected[present]))
         np.testing.assert_array_equal(sample_occupation(np.random.default_rng(seed), n, states, stay), expected)
-
-def test_uniform_composition_is_uniform():
-    rng = np.random.default_rng(4)
-    comps = [tuple(uniform_composition(rng, 6, 3)) for _ in range(30000)]
-    expected = [c for c in itertools.product(range(1, 5), repeat=3) if sum(c) == 6]  # C(5, 2) = 10 compositions
-    counts = np.array([comps.count(c) for c in expected])
-    assert sum(counts) == len(comps) and stats.chisquare(counts).pvalue > 1e-6
-
 
 # ------------------------------------------------------------------------------- Lemma 2 by brute force
 def test_regimes_lemma2_equals_enumeration_over_all_quilts():

@@ -91,32 +91,6 @@ def test_sample_n_plus_degenerate_and_large_n():
     assert abs(draws.var() / var - 1) < 6 * np.sqrt(2 / draws.size)
 
 
-@pytest.mark.parametrize("a", [-3.0, -0.2, 0.0, 0.5, 4.0, 40.0])
-def test_truncated_normals_follow_scipy_truncnorm(a):
-    rng = np.random.default_rng(3)
-    above = sign_engine.standard_normal_above(rng, a, 3000)
-    assert above.shape == (3000,) and np.all(above > a)
-    assert stats.kstest(above, stats.truncnorm(a, np.inf).cdf).pvalue > LEVEL
-    below = sign_engine.standard_normal_at_most(rng, -a, 3000)
-    assert np.all(below <= -a)
-    assert stats.kstest(below, stats.truncnorm(-np.inf, -a).cdf).pvalue > LEVEL
-
-
-@pytest.mark.parametrize("need", [3, 40])  # rejection path (16 * need <= hits) and rng.choice path (~62 hits)
-def test_sampled_subsets_are_uniform_distinct_hits(need):
-    rng = np.random.default_rng(8)
-    values = rng.standard_normal(200)
-    hits = values > 0.5
-    counts = np.zeros(200)
-    for _ in range(4000):
-        idx = sign_engine._sample_indices(rng, hits, int(hits.sum()), need)
-        assert idx.size == need and np.unique(idx).size == need and hits[idx].all()
-        counts[idx] += 1
-    assert stats.chisquare(counts[hits]).pvalue > LEVEL
-    low = sign_engine._sample_indices(rng, ~hits, int((~hits).sum()), 5)
-    assert np.all(values[low] <= 0.5)
-
-
 @pytest.fixture(scope="module")
 def dataset():
     pop = data_models.chain_population(np.random.default_rng(1), 3000, 40, 0.8, 0.9, 1.5, 5, 6.0)
@@ -201,7 +175,19 @@ def test_shared_column_order_keeps_every_order_or_says_they_disagree():
     assert sign_engine.shared_column_order([np.array([], dtype=int), np.array([5])]) == [5]
 
 
-def test_accuracies_of_several_arms_are_one_arm_at_a_time_with_each_column_drawn_once(monkeypatch):
+class CountingDataset(sign_engine.ExactSignDataset):
+    """Records the columns it draws."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.drawn: list[int] = []
+
+    def centered_block(self, columns):
+        self.drawn.extend(np.atleast_1d(columns).tolist())
+        return super().centered_block(columns)
+
+
+def test_accuracies_of_several_arms_are_one_arm_at_a_time_with_each_column_drawn_once():
     pop = data_models.chain_population(np.random.default_rng(7), 500, 30, 0.8, 0.8, 1.0, 3, 6.0)
     rank = np.random.default_rng(3).permutation(30)  # one ranking that every arm's kept attributes follow
     arms = [(rank[[0, 2, 3, 5, 8, 9]], np.array([1.0, -1.0, 1.0, 2.5, 0.0, -1.0]), np.array([0, 2, 6, 6])),
@@ -209,12 +195,10 @@ def test_accuracies_of_several_arms_are_one_arm_at_a_time_with_each_column_drawn
             (rank[[0, 1, 4]], np.ones(3), np.array([0, 0]))]
     one_at_a_time = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
     expected = [one_at_a_time.accuracies(*arm) for arm in arms]
-    together = sign_engine.ExactSignDataset(np.random.default_rng(9), pop)
-    drawn = []
-    monkeypatch.setattr(together, "column_rng", lambda j, draw=together.column_rng: drawn.append(j) or draw(j))
+    together = CountingDataset(np.random.default_rng(9), pop)
     for got, want in zip(together.accuracies_many(arms, [None] * 3), expected):
         np.testing.assert_array_equal(got, want)
-    assert sorted(drawn) == sorted(rank[[0, 1, 2, 3, 5, 7, 8, 9]])  # the columns the sizes use, each once
+    assert sorted(together.drawn) == sorted(rank[[0, 1, 2, 3, 5, 7, 8, 9]])  # the columns the sizes use, each once
     # orders that disagree: one arm at a time, same numbers
     swapped = [arms[0], (arms[1][0][::-1], arms[1][1], arms[1][2])]
     expected = [one_at_a_time.accuracies(*arm) for arm in swapped]

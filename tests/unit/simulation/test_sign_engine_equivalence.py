@@ -113,16 +113,17 @@ def test_exact_and_direct_engines_agree(direct):
 class PositivesFirst(sign_engine.ExactSignDataset):
     """Broken: each column's positives are the first K_jg records of their group, not a uniform subset."""
 
-    def centered_column(self, j):
-        z = super().centered_column(j)
-        return np.concatenate([-np.sort(-z[:self.n_plus]), -np.sort(-z[self.n_plus:])])
+    def centered_block(self, columns):
+        z = super().centered_block(columns)
+        return np.hstack([-np.sort(-z[:, :self.n_plus], axis=1), -np.sort(-z[:, self.n_plus:], axis=1)])
 
 
 class UnconditionedColumns(sign_engine.ExactSignDataset):
     """Broken: columns drawn i.i.d. N(m_jg, 1), ignoring the sign counts the analyst has already seen."""
 
-    def centered_column(self, j):
-        return self.column_rng(j).standard_normal(self.pop.n)
+    def centered_block(self, columns):
+        columns = np.atleast_1d(columns)
+        return np.random.default_rng([self.n_plus, *columns.tolist()]).standard_normal((columns.size, self.pop.n))
 
 
 @pytest.mark.parametrize("broken", ["r iid", "positives first", "unconditioned columns"])

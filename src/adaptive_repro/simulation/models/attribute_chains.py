@@ -11,10 +11,11 @@ Exact engine (:class:`AttributeChainsDataset`), as the batch chain's (:mod:`adap
 but with one chain per attribute: for attribute j the number of runs R_j = 1 + Bin(n - 1, 1 - stay), the first state
 (fair) and n_plus_j = j_+ + BetaBinomial(n - R_j, j_+, R_j - j_+) (j_+ = the number of +1 runs) are drawn in O(1),
 then K_j+ ~ Bin(n_plus_j, Phi(mu_j + lam)), K_j- ~ Bin(n - n_plus_j, Phi(mu_j - lam)): every sign query in O(d).
-A selected column is realized in O(n) from its own stream: the +1 and -1 run lengths are uniform compositions of
-n_plus_j and n - n_plus_j into j_+ and R_j - j_+ parts (given R_j and n_plus_j they are independent and uniform),
-interleaved from the first state, and the values are the batch chain engine's: N(m, 1) with exactly K_jg positives
-at a uniform subset of the group's records.
+A selected column is realized in O(n) from its own stream, a block of columns at a time
+(:mod:`~adaptive_repro.simulation.column_blocks`): the +1 and -1 run lengths are uniform compositions of n_plus_j and
+n - n_plus_j into j_+ and R_j - j_+ parts (given R_j and n_plus_j they are independent and uniform), interleaved
+from the first state (:func:`chain_paths`), and the values are the batch chain engine's: N(m, 1) with exactly K_jg
+positives at a uniform subset of the group's records.
 
 Privacy accounting: the latent state is the product of d independent two-state chains, so max-influences add over
 attributes: every quilt's influence is d times the single chain's (:class:`ProductChainInfluence`), and Lemma 2's
@@ -32,7 +33,7 @@ from scipy import special
 from adaptive_repro.foundation.domain import Domain, check_public_functions
 from adaptive_repro.privacy.influence import ProductChainInfluence, symmetric_chain_matrix
 from adaptive_repro.privacy.lemmas import ConversionResult, lemma2_eps_bdp, lemma2_eps_dp, lemma3_eps_bdp, lemma3_eps_dp
-from adaptive_repro.simulation import analyst
+from adaptive_repro.simulation import analyst, column_blocks
 from adaptive_repro.simulation.data_models import (
     DataModel,
     Population,
@@ -41,7 +42,7 @@ from adaptive_repro.simulation.data_models import (
 )
 from adaptive_repro.simulation.engines import Dataset, Engine
 from adaptive_repro.simulation.inflation import sign_query_inflation
-from adaptive_repro.simulation.sign_engine import condition_on_count, stream_entropy, substream
+from adaptive_repro.simulation.sign_engine import checked_classifiers, shared_column_order, stream_entropy
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,14 +58,46 @@ def stay_probability(rho: float) -> float:
     return 0.5 * (1.0 + rho)
 
 
-def uniform_composition(rng: np.random.Generator, total: int, parts: int) -> np.ndarray:
-    """A uniform composition of ``total`` into ``parts`` positive parts: 1 + Multinomial(total - parts,
-    Dirichlet(1, ..., 1)) (the Dirichlet-multinomial with unit weights is uniform over compositions)."""
-    if parts == 0:
-        return np.zeros(0, dtype=np.int64)
-    if total == parts:
-        return np.ones(parts, dtype=np.int64)
-    return 1 + rng.multinomial(total - parts, rng.dirichlet(np.ones(parts)))
+def chain_paths(plus: np.ndarray, plus_runs: np.ndarray, runs: np.ndarray, first_plus: np.ndarray,
+                gap_draws: np.ndarray, spare: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row r: a uniform two-state path of n = gap_draws.shape[1] records with ``runs[r]`` runs, ``plus[r]`` records
+    in state +1 in ``plus_runs[r]`` runs, starting in state +1 if ``first_plus[r]``, as a boolean row (True: +1),
+    and the rows that ran short of spare uniforms (:func:`column_blocks.condition_rows`).
+
+    Given the runs of each state, their lengths are independent uniform compositions, and a composition of P into
+    R parts is a uniform (R - 1)-subset of its P - 1 gaps. Slots 1..P-1 of a row are the gaps between its +1
+    records taken in order, slots P+1..n-1 those of its -1 records; each side's i.i.d. uniform ``gap_draws`` are
+    conditioned to have exactly (runs - 1) above a threshold (the cuts). The k-th cut of a side ends its k-th run;
+    runs alternate from the first state, so the path is each run's state repeated its length (one ``np.repeat`` for
+    all rows: each has n records)."""
+    n = gap_draws.shape[1]
+    rows = np.arange(gap_draws.shape[0])
+    slots = np.arange(n)[None, :]
+    short, cut = [], np.zeros(gap_draws.shape, dtype=bool)
+    for members, parts, gaps in (((slots >= 1) & (slots < plus[:, None]), plus_runs, plus - 1),
+                                 (slots > plus[:, None], runs - plus_runs, n - plus - 1)):
+        cuts = np.maximum(parts - 1, 0)
+        threshold = 1.0 - cuts / np.maximum(gaps, 1)
+        short.append(column_blocks.condition_rows(gap_draws, threshold, cuts, spare, used, members, uniform=True))
+        cut |= members & (gap_draws > threshold[:, None])
+    short = np.concatenate(short)
+    cut[short] = False  # a row that ran short is drawn again: any path of the right length will do meanwhile
+    row, slot = np.divmod(np.flatnonzero(cut), n)
+    plus_side = slot < plus[row]
+    slot[~plus_side] -= plus[row[~plus_side]]  # a cut at slot s ends a run after s records of its side
+    lengths = []
+    for side, parts, total in ((plus_side, plus_runs, plus), (~plus_side, runs - plus_runs, n - plus)):
+        r = row[side]
+        ends = np.repeat(total[:, None], max(1, int(parts.max(initial=1))), axis=1)  # records of the side so far
+        ends[r, column_blocks.places(r, rows.size)] = slot[side]
+        lengths.append(np.diff(ends, axis=1, prepend=0))  # the side's run lengths, then zeros
+    width = 2 * max(lengths[0].shape[1], lengths[1].shape[1])
+    interleaved = np.zeros((rows.size, width), dtype=np.int64)
+    for first, (a, b) in ((first_plus, lengths), (~first_plus, lengths[::-1])):  # runs alternate from the first
+        interleaved[first, 0:2 * a.shape[1]:2] = a[first]
+        interleaved[first, 1:2 * b.shape[1]:2] = b[first]
+    state_plus = (np.arange(width) % 2 == 0)[None, :] == first_plus[:, None]
+    return np.repeat(state_plus.ravel(), interleaved.ravel()).reshape(gap_draws.shape), short
 
 
 @dataclasses.dataclass(frozen=True)
@@ -187,48 +220,50 @@ class AttributeChainsDataset(Dataset):
         self.means = pop.mu[:, None] + pop.lam * np.array([1.0, -1.0])[None, :]  # (d, 2): a = +1, a = -1
         sizes = np.stack((self.n_plus, n - self.n_plus), axis=1)
         self.positives = rng.binomial(sizes, special.ndtr(self.means))
-        self._entropy = stream_entropy(rng)
-        self._cache: dict[int, np.ndarray] = {}
+        self._streams = column_blocks.ColumnStreams(stream_entropy(rng), d)
 
     def sign_queries(self) -> np.ndarray:
         return self.positives.sum(axis=1) / self.pop.n
 
+    def block(self, columns) -> np.ndarray:
+        """u_ij = x_ij y_i for each of ``columns`` (one row each) and every record, in record order: the column's
+        chain path given its runs and n_plus_j, then values with exactly K_jg positives in each state (module
+        docstring; :mod:`~adaptive_repro.simulation.column_blocks`: column j has the same values in any block)."""
+        columns = np.atleast_1d(np.asarray(columns, dtype=np.int64))
+        return column_blocks.draw_rows(self._streams, columns, self.pop.n, self.pop.n, 4, self._realize)
+
     def column(self, j: int) -> np.ndarray:
-        """u_ij = x_ij y_i for every record, in record order (cached: arms share the top-ranked columns)."""
-        j = int(j)
-        if j in self._cache:
-            return self._cache[j]
-        n = self.pop.n
-        rng = substream(self._entropy, j)
-        plus_lengths = uniform_composition(rng, int(self.n_plus[j]), int(self.plus_runs[j]))
-        minus_lengths = uniform_composition(rng, n - int(self.n_plus[j]), int(self.runs[j] - self.plus_runs[j]))
-        lengths = np.empty(int(self.runs[j]), dtype=np.int64)
-        states = np.empty(int(self.runs[j]), dtype=bool)
-        first, second = (plus_lengths, minus_lengths) if self.first_plus[j] else (minus_lengths, plus_lengths)
-        lengths[0::2], lengths[1::2] = first, second
-        states[0::2], states[1::2] = self.first_plus[j], not self.first_plus[j]
-        is_plus = np.repeat(states, lengths)
-        z = rng.standard_normal(n)
-        for g, members in enumerate((np.flatnonzero(is_plus), np.flatnonzero(~is_plus))):
-            seg = z[members]
-            condition_on_count(rng, seg, -self.means[j, g], int(self.positives[j, g]))  # u_ij > 0 iff z_i > -m_jg
-            z[members] = seg + self.means[j, g]
-        z.flags.writeable = False
-        if len(self._cache) < 256:
-            self._cache[j] = z
-        return z
+        """Column j's row of :meth:`block`."""
+        return self.block([j])[0]
+
+    def _realize(self, cols, z, gap_draws, spare, used) -> np.ndarray:
+        """Turn each row's normals ``z`` into column cols[r] in place (:func:`column_blocks.draw_rows`' contract):
+        the column's path (:func:`chain_paths`), then values with exactly K_jg positives in each state."""
+        is_plus, short = chain_paths(self.n_plus[cols], self.plus_runs[cols], self.runs[cols], self.first_plus[cols],
+                                     gap_draws, spare, used)
+        for g, members in enumerate((is_plus, ~is_plus)):  # u_ij > 0 iff z_ij > -m_jg
+            short = np.concatenate((short, column_blocks.condition_rows(
+                z, -self.means[cols, g], self.positives[cols, g], spare, used, members)))
+        z += np.where(is_plus, self.means[cols, 0][:, None], self.means[cols, 1][:, None])
+        return short
 
     def accuracies(self, ranked, weights, sizes, rng=None) -> np.ndarray:
-        """Accuracy of each nested classifier (columns accumulated in order; ``rng`` unused: the data are fixed)."""
-        ranked, weights, sizes = np.asarray(ranked, dtype=np.intp), np.asarray(weights, float), np.asarray(sizes)
-        score, done, at_size = np.zeros(self.pop.n), 0, {}
-        for size in np.unique(sizes):
-            for j, c in zip(ranked[done:size], weights[done:size]):
-                score += c * self.column(j)
-            done = size
-            at_size[size] = np.count_nonzero(score > 0) / self.pop.n
-        acc = np.array([at_size[s] for s in sizes], dtype=float)
-        return np.where(sizes == 0, analyst.EMPTY_CLASSIFIER_ACCURACY, acc)
+        """Accuracy of each nested classifier (``rng`` unused: the data are fixed)."""
+        return self.accuracies_many([(ranked, weights, sizes)], [rng])[0]
+
+    def accuracies_many(self, classifiers, rngs) -> list[np.ndarray]:
+        """:meth:`accuracies` of several families, each column drawn once for all whose orders agree
+        (:func:`~adaptive_repro.simulation.sign_engine.shared_column_order`)."""
+        checked = [checked_classifiers(*c) for c in classifiers]
+        order = shared_column_order([ranked[:int(sizes.max(initial=0))] for ranked, _, sizes in checked])
+        if order is None:
+            accs = [self.accuracies_many([c], [None])[0] for c in checked]
+        else:
+            n = self.pop.n
+            accs = column_blocks.nested_accuracies(order, checked, self.block, n,
+                                                   lambda family, score, size: np.count_nonzero(score > 0) / n)
+        empty = analyst.EMPTY_CLASSIFIER_ACCURACY
+        return [np.where(sizes == 0, empty, acc) for (_, _, sizes), acc in zip(checked, accs)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -242,6 +277,5 @@ class AttributeChainsEngine(Engine):
 
 
 # argument domains (adaptive_repro.foundation.domain): a lag-one correlation, and counts that may be 0
-check_public_functions(globals(), __name__, rho=Domain(-1.0, 1.0),
-                       total=Domain(0.0, float("inf"), high_open=True, integer=True),
-                       parts=Domain(0.0, float("inf"), high_open=True, integer=True))
+check_public_functions(globals(), __name__, rho=Domain(-1.0, 1.0), plus=None, plus_runs=None, runs=None,
+                       first_plus=None, gap_draws=None, spare=None, used=None)

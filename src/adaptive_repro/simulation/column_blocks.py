@@ -1,0 +1,232 @@
+"""Columns of the exact sign-query engines drawn a block at a time (docs/METHODS.md §4a; this project's method).
+
+An exact engine's column j in a group g of records is i.i.d. N(m_jg, 1) conditioned on exactly K_jg positives (the
+count behind the sign query the analyst saw). :mod:`adaptive_repro.simulation.sign_engine` explains why drawing the
+group i.i.d. and then turning a uniform subset of the surplus side into fresh draws truncated to the other side gives
+that law. This module does the same for a block of columns with a fixed number of numpy calls per block instead of
+several per column and group, which is what kept the engines far above their random-number floor:
+
+1. **One stream per column, cheap to start.** Column j of a data set draws from a SFC64 stream whose three seed
+   words are words 3j..3j+2 of a seeding stream (a SFC64 seeded by the data set's SeedSequence; all columns' words
+   at once) and which is then advanced 12 steps, as numpy seeds a SFC64. Column j has the same values whichever
+   arm asks for it, alone or in any block, in any order. The stream gives n normals, then the uniforms the
+   conditioning spends (``spare``).
+2. **Uniform subsets by ranks.** In a row (one column's group) with ``have`` entries above the threshold and
+   ``target`` wanted, the surplus side has ``count`` candidates and ``need`` = |have - target| must change side. The
+   first ``need`` distinct values among i.i.d. uniform ranks floor(u * count) form a uniform ``need``-subset of the
+   ranks (exchangeability); the rank-r candidate (in record order) is the entry changed. For every row of the block
+   at once: one ``np.unique`` finds first appearances, one ``np.flatnonzero`` maps ranks to records.
+3. **Truncated values by the inverse CDF in log space**, exact up to rounding at any threshold.
+4. **A row that runs short** of spare uniforms, or of distinct ranks, is redrawn whole from the column's next
+   stream (a larger spare; rare by design). Whether a row runs short depends on its counts and on how many ranks
+   repeat, an event invariant under relabelling the ranks: given either outcome the chosen subset is uniform and the
+   result has the conditioned law, so the retry changes no law.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+from scipy import special
+
+#: Attempts with a growing spare before giving up on a column (each attempt fails with probability far below 1e-6).
+MAX_ATTEMPTS = 8
+
+
+def spare_uniforms(n: int, rows_per_column: int) -> int:
+    """Spare uniforms a column draws for ``rows_per_column`` conditioned rows over n records: about 3 * need + 8
+    per row (:func:`uniform_ranks`), with room for a surplus 8 standard deviations out (|have - target| has SD <=
+    sqrt(n_g / 2))."""
+    return int(8 * math.sqrt(n * rows_per_column)) + 24 * rows_per_column + 64
+
+
+class ColumnStreams:
+    """Every column's stream of one data set (module docstring, item 1)."""
+
+    def __init__(self, entropy: int, columns: int):
+        self.entropy, self.columns = entropy, columns
+        self._bit_generator = np.random.SFC64(0)
+        self.generator = np.random.Generator(self._bit_generator)
+        self._words: dict[int, np.ndarray] = {}
+        self._seed = np.ones(4, dtype=np.uint64)  # three seed words, then the counter 1 (numpy's SFC64 seeding)
+        self._state = {"bit_generator": "SFC64", "has_uint32": 0, "uinteger": 0, "state": {"state": self._seed}}
+
+    def _seed_words(self, attempt: int) -> np.ndarray:
+        if attempt not in self._words:
+            seeder = np.random.SFC64(np.random.SeedSequence(self.entropy, spawn_key=(1, attempt)))
+            self._words[attempt] = seeder.random_raw(3 * self.columns).reshape(self.columns, 3)
+        return self._words[attempt]
+
+    def start(self, column: int, attempt: int = 0) -> np.random.Generator:
+        """The generator, set to the start of ``column``'s stream of attempt ``attempt``."""
+        self._seed[:3] = self._seed_words(attempt)[column]
+        self._bit_generator.state = self._state
+        self._bit_generator.random_raw(12)
+        return self.generator
+
+
+def normals_above(a: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Z ~ N(0, 1) conditioned on Z > a, one per pair (a, u) with u uniform on [0, 1): the inverse survival function
+    in log space."""
+    return -special.ndtri_exp(np.log1p(-u) + special.log_ndtr(-a))
+
+
+def normals_at_most(a: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Z ~ N(0, 1) conditioned on Z <= a, one per pair (a, u) with u uniform on [0, 1)."""
+    return special.ndtri_exp(np.log1p(-u) + special.log_ndtr(a))
+
+
+def places(groups: np.ndarray, size: int) -> np.ndarray:
+    """The place of each entry among the entries of its group, for sorted group labels in range(size) (0, 1, ...
+    within each group); O(len) where a binary search would be O(len log len)."""
+    counts = np.bincount(groups, minlength=size)
+    return np.arange(groups.size) - (np.cumsum(counts) - counts)[groups]
+
+
+def uniform_ranks(spare: np.ndarray, used: np.ndarray, rows: np.ndarray, count: np.ndarray,
+                  need: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each pair p (a row ``rows[p]`` of ``spare``; rows in order, a row may have several pairs): a uniform
+    ``need[p]``-subset of range(count[p]) (module docstring, item 2), then ``need[p]`` uniforms for the new values,
+    each pair spending the next stretch of its row's spare uniforms from ``used[row]`` (advanced in place).
+
+    Returns (the pair of each chosen rank, the rank, its value uniform, the rows that ran short)."""
+    # twice the expected draws until ``need`` distinct of ``count`` (the coupon collector's), and 8 more
+    draws = np.ceil(2.0 * count * np.log((count + 0.5) / (count - need + 0.5))).astype(np.int64) + 8
+    spend = draws + need
+    before = np.cumsum(spend) - spend
+    start = used[rows] + before - before[np.searchsorted(rows, rows)]  # the row's earlier pairs come first
+    fits = start + spend <= spare.shape[1]
+    used += np.bincount(rows, weights=spend, minlength=used.size).astype(used.dtype)
+    pairs = np.flatnonzero(fits)
+    at = np.repeat(pairs, draws[pairs])  # the pair of each draw
+    offset = np.arange(at.size) - np.repeat(np.cumsum(draws[pairs]) - draws[pairs], draws[pairs])
+    u = spare[rows[at], start[at] + offset]
+    rank = np.minimum((u * count[at]).astype(np.int64), count[at] - 1)
+    _, first = np.unique(at * (int(count.max(initial=0)) + 1) + rank, return_index=True)
+    first.sort()  # first appearances, pair by pair, each pair's in the order drawn
+    at_first = at[first]
+    place = places(at_first, rows.size)
+    fine = fits & (np.bincount(at_first, minlength=rows.size) >= need)
+    keep = (place < need[at_first]) & fine[at_first]
+    chosen, chosen_place = at_first[keep], place[keep]
+    value_u = spare[rows[chosen], start[chosen] + draws[chosen] + chosen_place]
+    return chosen, rank[first][keep], value_u, np.unique(rows[~fine])
+
+
+def _redrawn(uniform: bool, down: np.ndarray, threshold: np.ndarray, value_u: np.ndarray) -> np.ndarray:
+    """New values on the other side of ``threshold``: at most it where ``down``, above it elsewhere."""
+    at_most, above = (uniforms_at_most, uniforms_above) if uniform else (normals_at_most, normals_above)
+    return np.where(down, at_most(threshold, value_u), above(threshold, value_u))
+
+
+def condition_rows(z: np.ndarray, threshold: np.ndarray, target: np.ndarray, spare: np.ndarray, used: np.ndarray,
+                   members: np.ndarray | None = None, uniform: bool = False) -> np.ndarray:
+    """Make exactly ``target[r]`` of row r's entries (its ``members`` if given) exceed ``threshold[r]``, in place:
+    a uniform subset of the surplus side is redrawn truncated to the other side (module docstring). ``z``'s entries
+    are i.i.d. N(0, 1) draws (``uniform``: Uniform(0, 1) draws). Returns the rows that ran short (to be redrawn
+    whole)."""
+    above = z > threshold[:, None]
+    if members is not None:
+        above &= members
+    have = np.count_nonzero(above, axis=1)
+    size = np.full(z.shape[0], z.shape[1]) if members is None else np.count_nonzero(members, axis=1)
+    surplus = have - np.asarray(target)
+    rows = np.flatnonzero(surplus)
+    if rows.size == 0:
+        return rows
+    down = surplus[rows] > 0  # too many above: candidates are the entries above
+    count = np.where(down, have[rows], size[rows] - have[rows])
+    pair, rank, value_u, short = uniform_ranks(spare, used, rows, count, np.abs(surplus[rows]))
+    candidates = above[rows] if rows.size < z.shape[0] else above
+    candidates ^= ~down[:, None]  # rows with too few above: the entries not above are the candidates
+    if members is not None:
+        candidates &= members[rows]
+    flat = np.flatnonzero(candidates)  # candidate positions, row by row in record order
+    first = np.cumsum(count) - count
+    record = flat[first[pair] + rank] - pair * z.shape[1]
+    z[rows[pair], record] = _redrawn(uniform, down[pair], threshold[rows[pair]], value_u)
+    return short
+
+
+def uniforms_above(t: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """U ~ Uniform(0, 1) conditioned on U > t, one per pair (t, v) with v uniform on [0, 1)."""
+    return t + (1.0 - t) * (1.0 - v)
+
+
+def uniforms_at_most(t: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """U ~ Uniform(0, 1) conditioned on U <= t, one per pair (t, v) with v uniform on [0, 1)."""
+    return t * (1.0 - v)
+
+
+def block_columns(n: int) -> int:
+    """Columns per block: about 16 MB of normals, at most 256 columns."""
+    return max(1, min(256, (1 << 21) // max(n, 1)))
+
+
+def nested_accuracies(order: list[int], families: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                      draw_block: Callable[[np.ndarray], np.ndarray], n: int,
+                      accuracy_at: Callable[[int, np.ndarray, int], float]) -> list[np.ndarray]:
+    """Accuracies of families of nested classifiers (ranked, weights, sizes) from columns drawn a block at a time in
+    ``order`` (an order every family's agrees with): each family's score grows column by column in its own order
+    (no BLAS call: the sums, and so the accuracies, are the same whatever the blocks), and ``accuracy_at(family,
+    score, size)`` is recorded at every size."""
+    used = [ranked[:int(sizes.max(initial=0))] for ranked, _, sizes in families]
+    position = {j: p for p, j in enumerate(order)}
+    places = [np.array([position[j] for j in columns.tolist()], dtype=np.int64) for columns in used]
+    scores = [np.zeros(n) for _ in families]
+    done = [0] * len(families)
+    at_size: list[dict[int, float]] = [{} for _ in families]
+    for f, (_, _, sizes) in enumerate(families):
+        if 0 in sizes:
+            at_size[f][0] = accuracy_at(f, scores[f], 0)
+    step = block_columns(n)
+    for first in range(0, len(order), step):
+        block = draw_block(np.asarray(order[first:first + step], dtype=np.int64))
+        for f, (_, weights, sizes) in enumerate(families):
+            checkpoints = set(sizes.tolist())
+            end = int(np.searchsorted(places[f], first + step))
+            score, rows = scores[f], (places[f][done[f]:end] - first).tolist()
+            for i, row, c in zip(range(done[f], end), rows, weights[done[f]:end].tolist()):
+                if c == 1.0:
+                    score += block[row]
+                elif c == -1.0:
+                    score -= block[row]
+                elif c != 0.0:
+                    score += c * block[row]
+                if i + 1 in checkpoints:
+                    at_size[f][i + 1] = accuracy_at(f, score, i + 1)
+            done[f] = end
+    return [np.array([at_size[f][int(s)] for s in sizes], dtype=float) for f, (_, _, sizes) in enumerate(families)]
+
+
+def draw_rows(streams: ColumnStreams, columns: np.ndarray, n: int, extra: int, rows_per_column: int,
+              condition: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray],
+              ) -> np.ndarray:
+    """One row of n values per column: each column's stream gives n normals, ``extra`` uniforms, then its spare
+    uniforms (:func:`spare_uniforms` for ``rows_per_column`` conditioned rows), and ``condition(columns, z, extras,
+    spare, used)`` turns the normals into the column's values in place, returning the rows that ran short; those
+    are drawn again from their columns' next streams with four times the spare (module docstring, item 4)."""
+    out = np.empty(0)
+    todo = np.arange(columns.size)
+    for attempt in range(MAX_ATTEMPTS):
+        cols = columns[todo]
+        z = np.empty((cols.size, n))
+        extras = np.empty((cols.size, extra))
+        spare = np.empty((cols.size, spare_uniforms(n, rows_per_column) * 4**attempt))
+        for r, j in enumerate(cols.tolist()):
+            generator = streams.start(j, attempt)
+            generator.standard_normal(out=z[r])
+            generator.random(out=extras[r])
+            generator.random(out=spare[r])
+        done = np.ones(cols.size, dtype=bool)
+        done[condition(cols, z, extras, spare, np.zeros(cols.size, dtype=np.int64))] = False
+        if attempt == 0:
+            out = z  # most blocks are done at the first attempt: no copy
+        else:
+            out[todo[done]] = z[done]
+        todo = todo[~done]
+        if todo.size == 0:
+            return out
+    raise RuntimeError(f"draw_rows: columns {columns[todo].tolist()} ran short in {MAX_ATTEMPTS} attempts")
