@@ -252,11 +252,18 @@ def certified_label(table: pd.DataFrame, arm) -> str:
 
 
 def v_ticks(ax, table: pd.DataFrame) -> None:
-    """The V axis (log) ticked at the run's strengths in plain numbers (1, 3, 8, 20: each strength's V over the
-    structures, rounded to 2 digits), no minor ticks."""
+    """The V axis (log) ticked at the run's strengths in plain numbers (1, 8, 20: the structures' V at one strength
+    differ by a few percent, e.g. 7.9 and 8.0, so values within 15% of each other share one tick, at their
+    geometric mean rounded to 2 digits), no minor ticks."""
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
-    ticks = sorted({float(f"{v:.2g}") for v in table["V"]})
+    groups: list[list[float]] = []
+    for v in sorted(set(table["V"].astype(float))):
+        if groups and v <= groups[-1][0] * 1.15:
+            groups[-1].append(v)
+        else:
+            groups.append([v])
+    ticks = [float(f"{np.exp(np.mean(np.log(g))):.2g}") for g in groups]
     ax.set_xscale("log")
     ax.set_xlim(min(ticks) / 1.35, max(ticks) * 1.35)
     ax.xaxis.set_major_locator(FixedLocator(ticks))
