@@ -1,12 +1,18 @@
 """How good are the workflow's cost estimates? Compares the estimate the run printed before any job (experiments:
-resources.spec_cost times replicates; theory outputs: resources.theory_cost) with the CPU seconds and peak memory
-Snakemake recorded for the same jobs (results/benchmarks/rules/**.tsv) of the last run in this folder, one row per
-output, written to results/benchmarks/estimates.csv. Run it after `make reproduce` or `make paper-scale` (with the
-same config files). Nothing here is asserted: the numbers are from one machine.
+resources.spec_cost times replicates; theory outputs: resources.theory_cost) with the CPU seconds the same jobs of the
+last run in this folder measured themselves (their logs' "done" lines) and the peak memory Snakemake recorded
+(results/benchmarks/rules/**.tsv), one row per output, written to results/benchmarks/estimates.csv. Run it after
+`make reproduce` or `make paper-scale` (with the same config files). ``--record`` keeps the measurements in
+benchmarks/recorded-costs.csv, against which tests/unit/test_estimates.py holds every shipped config's estimates to
+within 2x.
+
+    .venv/bin/python benchmarks/estimates.py [config/correlation-power.yaml] [--results results] [--record]
 """
 from __future__ import annotations
 
 import argparse
+import datetime
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,36 +20,39 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+from machine import reference_seconds  # noqa: E402
+from pipeline import job_costs  # noqa: E402
+
 from adaptive_repro.foundation.io import write_csv  # noqa: E402
 from adaptive_repro.pipeline import catalogue, resources, validation  # noqa: E402
 from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
 
 
 def measured(results: Path) -> pd.DataFrame:
-    """Per output: CPU seconds of its simulate jobs (latest spec digest folder) and its build job; peak memory."""
+    """Per output: CPU seconds of its simulate jobs and of its build job, as the jobs measured themselves (the "done"
+    lines of their logs: Snakemake's sampled benchmark files undercount), and peak memory (Snakemake's benchmark
+    files: the newest digest folder of each experiment)."""
+    costs = job_costs(results)
     rows = []
     bench = results / "benchmarks" / "rules"
     for oid in catalogue.OUTPUT_IDS:
-        build = bench / f"{oid}.tsv"
-        sims = sorted((bench / "simulate").glob(f"{oid}*/*/*.tsv"))
-        if sims:  # only the newest digest folder of each experiment (older runs of other configs stay on disk)
-            newest = {}
-            for path in sims:
-                key = path.parent.parent.name
-                newest.setdefault(key, path.parent)
-                if path.parent.stat().st_mtime > newest[key].stat().st_mtime:
-                    newest[key] = path.parent
-            sims = [p for p in sims if p.parent == newest[p.parent.parent.name]]
-        frames = [pd.read_csv(p, sep="\t") for p in sims]
-        if not frames and not build.exists():
+        simulated = costs[costs["job"].str.startswith((f"simulate/{oid}/", f"simulate/{oid}@"))]
+        if not simulated.empty:  # only the newest digest folder of each experiment (older runs stay on disk)
+            folder = simulated["job"].str.rsplit("/", n=1).str[0]
+            newest = folder.map(lambda f: (results / "logs" / f).stat().st_mtime)
+            experiment = folder.str.rsplit("/", n=1).str[0]
+            simulated = simulated[newest == newest.groupby(experiment).transform("max")]
+        built = costs[costs["job"] == oid]
+        if simulated.empty and built.empty:
             continue
-        sim = pd.concat(frames) if frames else pd.DataFrame({"cpu_time": [], "max_rss": []})
-        built = pd.read_csv(build, sep="\t") if build.exists() else pd.DataFrame({"cpu_time": [0.0], "max_rss": [0]})
-        rows.append({"output": oid, "simulate_cpu_s": float(sim["cpu_time"].sum()),
-                     "simulate_peak_mb": float(pd.to_numeric(sim["max_rss"], errors="coerce").max())
-                     if len(sim) else float("nan"),
-                     "build_cpu_s": float(built["cpu_time"].iloc[0]),
-                     "build_peak_mb": float(pd.to_numeric(built["max_rss"], errors="coerce").iloc[0])})
+        sims = sorted((bench / "simulate").glob(f"{oid}*/*/*.tsv"))
+        peaks = [pd.to_numeric(pd.read_csv(p, sep="\t")["max_rss"], errors="coerce").max() for p in sims]
+        build = bench / f"{oid}.tsv"
+        rows.append({"output": oid, "simulate_cpu_s": float(simulated["cpu_s"].sum()),
+                     "simulate_peak_mb": float(max(peaks)) if peaks else float("nan"),
+                     "build_cpu_s": float(built["cpu_s"].sum()),
+                     "build_peak_mb": float(pd.to_numeric(pd.read_csv(build, sep="\t")["max_rss"], errors="coerce")
+                                            .iloc[0]) if build.exists() else float("nan")})
     return pd.DataFrame(rows)
 
 
@@ -70,11 +79,31 @@ def estimated(config_files: list[str]) -> pd.DataFrame:
                                                    estimate_peak_mb=("estimate_peak_mb", "max")).reset_index()
 
 
+#: Measured CPU seconds per output of the shipped configs on a 2-core machine of this project's kind (``--record``).
+RECORDED = ROOT / "benchmarks" / "recorded-costs.csv"
+
+
+def record(table: pd.DataFrame, config: str) -> None:
+    """Replace ``config``'s rows of RECORDED by this run's measurements, with the commit and the machine's speed."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                            encoding="utf-8").stdout.strip()
+    rows = table[["output", "measured_cpu_s"]].assign(config=config, date=datetime.date.today().isoformat(),
+                                                      commit=commit, **reference_seconds(repeats=1))
+    old = pd.read_csv(RECORDED) if RECORDED.exists() else pd.DataFrame(columns=rows.columns)
+    kept = old[old["config"] != config]
+    pd.concat([kept, rows], ignore_index=True)[["config", *[c for c in rows.columns if c != "config"]]].to_csv(
+        RECORDED, index=False)
+    print(f"recorded {len(rows)} outputs of {config} in {RECORDED.relative_to(ROOT)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("configfiles", nargs="*", help="config files on top of config.yaml, as given to the run")
     parser.add_argument("--results", default="results")
     parser.add_argument("--output", default="results/benchmarks/estimates.csv")
+    parser.add_argument("--record", action="store_true",
+                        help=f"also keep this run's measurements in {RECORDED.relative_to(ROOT)} (committed; "
+                             "tests/unit/test_estimates.py holds the estimates to within 2x of them)")
     args = parser.parse_args()
     found = measured(Path(args.results))
     if found.empty:
@@ -88,6 +117,8 @@ def main() -> None:
     table["memory_ratio"] = table["estimate_peak_mb"] / table["measured_peak_mb"]
     write_csv(table, args.output)
     print(table[["output", "estimate_cpu_s", "measured_cpu_s", "cpu_ratio", "memory_ratio"]].to_string(index=False))
+    if args.record:
+        record(table, args.configfiles[-1] if args.configfiles else "config.yaml")
     print(f"cpu ratio range {table['cpu_ratio'].min():.2f}-{table['cpu_ratio'].max():.2f}, memory ratio range "
           f"{table['memory_ratio'].min():.2f}-{table['memory_ratio'].max():.2f}")
 

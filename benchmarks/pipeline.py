@@ -1,14 +1,14 @@
 """How long does the default pipeline take from scratch? Copies the repository's tracked files to a scratch folder,
 runs ``snakemake --forceall`` there on the given cores (your results/ is untouched), and appends one row to
-results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (from
-Snakemake's benchmark files), the CPU seconds of the whole run (Snakemake itself and every process it started), the
-five jobs with the most CPU, and this machine's speed, the mean of before and after the run (benchmarks/machine.py:
-CPU seconds of a Python loop, of 10^7 normal draws and of importing pandas and matplotlib.pyplot; wall_per_import,
-the wall seconds over the import's, compares runs across machines). The last run's cost per job goes to
-pipeline-jobs.csv beside it. Nothing is asserted: the numbers
-are from one machine, and shared machines are noisy (compare runs made one after the other). With --commit REV the
-run is of that commit's files instead (e.g. the version before a speed change), run by this environment's Snakemake:
-two runs one after the other give a before/after ratio on the same machine.
+results/benchmarks/pipeline.csv: commit, cores, wall seconds, number of jobs, the sum of the jobs' CPU seconds (each
+job's own measurement, the "done" line of its log: every job has one), the CPU seconds of the whole run (Snakemake
+itself and every process it started), the five jobs with the most CPU, and this machine's speed, the mean of before
+and after the run (benchmarks/machine.py: CPU seconds of a Python loop, of 10^7 normal draws and of importing pandas
+and matplotlib.pyplot; wall_per_import, the wall seconds over the import's, compares runs across machines). The last
+run's cost per job goes to pipeline-jobs.csv beside it. Nothing is asserted: the numbers are from one machine, and
+shared machines are noisy (compare runs made one after the other). With --commit REV the run is of that commit's
+files instead (e.g. the version before a speed change), run by this environment's Snakemake: two runs one after the
+other give a before/after ratio on the same machine.
 
     python benchmarks/pipeline.py [--cores 2] [--configfile my.yaml] [--commit REV]
                                   [--output results/benchmarks/pipeline.csv]
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import re
 import resource
 import shutil
 import subprocess
@@ -48,14 +49,21 @@ def committed_copy(revision: str, dest: Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
+#: A job log's last line when the job finished: "... done: <what it made> (<CPU seconds of the job> CPU-s)".
+DONE_LINE = re.compile(r" done: .*\(([0-9.]+) CPU-s\)\s*$")
+
+
 def job_costs(results: Path) -> pd.DataFrame:
-    """One row per job: its benchmark file's name, wall and CPU seconds."""
+    """One row per job that finished: its log's name (results/logs/...) and the CPU seconds the job measured itself
+    (time.process_time, every thread; the "done" line). Snakemake's benchmark files sample the CPU and miss the
+    aggregate and report jobs, so they are not used."""
     rows = []
-    for path in sorted((results / "benchmarks" / "rules").rglob("*.tsv")):
-        frame = pd.read_csv(path, sep="\t")
-        rows.append({"job": str(path.relative_to(results / "benchmarks" / "rules").with_suffix("")),
-                     "wall_s": float(frame["s"].iloc[0]), "cpu_s": float(frame["cpu_time"].iloc[0])})
-    return pd.DataFrame(rows, columns=["job", "wall_s", "cpu_s"])
+    for path in sorted((results / "logs").rglob("*.log")):
+        found = [m for m in map(DONE_LINE.search, path.read_text(encoding="utf-8", errors="replace").splitlines()) if m]
+        if found:
+            rows.append({"job": str(path.relative_to(results / "logs").with_suffix("")),
+                         "cpu_s": float(found[-1].group(1))})
+    return pd.DataFrame(rows, columns=["job", "cpu_s"])
 
 
 def _children_cpu() -> float:
