@@ -75,3 +75,26 @@ def test_slurm_run_matches_local_run(slurm_cluster, tmp_path):
     assert tables == sorted(p.relative_to(on_slurm) for p in (on_slurm / "results" / "tables").glob("*.csv"))
     for table in tables:
         assert (on_slurm / table).read_bytes() == (local / table).read_bytes(), f"{table} differs"
+
+
+def test_a_decisive_config_runs_as_independent_chunk_jobs_on_slurm(slurm_cluster, tmp_path):
+    """config/correlation-decisive-households.yaml at a small size (its design: one point, two arms, many replicates
+    in chunks of replicates_per_job) through the SLURM profile: every chunk is a SLURM job of its own."""
+    workdir = copy_workflow(tmp_path / "decisive")
+    (workdir / "config").mkdir()
+    decisive = ROOT / "config" / "correlation-decisive-households.yaml"
+    (workdir / "config" / decisive.name).write_bytes(decisive.read_bytes())
+    (workdir / "small.yaml").write_text("replicates_per_job: 2\nexperiments:\n  zhao-correlation:\n"
+                                        "    n: 300\n    d: 3000\n    replicates: 6\n    k_grid: [0, 50, 300]\n",
+                                        encoding="utf-8")
+    proc, seconds = run([SNAKEMAKE, "--configfile", f"config/{decisive.name}", "small.yaml", "--executor", "slurm",
+                         "--workflow-profile", str(SLURM_PROFILE), "--jobs", "4",
+                         "--slurm-init-seconds-before-status-checks", "5", *partition_args(slurm_cluster)],
+                        cwd=workdir, env=slurm_cluster.env, timeout=480)
+    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}\n{slurm_cluster.diagnostics()}"
+    print(f"SLURM decisive run: {seconds:.0f} s")
+    chunks = {p.parent.name for p in (workdir / ".snakemake" / "slurm_logs").rglob("*.log")
+              if "simulate_chunk" in str(p)}
+    assert len(chunks) == 3, chunks  # 6 replicates in chunks of 2
+    claims = (workdir / "results" / "claims" / "zhao-correlation.csv").read_text(encoding="utf-8")
+    assert "households-zhao_alg1_dp_effective_n-restores" in claims
