@@ -14,9 +14,11 @@ several per column and group, which is what kept the engines far above their ran
 2. **Uniform subsets by ranks.** In a row (one column's group) with ``have`` entries above the threshold and
    ``target`` wanted, the surplus side has ``count`` candidates and ``need`` = |have - target| must change side. The
    first ``need`` distinct values among i.i.d. uniform ranks floor(u * count) form a uniform ``need``-subset of the
-   ranks (exchangeability); the rank-r candidate (in record order) is the entry changed. For every row of the block
-   at once: one ``np.unique`` finds first appearances, one ``np.flatnonzero`` maps ranks to records.
-3. **Truncated values by the inverse CDF in log space**, exact up to rounding at any threshold.
+   ranks (exchangeability; uniform up to the 2^-53 grid of the uniforms); the rank-r candidate (in record order) is
+   the entry changed. For every row of the block at once: one ``np.unique`` finds first appearances, one
+   ``np.flatnonzero`` maps ranks to records.
+3. **Truncated values by the inverse CDF in log space**, exact up to rounding at any threshold, and clamped to
+   their side (so the count is exact even where rounding would land on the threshold).
 4. **A row that runs short** of spare uniforms, or of distinct ranks, is redrawn whole from the column's next
    stream (a larger spare; rare by design). Whether a row runs short depends on its counts and on how many ranks
    repeat, an event invariant under relabelling the ranks: given either outcome the chosen subset is uniform and the
@@ -31,14 +33,15 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
-#: Attempts with a growing spare before giving up on a column (each attempt fails with probability far below 1e-6).
+#: Attempts with a four times larger spare each before giving up on a column (a row runs short with probability
+#: about 1e-6 to 1e-4 at the first attempt, far less after).
 MAX_ATTEMPTS = 8
 
 
 def spare_uniforms(n: int, rows_per_column: int) -> int:
-    """Spare uniforms a column draws for ``rows_per_column`` conditioned rows over n records: about 3 * need + 8
-    per row (:func:`uniform_ranks`), with room for a surplus 8 standard deviations out (|have - target| has SD <=
-    sqrt(n_g / 2))."""
+    """Spare uniforms a column draws for ``rows_per_column`` conditioned rows over n records: a row spends about
+    3 * need + 8 (:func:`uniform_ranks`), |have - target| has SD <= sqrt(n_g / 2), so this leaves room for a surplus
+    about 4-5 standard deviations out (a row that runs short is drawn again: a cost, not a bias)."""
     return int(8 * math.sqrt(n * rows_per_column)) + 24 * rows_per_column + 64
 
 
@@ -69,13 +72,13 @@ class ColumnStreams:
 
 def normals_above(a: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Z ~ N(0, 1) conditioned on Z > a, one per pair (a, u) with u uniform on [0, 1): the inverse survival function
-    in log space."""
-    return -special.ndtri_exp(np.log1p(-u) + special.log_ndtr(-a))
+    in log space, kept strictly above a (rounding can return a itself for u near 0, which would change the count)."""
+    return np.maximum(-special.ndtri_exp(np.log1p(-u) + special.log_ndtr(-a)), np.nextafter(a, np.inf))
 
 
 def normals_at_most(a: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Z ~ N(0, 1) conditioned on Z <= a, one per pair (a, u) with u uniform on [0, 1)."""
-    return special.ndtri_exp(np.log1p(-u) + special.log_ndtr(a))
+    """Z ~ N(0, 1) conditioned on Z <= a, one per pair (a, u) with u uniform on [0, 1), kept at most a."""
+    return np.minimum(special.ndtri_exp(np.log1p(-u) + special.log_ndtr(a)), a)
 
 
 def places(groups: np.ndarray, size: int) -> np.ndarray:
@@ -151,8 +154,8 @@ def condition_rows(z: np.ndarray, threshold: np.ndarray, target: np.ndarray, spa
 
 
 def uniforms_above(t: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """U ~ Uniform(0, 1) conditioned on U > t, one per pair (t, v) with v uniform on [0, 1)."""
-    return t + (1.0 - t) * (1.0 - v)
+    """U ~ Uniform(0, 1) conditioned on U > t, one per pair (t, v) with v uniform on [0, 1), kept strictly above t."""
+    return np.maximum(t + (1.0 - t) * (1.0 - v), np.nextafter(t, np.inf))
 
 
 def uniforms_at_most(t: np.ndarray, v: np.ndarray) -> np.ndarray:

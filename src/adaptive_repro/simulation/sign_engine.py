@@ -65,8 +65,8 @@ def substream(entropy: int, *key: int) -> np.random.Generator:
 
 
 def shared_column_order(orders: list[np.ndarray]) -> list[int] | None:
-    """One order of the union of several column orders that keeps each order's own, or None if two orders disagree
-    (a column first in one and later in the other). Arms rank the attributes they keep by the same training
+    """One order of the union of several column orders that keeps each order's own, or None if there is none (two
+    orders that disagree, or a cycle through several). Arms rank the attributes they keep by the same training
     statistics, so their orders agree and every column can be drawn once and added to each arm's score in turn.
 
     A topological order (Kahn's algorithm) of the graph whose edges join each order's consecutive columns: it keeps
@@ -95,12 +95,15 @@ def shared_column_order(orders: list[np.ndarray]) -> list[int] | None:
 
 
 def checked_classifiers(ranked, weights, sizes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ranked, weights, sizes) as arrays, sizes checked to lie in [0, len(ranked)]."""
+    """(ranked, weights, sizes) as arrays, sizes checked to lie in [0, len(ranked)] and no column used twice."""
     ranked = np.asarray(ranked, dtype=np.intp)
     weights = np.asarray(weights, dtype=float)
     sizes = np.asarray(sizes, dtype=np.intp)
     if sizes.size and (sizes.min() < 0 or sizes.max() > ranked.size):
         raise ValueError(f"sizes must be in [0, {ranked.size}], got {sizes.min()}..{sizes.max()}")
+    used = ranked[:int(sizes.max(initial=0))]
+    if np.unique(used).size < used.size:
+        raise ValueError("ranked: a nested classifier uses each attribute once; a column is repeated")
     return ranked, weights, sizes
 
 

@@ -166,3 +166,20 @@ def test_chain_paths_are_uniform_given_runs_and_counts():
         assert np.all(1 + np.count_nonzero(np.diff(path, axis=1), axis=1) == runs)
         _, counts = np.unique(np.packbits(path, axis=1), axis=0, return_counts=True)
         assert stats.chisquare(counts).pvalue > LEVEL, (n, plus, runs, counts)
+
+
+def test_redrawn_values_land_strictly_on_their_side_at_the_extremes():
+    """Rounding of the inverse CDFs at u near 0 (or v near 1) must not put a value on the threshold itself, which
+    would change the count the row was conditioned on."""
+    a = np.array([-5.0, 0.3, 1.0, 9.0, 40.0])
+    for u in (0.0, 2.0**-53, 64 * 2.0**-53, 0.5, 1 - 2.0**-53):
+        assert np.all(column_blocks.normals_above(a, np.full(5, u)) > a)
+        assert np.all(column_blocks.normals_at_most(a, np.full(5, u)) <= a)
+        t = np.array([0.1, 0.5, 0.75, 0.999])
+        assert np.all(column_blocks.uniforms_above(t, np.full(4, u)) > t)
+        assert np.all(column_blocks.uniforms_at_most(t, np.full(4, u)) <= t)
+
+
+def test_a_repeated_column_is_refused(dataset):
+    with pytest.raises(ValueError, match="repeated"):
+        dataset.accuracies([3, 3], [1.0, 1.0], [2])
