@@ -38,7 +38,8 @@ from adaptive_repro.pipeline import validation  # noqa: E402
 
 def correlation_spec(config_file: Path):
     """zhao-correlation's resolved spec for config.yaml merged with ``config_file``."""
-    config = merged(yaml.safe_load((ROOT / "config.yaml").read_text()), yaml.safe_load(config_file.read_text()))
+    config = merged(yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8")),
+                    yaml.safe_load(config_file.read_text(encoding="utf-8")))
     return validation.resolved_with_specs(config)[1]["zhao-correlation"]
 
 
