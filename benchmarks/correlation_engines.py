@@ -4,8 +4,8 @@ results/benchmarks/correlation_engines.csv.
 Per point of zhao-correlation (default: config.yaml merged with config/correlation-power.yaml, as
 ``make reproduce CONFIG=...`` merges them), over ``--replicates`` replicates: the CPU seconds of the replicates
 (time.process_time, everything a simulate job does per replicate: populations, data sets, every arm's analyst and
-mechanism, the columns), the number of columns the exact engines drew (calls of ``ColumnStreams.start``, counted by
-cProfile in a second, untimed run), and the floor measured right after: the CPU seconds of drawing that many columns
+mechanism, the columns), the number of columns the exact engines drew (calls of ``ColumnStreams.start``, counted
+in a second, untimed run), and the floor measured right after: the CPU seconds of drawing that many columns
 of n standard normals with numpy (SFC64, 256 columns per call) and nothing else. ``ratio`` = replicate CPU / floor.
 The machine's reference workloads (benchmarks/machine.py) are recorded beside them. Nothing is asserted: shared
 machines are noisy; compare versions by running this one after the other.
@@ -15,10 +15,8 @@ machines are noisy; compare versions by running this one after the other.
 from __future__ import annotations
 
 import argparse
-import cProfile
 import dataclasses
 import datetime
-import pstats
 import subprocess
 import sys
 import time
@@ -34,6 +32,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from adaptive_repro.foundation.config import merged  # noqa: E402
 from adaptive_repro.foundation.io import write_csv  # noqa: E402
 from adaptive_repro.pipeline import validation  # noqa: E402
+from adaptive_repro.simulation.column_blocks import ColumnStreams  # noqa: E402
 
 
 def correlation_spec(config_file: Path):
@@ -44,11 +43,10 @@ def correlation_spec(config_file: Path):
 
 
 def columns_drawn(spec, seed: int, replicates: list[int]) -> int:
-    """Columns the exact engines drew in these replicates (cProfile's count of ``ColumnStreams.start``)."""
-    profile = cProfile.Profile()
-    profile.runcall(spec.simulate_tables, seed, replicates)
-    calls = pstats.Stats(profile).stats  # {(file, line, name): (primitive calls, calls, ...)}
-    return sum(value[1] for key, value in calls.items() if key[2] == "start" and key[0].endswith("column_blocks.py"))
+    """Columns the exact engines drew in these replicates (the count of ``ColumnStreams.start`` calls)."""
+    before = ColumnStreams.started
+    spec.simulate_tables(seed, replicates)
+    return ColumnStreams.started - before
 
 
 def floor_seconds(columns: int, n: int) -> float:

@@ -25,7 +25,6 @@ from pipeline import job_costs  # noqa: E402
 
 from adaptive_repro.foundation.io import write_csv  # noqa: E402
 from adaptive_repro.pipeline import catalogue, resources, validation  # noqa: E402
-from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
 
 
 def measured(results: Path) -> pd.DataFrame:
@@ -57,26 +56,10 @@ def measured(results: Path) -> pd.DataFrame:
 
 
 def estimated(config_files: list[str]) -> pd.DataFrame:
-    cfg: dict = {}
-    for path in config_files:
-        cfg = validation.merged(cfg, validation.load_config_file(path))
-    cfg = validation.validated(validation.with_model_blocks_replaced(cfg, config_files))
-    rows = []
-    specs = expand_experiments({**cfg, "experiments": {k: v for k, v in cfg["experiments"].items()
-                                                       if k in cfg["outputs"]}})
-    for name, spec in specs.items():
-        cost = resources.spec_cost(spec)
-        per_job = resources.replicates_per_job(cfg["replicates_per_job"], spec.replicates, cost)
-        jobs = len(resources.plan_chunks(spec.replicates, per_job))
-        rows.append({"output": output_of(name), "estimate_cpu_s": cost.seconds * spec.replicates
-                     + resources.JOB_STARTUP_SECONDS * jobs, "estimate_peak_mb": cost.mem_mb})
-    for oid in cfg["outputs"]:
-        if catalogue.get(oid).kind == "theory":
-            cost = resources.theory_cost(oid, catalogue.output_params(cfg, oid), catalogue.default_params(oid))
-            rows.append({"output": oid, "estimate_cpu_s": cost.seconds, "estimate_peak_mb": cost.mem_mb})
-    frame = pd.DataFrame(rows)
-    return frame.groupby("output", sort=False).agg(estimate_cpu_s=("estimate_cpu_s", "sum"),
-                                                   estimate_peak_mb=("estimate_peak_mb", "max")).reset_index()
+    """The run's estimates (resources.output_estimates) for these config files, merged as the workflow merges them."""
+    costs = resources.output_estimates(validation.validated_files(config_files))
+    return pd.DataFrame([{"output": oid, "estimate_cpu_s": c.seconds, "estimate_peak_mb": c.mem_mb}
+                         for oid, c in costs.items()])
 
 
 #: Measured CPU seconds per output of the shipped configs on a 2-core machine of this project's kind (``--record``).

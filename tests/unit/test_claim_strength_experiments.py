@@ -13,18 +13,104 @@ noiseless counterfactual answering while the noise alone does not); then the res
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
+import importlib
+import inspect
 import math
 import re
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from test_claim_strength import Patch, generic
 
 from adaptive_repro.pipeline import catalogue, validation
 from adaptive_repro.simulation.specs import output_of
+
+
+def scaled(value, factor):
+    """``value`` with every number times ``factor`` (a dict, tuple, frame or record field by field)."""
+    if isinstance(value, dict):
+        return {k: scaled(v, factor) for k, v in value.items()}
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(scaled(v, factor) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: scaled(getattr(value, f.name), factor)
+                                             for f in dataclasses.fields(value) if f.init})
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype == bool):
+        return value
+    if isinstance(value, (pd.DataFrame, pd.Series)):
+        return value.apply(lambda c: c * factor if pd.api.types.is_float_dtype(c) else c) \
+            if isinstance(value, pd.DataFrame) else (value * factor if pd.api.types.is_float_dtype(value) else value)
+    if isinstance(value, (float, np.floating, np.ndarray)):
+        return value * factor
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Patch:
+    """Build the output with the keys ``values`` of its config block changed (an input perturbation) and/or the
+    result r of the library function ``target`` (every reference to it in the package) replaced by
+    ``change(r, arguments)``, ``arguments`` being the call's arguments by name (a formula perturbation)."""
+
+    target: str | None
+    change: Callable | None = None
+    why: str = ""
+    values: dict = dataclasses.field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def applied(self):
+        if self.target is None:
+            yield
+            return
+        module, _, name = self.target.rpartition(".")
+        original = getattr(importlib.import_module(module), name)
+        signature = inspect.signature(inspect.unwrap(original))
+        ids = {id(original), id(inspect.unwrap(original))}
+
+        def fake(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return self.change(original(*args, **kwargs), bound.arguments)
+
+        saved = []
+        for mod_name, mod in list(sys.modules.items()):
+            if mod is None or not mod_name.startswith("adaptive_repro"):
+                continue
+            for attr, value in list(vars(mod).items()):
+                if id(value) in ids:
+                    saved.append((mod, attr, value))
+                    setattr(mod, attr, fake)
+                elif isinstance(value, dict):  # a table of functions (e.g. method -> (label, function))
+                    for key, entry in list(value.items()):
+                        if id(entry) in ids or (isinstance(entry, tuple) and any(id(e) in ids for e in entry)):
+                            saved.append((value, key, entry))
+                            value[key] = fake if id(entry) in ids else tuple(fake if id(e) in ids else e
+                                                                           for e in entry)
+        assert saved, f"{self.target} is referenced nowhere"
+        try:
+            yield
+        finally:
+            for owner, key, value in saved:
+                if isinstance(owner, dict):
+                    owner[key] = value
+                else:
+                    setattr(owner, key, value)
+
+
+def times(factor: float) -> Callable:
+    return lambda result, args: scaled(result, factor)
+
+
+@functools.cache
+def generic(code: str) -> tuple[Patch, ...]:
+    """The generic perturbations of ``code`` (its result x 1e-3 and x 1e3): one pair of objects per code."""
+    return (Patch(code, times(1e-3)), Patch(code, times(1e3)))
+
 
 ROOT = Path(__file__).resolve().parents[2]
 CAP = 20  # replicates per experiment (point)

@@ -5,27 +5,21 @@ benchmarks/recorded-costs.csv holds, per shipped config and output, the CPU seco
 the machine (2x) but not by more: a change to the engines, the grids or the cost model that moves an estimate beyond
 2x of its recorded measurement fails here, and is fixed by correcting the model or re-recording after a run.
 """
-import importlib.util
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from adaptive_repro.pipeline import resources, validation
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED = pd.read_csv(ROOT / "benchmarks" / "recorded-costs.csv")
 
 
 def _estimated(config: str) -> pd.Series:
-    spec = importlib.util.spec_from_file_location("estimates", ROOT / "benchmarks" / "estimates.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
     files = [str(ROOT / "config.yaml")] + ([] if config == "config.yaml" else [str(ROOT / config)])
-    return module.estimated(files).set_index("output")["estimate_cpu_s"]
+    costs = resources.output_estimates(validation.validated_files(files))
+    return pd.Series({oid: cost.seconds for oid, cost in costs.items()})
 
 
 @pytest.mark.parametrize("config", sorted(RECORDED["config"].unique()))

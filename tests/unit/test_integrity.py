@@ -110,3 +110,18 @@ def test_replicate_check_survives_nan_and_names_the_gap(chunks):
     broken.loc[0, "replicate"] = np.nan
     with pytest.raises(ValueError, match="records of exp"):
         concat_checked_chunks(chunks[:1], [broken], {"exp": "abc123"}, {"exp": 3})
+
+
+def test_a_write_error_without_a_file_name_names_the_target(tmp_path):
+    """A writer that raises a full-disk OSError naming no file (matplotlib does): the error names the target."""
+    import errno
+
+    import pytest
+
+    from adaptive_repro.foundation.io import atomic_path
+
+    target = tmp_path / "figure.pdf"
+    with pytest.raises(OSError) as raised, atomic_path(target):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert raised.value.errno == errno.ENOSPC and raised.value.filename == str(target)
+    assert not list(tmp_path.iterdir())  # nothing half-written is left

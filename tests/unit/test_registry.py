@@ -140,8 +140,9 @@ def test_reproduction_counts_tested_rows_apart_from_identities_and_slips_apart_f
             for cid, kind, status, strength in spec]
     md = render_reproduction(pd.DataFrame(rows), {"he-kl": []})
     assert "Paper claims (5): 3 holds, 1 does not hold, 1 not applicable. Of the 4 decided rows, 2 are tested " \
-           "checks that could have come out the other way (1 holds, 1 does not hold) and 2 are decided by algebra " \
-           "or by construction (1 identity, 1 by construction)." in md
+           "checks that could have come out the other way (1 holds, 1 does not hold) and 2 are not evidence of that " \
+           "kind: decided by algebra or by construction, or never turned at any valid configuration tried (1 " \
+           "identity, 1 by construction)." in md
     assert "Slips in the papers' text (1;" in md and "): 1 does not hold." in md
     assert "Project questions (1;" in md
     head = md[:md.index("| output |")]

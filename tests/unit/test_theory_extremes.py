@@ -21,20 +21,7 @@ from test_theory_params import SMALL, default_config
 from adaptive_repro.foundation.config import ConfigError, dereferenced
 from adaptive_repro.pipeline import catalogue, resources, validation
 from adaptive_repro.pipeline.catalogue import output_params, output_schema
-
-INSIDE = 1e-9  # relative step inside an exclusive bound
-
-
-def _edges(prop: dict) -> list[float]:
-    values = [prop[k] for k in ("minimum", "maximum") if k in prop]
-    if "exclusiveMinimum" in prop:
-        lo = prop["exclusiveMinimum"]
-        values.append(lo + max(abs(lo), 1.0) * INSIDE if lo == 0 else lo * (1 + INSIDE))
-    if "exclusiveMaximum" in prop:
-        values.append(prop["exclusiveMaximum"] * (1 - INSIDE))
-    if prop.get("type") == "integer":
-        values = [int(np.ceil(v)) for v in values]
-    return values
+from adaptive_repro.pipeline.schema_points import edges
 
 
 def extremes():
@@ -44,12 +31,12 @@ def extremes():
         for key, prop in schema["properties"].items():
             prop, _ = dereferenced(prop, root)
             if prop.get("type") in ("number", "integer"):
-                for value in _edges(prop):
+                for value in edges(prop):
                     yield pytest.param(oid, key, value, id=f"{oid}.{key}={value:g}")
             elif prop.get("type") == "array":
                 items, _ = dereferenced(prop["items"], root)
                 if items.get("type") in ("number", "integer"):
-                    for value in _edges(items):
+                    for value in edges(items):
                         yield pytest.param(oid, key, [value], id=f"{oid}.{key}[0]={value:g}")
 
 
@@ -141,20 +128,23 @@ def test_a_grid_of_one_default_value_builds_or_is_refused(oid, key, value):
 
 @pytest.mark.slow
 def test_deltas_of_1e300_keep_the_second_order_rows():
-    """delta = 1e-300 (schema-valid): (T delta)^2 underflows to 0, yet a difference of two 1e-5-sized deltas is still
-    rounded; with the rounding slack relative to the values compared the three first-order rows keep "holds", as
-    their algebra (and their default verdict) says."""
+    """delta = 1e-300 (schema-valid: delta's minimum is 0): (T delta)^2 underflows to 0, yet a difference of two
+    1e-5-sized deltas is still rounded; with the rounding slack relative to the values compared the three first-order
+    rows keep "holds", as their algebra (and their default verdict) says. (delta~ = 1e-300 is below its floor.)"""
+    with pytest.raises(ConfigError, match="delta_tilde_sweep"):
+        _claims("he-composition-delta", copy.deepcopy(SMALL["he-composition-delta"]) | {"delta_tilde_sweep": [1e-300]})
     claims = {c.claim_id: c for c in _claims("he-composition-delta", copy.deepcopy(SMALL["he-composition-delta"])
-                                              | {"delta": [0, 1.0e-300], "delta_tilde_sweep": [1.0e-300]})}
+                                              | {"delta": [0, 1.0e-300], "delta_tilde_sweep": [1.0e-150]})}
     for cid in ("cor2-first-order", "he-delta-eq-kairouz-at-m-eq-T", "he-gap-first-order"):
         assert claims[cid].status == "holds", (cid, claims[cid].measured)
 
 
 @pytest.mark.slow
-def test_an_eps_whose_sample_size_overflows_is_not_decided_from_the_overflow():
-    """eps = 1e-300 in he-generalization: Theorem 1's N overflows a float; eq. (18)'s rows say so and are not
-    checked, instead of a crash in an all-nan argmax."""
+def test_an_eps_whose_sample_size_overflows_is_refused_in_one_line():
+    """eps = 1e-300 in he-generalization: Theorem 1's N = 2/eps^2 ln(...) would overflow a float, so the schema's
+    floor refuses it before any job, naming the key; at the floor 1e-150 every row is decided or says why not."""
+    with pytest.raises(ConfigError, match=r"theory\.he\.generalization\.eps\[0\]': value 1e-300 .*at least 1e-150"):
+        _claims("he-generalization", copy.deepcopy(SMALL["he-generalization"]) | {"eps": [1.0e-300]})
     claims = {c.claim_id: c for c in _claims("he-generalization", copy.deepcopy(SMALL["he-generalization"])
-                                              | {"eps": [1.0e-300]})}
-    for cid in ("lemma4-eq18-exponent", "lemma4-eq18-as-meant"):
-        assert claims[cid].status == "not checked" and "overflows" in claims[cid].measured
+                                              | {"eps": [1.0e-150]})}
+    assert all("nan" not in c.measured.split() for c in claims.values())

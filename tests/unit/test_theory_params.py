@@ -9,7 +9,7 @@ import yaml
 from conftest import ROOT
 
 from adaptive_repro.foundation.config import dereferenced, digest
-from adaptive_repro.pipeline import catalogue, validation
+from adaptive_repro.pipeline import catalogue, strength, validation
 from adaptive_repro.pipeline.catalogue import ParamsError, default_params, output_params, output_schema
 
 THEORY = catalogue.THEORY_OUTPUTS
@@ -114,25 +114,7 @@ class Recording(dict):
         return super().get(key, default)
 
 
-SMALL = {  # fast settings (the keys only need to be read)
-    "zhao-fig1": {},
-    "zhao-bdp-conversion": {"n": 200, "tau": [0.1], "binary_p": [0.6], "data_model_chains": [{"p_s": 0.6, "p_y": 0.6}],
-                            "lemma4_c": [0.1], "figure_p": [0.6, 0.7], "claim_eps": [0.1], "claim_n": [200]},
-    "zhao-sample-complexity": {"n": 200, "tau_points": 4, "p": [0.75], "data_model_chains": [],
-                               "guarantee_p": [0.5], "guarantee_tau": [0.3]},
-    "zhao-maxinfo": {"n_grid": [100], "eps_points": 3},
-    "zhao-lemma1": {"p_grid": [0.5, 0.9], "n_grid": [50], "taus": [0.2], "replicates": 100},
-    "he-kl": {"points": 5},
-    "he-composition-eps": {"eps": [0.01, 1.0], "delta": [0.0, 1e-6], "T": [10], "T_curve": [1, 10, 200],
-                           "delta_tilde_sweep": [1e-3, 1e-8], "laplace_pld": True},
-    "he-composition-delta": {"eps": [0.01, 1.0], "delta": [0.0, 1e-6], "T_curve": [1, 10, 200],
-                             "delta_tilde_sweep": [1e-3, 1e-8]},
-    "he-generalization": {"eps": [0.5], "delta": [1e-6], "k": [1], "N": [1000]},
-    "he-sgld": {"N": [10_000], "T": [10, 100], "sigma": [1.0], "wang_eps": [1.0]},
-    "he-federated": {"N": [10_000], "T": [10, 100], "sigma": [1.0]},
-    "lecture-transfer": {"m_grid": [500], "replicates": 200},
-    "lecture-monitor": {"m": 200, "T_grid": [1, 4], "replicates": 50, "min_total_datasets": 0},
-}
+SMALL = strength.FAST_SETTINGS  # fast settings (the keys only need to be read)
 
 
 

@@ -1,8 +1,9 @@
 # Every function and shared value of the rules files (they hold only rules). What every rules file uses: where results go, the four files of an output, logs,
 # each output's parameters and digest, and the source files whose edits must rerun a job.
 import functools
+from pathlib import Path
 
-from adaptive_repro.pipeline import catalogue, resources
+from adaptive_repro.pipeline import catalogue, resources, strength
 from adaptive_repro.simulation.specs import output_of, records_digest
 from adaptive_repro.foundation.config import digest
 from adaptive_repro.pipeline.catalogue import default_params, output_params
@@ -175,7 +176,11 @@ def build_inputs(wildcards):
     label the figure and claims) and the aggregated records."""
     plugins = {m for name in experiments_of(wildcards.output) for m in EXPERIMENT_SPECS[name].plugin_modules()}
     files = {"code": code_files(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
-                                "adaptive_repro.pipeline.catalogue", *sorted(plugins))}
+                                "adaptive_repro.pipeline.catalogue", "adaptive_repro.pipeline.strength",
+                                *sorted(plugins))}
+    measured = strength.table_path(wildcards.output, Path(workflow.basedir))
+    if measured.exists():  # the measured strength of its claims (python -m adaptive_repro.pipeline.strength)
+        files["strength"] = os.path.relpath(measured)  # relative: a moved checkout reruns nothing
     if catalogue.get(wildcards.output).kind == "experiment":
         for kind in ("records", "diagnostics"):
             files[kind] = f"{RESULTS}/records/{wildcards.output}.{kind}.csv"

@@ -7,6 +7,7 @@ from adaptive_repro.foundation.registry import write_claims
 from adaptive_repro.pipeline import catalogue
 from adaptive_repro.pipeline.catalogue import output_params
 from adaptive_repro.pipeline.joblog import fail, finished, job_logger
+from adaptive_repro.pipeline.strength import apply_measured, read_table
 from adaptive_repro.report import figure_checks, plotting  # plotting: the one set-up (Agg backend, style)
 
 log = job_logger(snakemake.log[0], "build", f"build {snakemake.params.output_id}")
@@ -36,6 +37,8 @@ save_figure(fig, snakemake.output.pdf, snakemake.output.png)
 for problem in figure_checks.saved_problems(snakemake.output.png):  # as saved: e.g. a legend wider than the report
     log.warning("figure problem: %s", problem)
 plotting.pyplot().close(fig)
+measured = read_table(snakemake.input.strength) if "strength" in snakemake.input.keys() else None
+claims = apply_measured(claims, measured, catalogue.get(output_id).kind)
 write_claims(claims, snakemake.output.claims)
 for c in claims:
     log.info("claim %s: %s (%s) %s", c.claim_id, c.status, c.measured, c.counterexample)

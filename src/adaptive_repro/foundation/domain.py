@@ -214,7 +214,7 @@ def checked(func: Callable, domains: dict[str, Domain] | None = None) -> Callabl
                 return func(*args, **kwargs)
         except (FloatingPointError, OverflowError, ZeroDivisionError) as err:
             raise ValueError(f"{_call(func, args, kwargs)}: the result is not representable in floating point "
-                             f"({err}); use smaller arguments") from None
+                             f"({err}): an argument is too large or too close to 0 for double precision") from None
         except ValueError as err:  # raised by a function it calls, or by itself: name the call the user made
             if str(err).startswith(func.__qualname__):
                 raise
@@ -265,3 +265,19 @@ def check_public_functions(namespace: dict, module: str, **overrides: Domain | N
     for name, value in list(namespace.items()):
         if inspect.isfunction(value) and value.__module__ == module and not name.startswith("_"):
             namespace[name] = checked(value, domains)
+
+
+def check_generator(function: str, rng) -> None:
+    """Raise ValueError naming ``function`` unless ``rng`` is a numpy Generator (the random functions draw with its
+    methods; another object would fail deep inside with an AttributeError)."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"{function}: argument rng = {_echo(rng)} is not allowed; allowed: a numpy Generator "
+                         "(numpy.random.default_rng)")
+
+
+def check_size(function: str, name: str, value: int, most: float, why: str) -> None:
+    """Raise ValueError naming ``function`` unless ``value`` is at most ``most`` (``why``: what grows with it), so that
+    an allocation the machine cannot hold is refused in one line instead of a MemoryError from inside numpy."""
+    if value > most:
+        raise ValueError(f"{function}: argument {name} = {value!r} is not allowed; allowed: at most {most:g} "
+                         f"({why})")

@@ -30,13 +30,19 @@ def _umask() -> int:
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike):
-    """Yield a temporary path next to ``path``; move it into place only if the block succeeds."""
+    """Yield a temporary path next to ``path``; move it into place only if the block succeeds. An OSError of the block
+    that names no file (a writer that hides its file) is raised again naming ``path``, so the failure says where."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix + ".part", dir=path.parent)
     os.close(fd)
     try:
-        yield Path(tmp)
+        try:
+            yield Path(tmp)
+        except OSError as err:
+            if err.filename is None and err.errno is not None:  # e.g. matplotlib's full-disk error names no file
+                raise OSError(err.errno, err.strerror, str(path)) from err
+            raise
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; a plain open() would give 0666 & ~umask
         os.replace(tmp, path)
     finally:

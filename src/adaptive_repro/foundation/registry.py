@@ -36,7 +36,9 @@ FAILING_STATUSES = ("does not hold", "differs")
 #: (algebra or the printed text decides it for every parameter value, e.g. 1 - e^-eps <= eps, or a factor 2 between
 #: two printed formulas: the numeric check only guards against coding errors) or "by construction" (the set-up
 #: decides it, e.g. a bound evaluated where it is attained, or a parameter solved from the very condition checked).
-STRENGTHS = ("tested", "identity", "by construction")
+#: "never turned": the build's measurement (pipeline.strength) found no valid configuration where the verdict of a
+#: row the code calls tested turns, and no algebra or set-up is named for it: not evidence either.
+STRENGTHS = ("tested", "identity", "by construction", "never turned")
 #: Statuses that decide a row (the others say it was not applicable or not checked).
 DECIDED_STATUSES = ("reproduced", "differs", "holds", "does not hold")
 #: What each status means, as REPRODUCTION.md's legend says it.
@@ -46,7 +48,7 @@ STATUS_LEGEND = ("*reproduced* / *differs*: an experiment re-run matches the pap
                  "hypotheses are not met where it was evaluated; *not checked*: no point was in range.")
 
 COLUMNS = ("output_id", "claim_id", "kind", "source", "quote", "claim", "expected", "measured", "status",
-           "strength", "counterexample", "code")
+           "strength", "strength_evidence", "counterexample", "code")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -65,6 +67,7 @@ class Claim:
     strength: str = "tested"  # STRENGTHS: "identity" / "by construction" for checks that cannot fail
     quote: str = ""  # the paper's own words, verbatim (every "paper" row)
     code: str = ""  # the function that computes the measured value, "package.module.function" (code_name)
+    strength_evidence: str = ""  # how the strength was measured (pipeline.strength), filled in by the build
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -74,7 +77,8 @@ class Claim:
                              "claim says whether the paper asserts it or this project asks it)")
         if self.strength not in STRENGTHS:
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: strength {self.strength!r} not in {STRENGTHS}")
-        if self.strength != "tested" and not _NAMED_REASON.search(f"{self.claim} {self.measured}"):
+        if self.strength in ("identity", "by construction") and not _NAMED_REASON.search(f"{self.claim} "
+                                                                                         f"{self.measured}"):
             raise ValueError(f"claim {self.output_id}/{self.claim_id}: a '{self.strength}' row names what makes it so "
                              f"in its claim or measured text ('{self.strength}: <the inequality or set-up>')")
         if self.kind in ("paper", "slip") and not self.quote:
@@ -254,8 +258,15 @@ def _tested_counts(claims: pd.DataFrame) -> str:
     tested = decided[decided["strength"] == "tested"]
     untested = decided[decided["strength"] != "tested"]
     return (f"Of the {len(decided)} decided rows, {len(tested)} are tested checks that could have come out the other "
-            f"way ({_counts(tested['status'])}) and {len(untested)} are decided by algebra or by construction "
+            f"way ({_counts(tested['status'])}) and {len(untested)} are not evidence of that kind: decided by algebra "
+            f"or by construction, or never turned at any valid configuration tried "
             f"({_counts(untested['strength'], STRENGTHS)}).")
+
+
+def _strength_cell(row) -> str:
+    """The strength column of REPRODUCTION.md: the label and how it was measured."""
+    evidence = getattr(row, "strength_evidence", "")
+    return f"{row.strength} ({_plain(evidence)})" if evidence else row.strength
 
 
 def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], header: str = "") -> str:
@@ -301,7 +312,7 @@ def render_reproduction(claims: pd.DataFrame, outputs: dict[str, list[str]], hea
             quote = f"“{r.quote}”" if r.quote else ""
             lines.append("| " + " | ".join((
                 f'<a id="{claim_anchor(oid, r.claim_id)}"></a>`{r.claim_id}`', r.kind, _plain(r.source),
-                _cell(quote), _plain(r.claim), _plain(r.expected), _plain(r.measured), f"**{r.status}**", r.strength,
-                _plain(r.counterexample))) + " |")
+                _cell(quote), _plain(r.claim), _plain(r.expected), _plain(r.measured), f"**{r.status}**",
+                _strength_cell(r), _plain(r.counterexample))) + " |")
         lines.append("")
     return "\n".join(lines)

@@ -100,13 +100,17 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
         many = Z * 1.5  # the largest of many (mechanism, k) deviations: a wider band than one check's Z SE
         ok = worst is None or abs(worst[2]) <= many * worst[3]
         claims.append(Claim(output_id=output_id, claim_id="fresh-at-chance", source=source,
-                            claim="Labels are independent of the data, so no classifier beats chance on fresh data.",
+                            claim="Labels are independent of the data, so no classifier beats chance on fresh data "
+                                  "(by construction: the simulator draws the labels independently of the features, "
+                                  "so every fresh accuracy has mean 0.5; the row fails only by Monte-Carlo error, "
+                                  "or if the simulator is wrong: a check of the implementation).",
                             expected=f"fresh accuracy = 0.5 at every k: the largest deviation over every (arm, k) "
                                      f"within {many:g} SE ({Z:g} SE widened by half for the many checks)",
                             measured="largest deviation: " + ("none" if worst is None else
                                                      f"{display[worst[0]]}, k = {worst[1]}: "
                                                      f"{fmt_gap(worst[2], worst[3])}"),
-                            status=verdict(ok), kind="project", code=code_name(mean_and_se)))
+                            status=verdict(ok), kind="project", code=code_name(mean_and_se),
+                            strength="by construction"))
     settings = spec.arm_settings()
     for arm in spec.arms:  # arms this project adds: their own threshold, their own words
         tolerance = arm.tolerance(spec, settings[arm.name])

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
+
 from adaptive_repro.foundation.registry import Claim, check_grid
 
 HE = "He, Wang, Tao"
@@ -156,3 +158,33 @@ def sigma_colours(sigmas: list[float]) -> dict[float, str]:
 def sigma_marker_size(rank: int, n: int) -> float:
     """Marker size of the ``rank``-th smallest of ``n`` σ: largest for the smallest, so that equal values stay seen."""
     return 7.5 - 3.0 * rank / max(1, n - 1)
+
+
+#: Floating-point slack of a difference of two deltas, relative to the larger (a few units in the last place): where
+#: the second-order terms (T delta)^2 underflow (delta = 1e-300), a difference of 1e-5-sized numbers is still rounded.
+ROUNDING = 8 * np.finfo(float).eps
+
+
+def rounding(*values) -> np.ndarray:
+    """The rounding slack of a difference of ``values`` (:data:`ROUNDING` times the largest magnitude)."""
+    return ROUNDING * np.max(np.abs(np.vstack([np.asarray(v, dtype=float) for v in values])), axis=0)
+
+
+def strictly_below(a, b) -> np.ndarray:
+    """``a < b`` beyond rounding: a point where ``a`` is within the rounding slack of ``b`` decides nothing for a
+    strict inequality, so it counts as not below."""
+    return (np.asarray(a, dtype=float) < np.asarray(b, dtype=float) - rounding(a, b))
+
+
+def excess_words(a, b) -> str:
+    """The size of a failure of ``a < b``: the largest excess a - b, absolute and relative to b, against rounding."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    bad = ~strictly_below(a, b)
+    if not bad.any():
+        return ""
+    i = int(np.argmax(np.where(bad, a - b, -np.inf)))
+    slack = float(rounding(a[i], b[i])[0])
+    what = ("a real second-order excess, not a rounding artefact" if a[i] - b[i] > slack else
+            "within rounding, so 'strictly' is not shown there")
+    return (f"; size of the failure: He's delta' exceeds Kairouz's by up to {a[i] - b[i]:.3g} (relative "
+            f"{(a[i] - b[i]) / b[i]:.3g} of Kairouz's {b[i]:.4g}; rounding slack {slack:.3g}): {what}")

@@ -94,8 +94,8 @@ def linear_instance(params: dict, which: str, theorem: pd.DataFrame) -> pd.Serie
     for (N, sigma, T), group in theorem.groupby(["N", "sigma", "T"]):
         try:
             out[group.index] = gt.linear_instance_delta(tau / N, L / tau, sigma, int(T), group.eps_prime.to_numpy())
-        except ValueError:  # the accountant cannot represent it (e.g. sigma near 0): left nan, and the row says so
-            continue
+        except (ValueError, MemoryError):  # the accountant cannot represent it (sigma near 0) or hold it in memory
+            continue  # (T near 1e6 with a small N): left nan, and the row says so
     return out
 
 
@@ -197,21 +197,21 @@ def b4_b5_rows(oid: str, cd: pd.DataFrame) -> list[Claim]:
     eps' > T eps tanh(eps/2); and B.5's title. ``cd``: Corollary 3's rows (eps, T, eps_prime)."""
     printed = cd["T"] * np.tanh(cd.eps / 2)
     needed = cd["T"] * cd.eps * np.tanh(cd.eps / 2)
-    same = np.isclose(printed, needed, rtol=1e-12)
+    same = np.isclose(printed, needed, rtol=1e-12, atol=0.0)
     disagree = int(((cd.eps_prime >= printed) != (cd.eps_prime > needed)).sum())
     return [
         Claim(output_id=oid, claim_id="b4-b5-factor-eps", kind="slip", source=f"{HE}, App. B.4 (before eq. (38)) and "
-              "B.5", quote=Q_B4_SINCE, code=code_name(b4_b5_rows), strength="identity",
+              "B.5", quote=Q_B4_SINCE, code=code_name(b4_b5_rows),
               claim="B.4 as printed: 'Since eps' >= T (e^eps-1)/(e^eps+1)', e^-eps (T eps + eps')/(T eps - eps') > 1; "
               "that inequality is eps' (1 + e^-eps) > T eps (1 - e^-eps), i.e. eps' > T eps tanh(eps/2): the printed "
               "threshold lacks the factor eps (B.5's S_T >= eps' - T (e^eps-1)/(e^eps+1) likewise, the mean privacy "
-              "loss being at most eps tanh(eps/2) per step, Lemma 5). Identity: the two thresholds differ by the "
-              "factor eps, equal only at eps = 1",
+              "loss being at most eps tanh(eps/2) per step, Lemma 5). Algebra: the two thresholds differ by the "
+              "factor eps, equal only at eps = 1 (a grid of eps = 1 alone cannot show the slip)",
               expected="T tanh(eps/2) = T eps tanh(eps/2) (as printed)",
               measured=f"equal at {int(same.sum())} of {len(cd)} Corollary 3 points (eps = 1 only); the printed "
               f"and the needed condition decide differently at {disagree} of them; for eps < 1 the printed condition "
               "is the stronger one, so where it holds the step still follows",
-              status=verdict(bool(same.all()), "statement"),
+              status=verdict(bool(same.all()), "statement") if len(cd) else "not checked",
               counterexample="" if same.all() else format_point(cd[~same].iloc[0], ["eps", "T", "eps_prime"])),
         Claim(output_id=oid, claim_id="b5-title", kind="slip", source=f"{HE}, App. B.5", quote=Q_B5_TITLE,
               code=code_name(b4_b5_rows), strength="identity",
@@ -328,12 +328,11 @@ def theorem3_markov_row(oid: str, params: dict) -> Claim:
     return Claim(
         output_id=oid, claim_id="thm3-proof-markov-direction", kind="slip", source=f"{HE}, App. A, proof of Theorem "
         "3 (last display; Theorem 1 rests on Theorem 3)", quote=Q_THM3_MARKOV, code=code_name(theorem3_markov_bound),
-        strength="identity",
         claim="the last display as printed: P(R_hat <= R + alpha) <= (alpha - (e^-eps k delta + eps))/(1 + alpha) <= "
         "eps, alpha = e^-eps k delta + 3 eps. The lines before give e^-eps k delta + eps >= alpha (1 - P) - P, i.e. "
         "P >= (alpha - (e^-eps k delta + eps))/(1 + alpha) = 2 eps/(1 + alpha): both inequalities are reversed "
         "(Theorem 3's (2) states P >= eps), and the meant 2 eps/(1 + alpha) >= eps holds only if alpha <= 1, a "
-        "condition Theorem 3 does not state (identity: 2 eps/(1 + alpha) > eps iff alpha < 1, so the printed "
+        "condition Theorem 3 does not state (algebra: 2 eps/(1 + alpha) > eps iff alpha < 1, so the printed "
         "'<= eps' fails wherever alpha < 1). Checked at the grid (eps, delta) with Lemma 4's k = ceil(eps e^eps/delta)",
         expected="2 eps/(1 + alpha) <= eps (as printed)",
         measured=f"{chk.measured} (printed '<= eps'); at eps = {i_eps:g}, k e^-eps delta = {i_ke:g}: alpha = "
@@ -350,9 +349,15 @@ def theorem3_markov_row(oid: str, params: dict) -> Claim:
 def b5_row(oid: str, cor3: pd.DataFrame) -> Claim:
     """App. B.5: the Chernoff estimate (eq. (36) at (37), as derived) is at most Azuma's delta~ at the same eps'.
     ``cor3``: Corollary 3's rows with eps' = Theorem 4's eps'(delta~) and log_delta_pp_derived."""
+    positive_t = cor3.eps_prime > cor3["T"] * cor3.eps * np.tanh(cor3.eps / 2)  # (37)'s t > 0: the derivation's case
+    left_out = int((~positive_t).sum())
+    cor3 = cor3[positive_t].reset_index(drop=True)
     chernoff = np.exp(cor3.log_delta_pp_derived)
-    ok = chernoff <= cor3.delta_tilde * (1 + 1e-12)
-    ratio = (chernoff / cor3.delta_tilde)
+    # compared in logs, with the rounding of an exponent summed from terms of size eps' + T eps and of T logs of
+    # numbers near 1 (one step's moment generating function: an absolute error of an ulp each)
+    slack = np.finfo(float).eps * (1e3 * (cor3.eps_prime + cor3["T"] * cor3.eps) + 16 * cor3["T"])
+    ok = cor3.log_delta_pp_derived <= np.log(cor3.delta_tilde) + slack
+    ratio = (chernoff / cor3.delta_tilde) if len(cor3) else pd.Series([np.nan])
     return claim(oid, "b5-chernoff-le-azuma", "paper", f"{HE}, App. B.5",
                  "at the eps' that Azuma's bound gives for delta~ (Section B.2, Theorem 4), the Chernoff estimate of "
                  "Section B.5 (eq. (36) at the t of (37), as derived; the printed closed form has the sign slip of row "
@@ -360,6 +365,7 @@ def b5_row(oid: str, cor3: pd.DataFrame) -> Claim:
                  ["eps", "T", "delta_tilde", "eps_prime"], code=code_name(b5_row), quote=Q_B5, strength="identity",
                  note="identity: Hoeffding's lemma bounds the exact moment generating function, so the Chernoff "
                       "estimate is at most Azuma's for every parameter; "
-                      f"Chernoff/delta~ from {ratio.min():.3g} to {ratio.max():.3g}: the comparison holds, as it "
-                 "must for every parameter (Azuma's bound is the Chernoff bound with Hoeffding's lemma in place of "
-                 "the exact moment generating function)")
+                      f"Chernoff/delta~ from {ratio.min():.3g} to {ratio.max():.3g} (Azuma's bound is the Chernoff "
+                      "bound with Hoeffding's lemma in place of the exact moment generating function); compared "
+                      "where (37)'s minimizer t is positive, eps' > T eps tanh(eps/2) (the case the derivation "
+                      f"covers; {left_out} points below it left out)")

@@ -109,26 +109,31 @@ def fig1_claims(params, table: pd.DataFrame) -> list[Claim]:
                     "R = X_{1..i-a-1} u X_{i+b+1..n}, and every path from X_i to R meets the quilt",
               expected="N and R as in the caption",
               measured=f"N = {sorted(k + 1 for k in got_n)}, R = {sorted(k + 1 for k in got_r)} "
-                       f"(n={n}, i={i + 1}, a={a}, b={b}) from networkx separation",
+                       f"(n={n}, i={i + 1}, a={a}, b={b}) from networkx separation; identity: on a chain the "
+                       "separation sets are these intervals for every n, i, a, b",
               status=verdict(ok1, "statement"), counterexample="" if ok1 else "sets differ", kind="paper",
-              quote=Q_FIG1_SETS, code=code_name(quilts.quilt_from_set)),
+              quote=Q_FIG1_SETS, code=code_name(quilts.quilt_from_set), strength="identity"),
         Claim(output_id=oid, claim_id="fig1-blanket", source=src,
               claim="a = b = 1 gives the Markov blanket {X_{i-1}, X_{i+1}} with empty nearby set",
-              expected="N = {}", measured=f"N = {sorted(bl.nearby)}, quilt = blanket: {ok2}",
+              expected="N = {}", measured=f"N = {sorted(bl.nearby)}, quilt = blanket: {ok2}; identity: a chain "
+                                          "node's two neighbours separate it from every other node",
               status=verdict(ok2, "statement"), kind="paper", quote=Q_FIG1_BLANKET,
-              code=code_name(quilts.quilt_from_set)),
+              code=code_name(quilts.quilt_from_set), strength="identity"),
         Claim(output_id=oid, claim_id="fig1-end-blanket", source=src, claim="the Markov blanket of X_1 is {X_2}",
-              expected="{X_2}", measured=f"{{X_{', X_'.join(str(k + 1) for k in sorted(markov_blanket(g, 0)))}}}",
+              expected="{X_2}", measured=f"{{X_{', X_'.join(str(k + 1) for k in sorted(markov_blanket(g, 0)))}}}"
+                                         "; identity: X_1's only neighbour in a chain is X_2, for every n",
               status=verdict(ok3, "statement"), kind="paper", quote=Q_FIG1_END,
-              code=code_name(graphs.markov_blanket)),
+              code=code_name(graphs.markov_blanket), strength="identity"),
         Claim(output_id=oid, claim_id="fig1-many-quilts",
               source="this project (enumeration of the quilts of a chain node)",
               claim="node X_i of a chain of n nodes has i(n-i+1) Markov quilts (two-sided, one-sided, empty), so "
                     "Lemma 2's max over quilts has many candidates",
               expected="i(n-i+1)",
-              measured=f"{nq} quilts of X_{i + 1} in a chain of {n} (i(n-i+1) = {(i + 1) * (n - i)})",
+              measured=f"{nq} quilts of X_{i + 1} in a chain of {n} (i(n-i+1) = {(i + 1) * (n - i)}); identity: a "
+                       "quilt is a choice of a left end (i ways, none included) and a right end (n-i+1 ways), and "
+                       "the schema keeps n >= 3, so there are at least two",
               status=verdict(nq == (i + 1) * (n - i) and nq > 1, "statement"), kind="project",
-              code=code_name(quilts.chain_quilts)),
+              code=code_name(quilts.chain_quilts), strength="identity"),
     ]
 
 

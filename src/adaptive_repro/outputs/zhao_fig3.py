@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pandas as pd
@@ -118,6 +119,9 @@ def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
             continue
         ok = bool(r.certified_bdp <= r.eps_session * (1 + 1e-6))
         constructed = arm.calibration.solves_for_bdp and spec.alg1.bdp_method == "lemma2"
+        # sigma set for eps-DP at the session's eps itself: Lemma 2 certifies (|N|+1) eps + 4 b >= eps, equal only
+        # for independent records, so the verdict follows from the data model alone
+        at_session_dp = not constructed and math.isclose(r.eps_star, r.eps_session, rel_tol=1e-9)
         claims.append(Claim(
             output_id=output_id, claim_id=certified_bdp_id(r.arm), source="Zhao 2017 §3 (ε* of Algorithm 1), Lemma 2",
             claim=f"{arm.claim_name}: the BDP level Lemma 2 certifies for the arm's σ is at most the "
@@ -125,11 +129,14 @@ def certified_claims(output_id: str, theory: pd.DataFrame, spec) -> list[Claim]:
             expected=f"certified BDP ≤ ε = {r.eps_session:g}",
             measured=f"σ = {r.sigma:.3g} gives ε* = {r.eps_star:.3g}-DP; Lemma 2 certifies {r.certified_bdp:.3g}-BDP "
             f"({spec.model.privacy_words()})" + ("; by construction for this arm: σ is solved from Lemma 2's "
-                                                  "conversion at ε" if constructed else ""),
+                                                  "conversion at ε" if constructed else "")
+            + ("; identity: σ gives ε-DP at the session's ε itself, and Lemma 2 certifies a DP level ε as "
+               "(|N|+1) ε + 4 b ≥ ε Bayesian DP, equal only when no record has a nearby set or influence "
+               "(independent records)" if at_session_dp else ""),
             status=verdict(ok, "statement"),
             counterexample="" if ok else f"{r.arm}: {r.certified_bdp:.3g} > {r.eps_session:g}",
             kind="project", code=spec.model.conversion_code(),
-            strength="by construction" if constructed else "tested"))
+            strength="by construction" if constructed else "identity" if at_session_dp else "tested"))
     return claims
 
 

@@ -105,15 +105,15 @@ def theorem2_proof_rows(oid: str, params: dict) -> list[Claim]:
               "(and (25) for gamma_i). With Theorem 2's sigma = (1-c)tau/(12 ln(4m/beta)) the exp term is "
               "beta/(4m), and the union bound over m queries gives P[exists i] <= m exp{...} = beta/4",
               expected="exp term = beta/4 (as printed)",
-              measured="identity: with sigma = (1-c) tau/(12 ln(4m/beta)) the exp term is beta/(4m) for every m, beta,"
-                       " c; "
+              measured="algebra: with sigma = (1-c) tau/(12 ln(4m/beta)) the exp term is beta/(4m) for every m, beta,"
+                       " c, so the printed '= beta/4' holds only at m = 1; "
                        f"m = {m}, beta = {beta:g}, c = {c:g}: exp term {term:.4g} = beta/(4m) = {beta / (4 * m):.4g}, "
               f"not beta/4 = {beta / 4:.4g}; were all m draws independent (the union bound's count; delta_i is redrawn "
               f"at most B + 1 times) P[exists i] = 1 - (1 - exp term)^m = {exists:.4g} <= beta/4: '<= m exp{{...}}' "
               "is meant, and the bound (26) <= beta/2 stands",
               status=verdict(as_printed, "statement"),
               counterexample="" if as_printed else f"m = {m}: {term:.4g} != "
-              f"{beta / 4:.4g}", quote=Q_EQ24, code=code_name(zb.theorem2_sigma), strength="identity"),
+              f"{beta / 4:.4g}", quote=Q_EQ24, code=code_name(zb.theorem2_sigma)),
     ]
 
 
@@ -132,9 +132,11 @@ def eq18_row(oid: str, params: dict) -> Claim:
     m, beta, c = params["m"], params["beta"], params["c"]
     t = eq18_terms(m, beta, c)
     return Claim(
-        output_id=oid, claim_id="eq18-max-for-sum", kind="paper", source=f"{SOURCE}, section 5.3, eq. (18) (proof "
+        output_id=oid, claim_id="eq18-max-for-sum", kind="slip", source=f"{SOURCE}, section 5.3, eq. (18) (proof "
         "of Theorem 2)", quote=Q_EQ18, code=code_name(eq18_terms), strength="identity",
-        claim="(18): P[exists i: a_i != ⊥ & |a_i - Q_i(X)| >= (3+c)tau/4] <= max{P[exists i: |xi_i| >= (3+c)tau/4], "
+        claim="(18) as printed (a slip in the proof, as (38)'s min for max is: one rule for both, a proof step that "
+        "fails as printed while the theorem it serves very likely stands is a slip row): "
+        "P[exists i: a_i != ⊥ & |a_i - Q_i(X)| >= (3+c)tau/4] <= max{P[exists i: |xi_i| >= (3+c)tau/4], "
         "P[exists i: |delta_i| + |gamma_i| >= ...]}, and with (20) and (26) the proof's total (17) + (27) is beta. "
         "Each i falls in one case (Line 10: xi_i; Line 12: delta_i, gamma_i), but different i can fall in different "
         "cases, so the event is contained in the union of the two 'exists' events and the union bound gives their "

@@ -286,8 +286,11 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
         output_id=oid, claim_id="lemma4-below-exact", source=f"{SOURCE}, section 5.3 (after eq. (39)); Lemma 4",
         claim="h(eps, g, rho) (s from eq. (33)) is at most Lemma 2's exact-quilt eps' on chains where both apply",
         expected="h <= eps'_Lemma2",
-        measured=f"{chk.measured} (feasible (chain, n, eps, c) points with an exact eps')",
-        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_LEMMA4_LOWER, code=conv))
+        measured=f"{chk.measured} (feasible (chain, n, eps, c) points with an exact eps'); identity: Lemma 4 bounds "
+                 "the influence of the quilts it uses from above, so h is Lemma 2's objective at one quilt with a "
+                 "larger b, at most Lemma 2's max over quilts",
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_LEMMA4_LOWER, code=conv,
+        strength="identity"))
 
     # Lemma 3 <= Lemma 2 (the blanket is one of the quilts)
     ok, desc, tot = [], [], 0
@@ -351,15 +354,22 @@ def conversion_claims(params, table: pd.DataFrame) -> list[Claim]:
               "Lemma 2's formula eps -> eps' to eps*, i.e. inverts Lemma 2 the wrong way; the right inverse is "
               "max_i min_Q ((|N_i|+1) eps* + 4 b_i)). A harmless slip: eq. (12) and n_# use the right inversion "
               "(row eq12-right-inversion), so Theorems 1-2 are unaffected",
-        expected="the sentence's eps >= Lemma 2's certified BDP level", measured=chk.measured, status=chk.status,
-        counterexample=chk.counterexample, kind="paper", quote=Q_SEC52, code=code_name(lemmas.lemma2_eps_bdp)))
+        expected="the sentence's eps >= Lemma 2's certified BDP level",
+        measured=chk.measured + "; identity: (eps* - 4 b)/(|N|+1) <= eps* <= (|N|+1) eps* + 4 b, both strict when a "
+                                "record has a nearby set or an influence b > 0, as on every correlated chain",
+        status=chk.status, counterexample=chk.counterexample, kind="paper", quote=Q_SEC52,
+        code=code_name(lemmas.lemma2_eps_bdp), strength="identity"))
     claims.append(Claim(
         output_id=oid, claim_id="eq12-right-inversion", source=f"{SOURCE}, proof of Theorem 1, eq. (12)",
         claim="at n = (12)'s bound, Algorithm 1's DP level eps* = 9B/(4 sigma n) is certified tau/3-BDP by Lemma 2's "
               "right inverse max_i min_Q ((|N_i|+1) eps* + 4 b_i) (so (12), n_# and Theorems 1-2 do not depend on "
               "the slip of sec52-bdp-level)",
-        expected="BDP level <= tau/3", measured=chk12.measured + " ((chain, tau) points)", status=chk12.status,
-        counterexample=chk12.counterexample, kind="paper", quote=Q_EQ12, code=code_name(lemmas.lemma2_eps_bdp)))
+        expected="BDP level <= tau/3", measured=chk12.measured + " ((chain, tau) points); by construction: (12)'s n "
+                                                                  "is solved from Lemma 2's conversion at tau/3, so "
+                                                                  "eps* is that conversion's eps' and its certified "
+                                                                  "level is tau/3 again",
+        status=chk12.status, counterexample=chk12.counterexample, kind="paper", quote=Q_EQ12,
+        code=code_name(lemmas.lemma2_eps_bdp), strength="by construction"))
 
     undefined, unused = lemma4_statement_symbols()
     ok = not undefined and not unused

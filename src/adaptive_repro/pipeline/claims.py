@@ -30,7 +30,8 @@ from adaptive_repro.pipeline import catalogue, validation
 from adaptive_repro.pipeline.catalogue import output_params
 from adaptive_repro.report.plotting import pyplot
 
-FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "strength", "counterexample", "code")
+FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "strength", "strength_evidence",
+          "counterexample", "code")
 
 
 def load_claims(results: Path) -> pd.DataFrame:

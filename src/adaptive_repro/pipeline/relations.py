@@ -19,14 +19,14 @@ def check_k_grid(key: str, k_grid: list[int], d: int) -> None:
 
 
 def check_ranges(block: Any, key: str = "") -> None:
-    """Every ``<name>_min`` / ``<name>_max`` pair in one mapping: min <= max; every ``*_grid`` list of numbers
-    strictly increasing."""
+    """Every ``<name>_min`` / ``<name>_max`` pair in one mapping: min < max (the pair spans a grid of several points,
+    which equal ends would repeat); every ``*_grid`` list of numbers strictly increasing."""
     if not isinstance(block, dict):
         return
     for k, v in block.items():
         sub = f"{key}.{k}" if key else str(k)
-        if k.endswith("_min") and f"{k[:-4]}_max" in block and v > block[f"{k[:-4]}_max"]:
-            fail(sub, v, f"at most {k[:-4]}_max = {block[f'{k[:-4]}_max']!r}")
+        if k.endswith("_min") and f"{k[:-4]}_max" in block and v >= block[f"{k[:-4]}_max"]:
+            fail(sub, v, f"less than {k[:-4]}_max = {block[f'{k[:-4]}_max']!r}")
         check_ranges(v, sub)
 
 
@@ -73,6 +73,21 @@ def check_theory_relations(theory: dict, outputs: set[str]) -> None:
             if math.ceil(float(lemma1_sample_size(tau, sc["beta"]))) > CHAIN_COUNT_MAX_N:
                 fail(f"theory.zhao.sample_complexity.guarantee_tau[{i}]", tau, f"at least {smallest:.3g} (the exact "
                      f"check runs at n = 9 ln(4/beta)/tau^2, at most {CHAIN_COUNT_MAX_N:,} records)")
+    if "he-composition-eps" in outputs and (he.get("composition_eps") or {}).get("laplace_pld"):
+        from adaptive_repro.groundtruth import MAX_PLD_POINTS, pld_interval
+
+        ce = he["composition_eps"]
+        for eps in ce["eps"]:
+            steps = 2 * eps / pld_interval(eps, ce["pld_interval"])  # grid points of one step's privacy loss
+            if steps > MAX_PLD_POINTS:
+                fail("theory.he.composition_eps.pld_interval", ce["pld_interval"], f"at least "
+                     f"{2 * eps / MAX_PLD_POINTS:.3g} at eps = {eps:g} (one step's Laplace PLD would have "
+                     f"{steps:.3g} grid points, at most {MAX_PLD_POINTS:.0e}), or laplace_pld: false")
+            for i, T in enumerate(ce["T"]):
+                if T * steps > MAX_PLD_POINTS:
+                    fail(f"theory.he.composition_eps.T[{i}]", T, f"at most {int(MAX_PLD_POINTS // steps):,} at eps = "
+                         f"{eps:g} (the Laplace PLD of T steps has T x {steps:.3g} grid points, at most "
+                         f"{MAX_PLD_POINTS:.0e}), or laplace_pld: false")
     for oid, name in (("he-sgld", "sgld"), ("he-federated", "federated")):
         if oid in outputs and name in he:
             for i, N in enumerate(he[name]["N"]):

@@ -309,3 +309,28 @@ def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: f
                           "or send it to a cluster (docs/CLUSTER.md) with a higher max_cpu_hours")
     return [f"{oid}: {jobs} job{'s' if jobs != 1 else ''}, up to {format_mb(mem)} each, about {format_seconds(cpu)} "
             "of CPU in all" for oid, (jobs, mem, cpu) in per_output.items()]
+
+
+def output_estimates(config: dict) -> dict[str, ReplicateCost]:
+    """Per output of a validated ``config``: the estimated CPU seconds of all its jobs (an experiment: its specs'
+    replicates at :func:`spec_cost` plus the start-up of each job :func:`plan_chunks` plans; a theory output:
+    :func:`theory_cost`) and the largest job's memory. What benchmarks/estimates.py compares with measured costs."""
+    from adaptive_repro.pipeline import catalogue
+    from adaptive_repro.simulation.specs import expand_experiments, output_of
+
+    seconds: dict[str, float] = {}
+    memory: dict[str, float] = {}
+    specs = expand_experiments({**config, "experiments": {k: v for k, v in config["experiments"].items()
+                                                          if k in config["outputs"]}})
+    for name, spec in specs.items():
+        cost = spec_cost(spec)
+        jobs = len(plan_chunks(spec.replicates, replicates_per_job(config["replicates_per_job"], spec.replicates,
+                                                                   cost)))
+        oid = output_of(name)
+        seconds[oid] = seconds.get(oid, 0.0) + cost.seconds * spec.replicates + JOB_STARTUP_SECONDS * jobs
+        memory[oid] = max(memory.get(oid, 0.0), cost.mem_mb)
+    for oid in config["outputs"]:
+        if catalogue.get(oid).kind == "theory":
+            cost = theory_cost(oid, catalogue.output_params(config, oid), catalogue.default_params(oid))
+            seconds[oid], memory[oid] = cost.seconds, cost.mem_mb
+    return {oid: ReplicateCost(seconds[oid], memory[oid]) for oid in seconds}

@@ -262,6 +262,15 @@ def refuse(err: ConfigError):
     sys.exit(1)
 
 
+def validated_files(paths: list[str | os.PathLike]) -> dict:
+    """The resolved config of these config files merged in order, as the workflow merges ``--configfile`` files
+    (model blocks replaced where a later file names another model), for tools that read config files directly."""
+    config: dict = {}
+    for path in paths:
+        config = merged(config, load_config_file(path))
+    return validated(with_model_blocks_replaced(config, paths))
+
+
 def validated(config: dict) -> dict:
     """The config checked (steps 2-4) and resolved: every default of every schema filled in, once."""
     return resolved_with_specs(config)[0]

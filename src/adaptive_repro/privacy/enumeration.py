@@ -16,6 +16,40 @@ import itertools
 
 import numpy as np
 
+#: How far a probability vector, or a row of a kernel, may sum from 1 (floating-point rounding of products).
+SUM_TOLERANCE = 1e-9
+
+
+def checked_joint(function: str, joint) -> np.ndarray:
+    """``joint`` as a float array after checking that it is a distribution over the 2^n databases (1 <= n <= 16):
+    finite, non-negative, summing to 1 within :data:`SUM_TOLERANCE`. Else a ValueError naming ``function``."""
+    joint = np.asarray(joint, dtype=float)
+    allowed = (f"{function}: joint must be probabilities of the 2^n databases (1 <= n <= 16), non-negative and "
+               f"summing to 1 within {SUM_TOLERANCE:g}")
+    size = joint.size
+    if joint.ndim != 1 or size < 2 or size & (size - 1) or size > 2**16:
+        raise ValueError(f"{allowed}; got shape {joint.shape}")
+    if not np.all(np.isfinite(joint)) or joint.min() < 0 or abs(joint.sum() - 1.0) > SUM_TOLERANCE:
+        raise ValueError(f"{allowed}; got entries from {np.nanmin(joint):g} to {np.nanmax(joint):g}, sum "
+                         f"{np.nansum(joint):.12g}")
+    return joint
+
+
+def checked_kernel(function: str, kernel, rows: int | None = None) -> np.ndarray:
+    """``kernel`` as a float array after checking that each row is a distribution over outputs (one row per database,
+    ``rows`` of them if given). Else a ValueError naming ``function``."""
+    kernel = np.asarray(kernel, dtype=float)
+    allowed = (f"{function}: kernel must have one row per database (2^n rows, 1 <= n <= 16), each a distribution "
+               f"over the outputs (non-negative, summing to 1 within {SUM_TOLERANCE:g})")
+    size = kernel.shape[0] if kernel.ndim == 2 else 0
+    if kernel.ndim != 2 or size < 2 or size & (size - 1) or size > 2**16 or (rows is not None and size != rows):
+        raise ValueError(f"{allowed}; got shape {kernel.shape}" + (f" for {rows} databases" if rows else ""))
+    sums = kernel.sum(axis=1)
+    if not np.all(np.isfinite(kernel)) or kernel.min() < 0 or np.max(np.abs(sums - 1.0)) > SUM_TOLERANCE:
+        raise ValueError(f"{allowed}; got entries from {np.nanmin(kernel):g} to {np.nanmax(kernel):g}, row sums "
+                         f"from {np.nanmin(sums):.12g} to {np.nanmax(sums):.12g}")
+    return kernel
+
 
 def databases(n: int) -> np.ndarray:
     """All binary databases of n records, shape (2^n, n), in ``itertools.product`` order."""
@@ -26,6 +60,10 @@ def databases(n: int) -> np.ndarray:
 
 def markov_joint(n: int, flip: float, p_first: float) -> np.ndarray:
     """A binary Markov chain of n records: P[X_1 = 1] = p_first, each next record flips with probability flip."""
+    for name, value in (("flip", flip), ("p_first", p_first)):
+        if not 0.0 <= value <= 1.0:  # also refuses nan
+            raise ValueError(f"markov_joint: argument {name} = {value!r} is not allowed; allowed: a probability in "
+                             "[0, 1]")
     x = databases(n)
     prob = np.where(x[:, 0] == 1, p_first, 1 - p_first)
     for j in range(1, n):
@@ -36,6 +74,9 @@ def markov_joint(n: int, flip: float, p_first: float) -> np.ndarray:
 def randomized_response_kernel(n: int, eps: float) -> np.ndarray:
     """Every record reported independently, kept with probability e^eps/(1 + e^eps): an eps-DP mechanism whose
     output is itself a database (kernel of shape (2^n, 2^n))."""
+    if not 0.0 <= eps < np.inf:  # also refuses nan
+        raise ValueError(f"randomized_response_kernel: argument eps = {eps!r} is not allowed; allowed: a finite "
+                         "number >= 0")
     x = databases(n)
     keep = np.exp(eps) / (1 + np.exp(eps))
     same = (x[:, None, :] == x[None, :, :])
@@ -51,6 +92,8 @@ def _conditional_output(joint: np.ndarray, kernel: np.ndarray, mask: np.ndarray)
 
 def bdp_leakage(joint: np.ndarray, kernel: np.ndarray) -> float:
     """Zhao 2017 eqs. (3)-(4): the smallest eps for which the mechanism is eps-Bayesian-DP on ``joint``."""
+    joint = checked_joint("bdp_leakage", joint)
+    kernel = checked_kernel("bdp_leakage", kernel, rows=len(joint))
     x = databases(int(np.log2(len(joint))))
     n = x.shape[1]
     worst = 0.0
@@ -69,6 +112,7 @@ def bdp_leakage(joint: np.ndarray, kernel: np.ndarray) -> float:
 
 def dp_level(kernel: np.ndarray) -> float:
     """The smallest eps for which the mechanism is eps-DP (neighbours: one record changed)."""
+    kernel = checked_kernel("dp_level", kernel)
     x = databases(int(np.log2(len(kernel))))
     weights = 1 << np.arange(x.shape[1] - 1, -1, -1)
     index = x @ weights
@@ -84,6 +128,8 @@ def doob_increments(joint: np.ndarray, kernel: np.ndarray) -> tuple[float, float
     bounds by eps; |E[g | x_{1:i}] - ln P[Y = y | x_{1:i}]/P[Y = y]|, the difference between the two sides of
     eqs. (46)-(47), which the proof takes to be equal; and |ln P[y | x_{1:i}]/P[y | x_{1:i-1}]|, the increment of the
     likelihood-ratio martingale, which Bayesian DP bounds by eps."""
+    joint = checked_joint("doob_increments", joint)
+    kernel = checked_kernel("doob_increments", kernel, rows=len(joint))
     x = databases(int(np.log2(len(joint))))
     n = x.shape[1]
     p_y = joint @ kernel
@@ -115,7 +161,9 @@ def max_information_bits(joint: np.ndarray, kernel: np.ndarray, beta: float) -> 
     largest ratio P[x, y] / (P[x] P[y]) (adding an atom whose ratio exceeds the current value improves it), so the
     maximum is over the prefixes of the atoms sorted by ratio, and on each prefix over the threshold value."""
     if not 0 <= beta < 1:
-        raise ValueError(f"beta = {beta}: must be in [0, 1)")
+        raise ValueError(f"max_information_bits: argument beta = {beta!r} is not allowed; allowed: a number in [0, 1)")
+    joint = checked_joint("max_information_bits", joint)
+    kernel = checked_kernel("max_information_bits", kernel, rows=len(joint))
     together = (joint[:, None] * kernel).ravel()
     apart = (joint[:, None] * (joint @ kernel)[None, :]).ravel()
     keep = apart > 0

@@ -46,4 +46,6 @@ def markov_blanket(graph: nx.Graph | nx.DiGraph, node) -> set:
     Zhao 2017, section 2.4 ("Markov blanket"). For a chain the blanket of X_i is {X_{i-1}, X_{i+1}}
     (only {X_2} for X_1).
     """
+    if node not in graph:
+        raise ValueError(f"markov_blanket: node {node!r} is not a node of the graph (nodes: {sorted(graph.nodes)})")
     return set(moralize(graph).neighbors(node))

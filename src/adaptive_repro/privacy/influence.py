@@ -69,6 +69,8 @@ def stationary_distribution(P: np.ndarray) -> np.ndarray:
 
 def is_reversible(P: np.ndarray, pi: np.ndarray | None = None, tol: float = 1e-12) -> bool:
     """Detailed balance pi(x) P(x, y) = pi(y) P(y, x) (P a transition matrix; without ``pi``, irreducible)."""
+    if not 0.0 <= tol < np.inf:
+        raise ValueError(f"is_reversible: argument tol = {tol!r} is not allowed; allowed: a finite number >= 0")
     P = checked_transition_matrix("is_reversible", P, irreducible=pi is None)
     pi = stationary_distribution(P) if pi is None else np.asarray(pi, dtype=float)
     if pi.shape != (P.shape[0],) or not np.all(np.isfinite(pi)) or pi.min() < 0 or abs(pi.sum() - 1.0) > 1e-9:
@@ -173,9 +175,21 @@ class ProductChainInfluence(ChainInfluence):
 
 # ---------------------------------------------------------------- brute force (small n), the tests' oracle
 
+#: Largest joint :func:`chain_joint` enumerates (8 bytes a cell: about 0.5 GB).
+MAX_JOINT_CELLS = 2**26
+
+
 def chain_joint(P: np.ndarray, pi: np.ndarray, n: int) -> np.ndarray:
-    """Joint law of (X_1..X_n) of the stationary chain as an array of shape (S,)*n, by full enumeration."""
+    """Joint law of (X_1..X_n) of the stationary chain as an array of shape (S,)*n, by full enumeration (S^n cells:
+    at most :data:`MAX_JOINT_CELLS`)."""
+    P = checked_transition_matrix("chain_joint", P)
     S = P.shape[0]
+    pi = np.asarray(pi, dtype=float)
+    if pi.shape != (S,) or not np.all(np.isfinite(pi)) or pi.min() < 0 or abs(pi.sum() - 1.0) > ROW_SUM_TOLERANCE:
+        raise ValueError(f"chain_joint: pi must be a probability vector of length {S}; got {pi}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1 or S ** int(n) > MAX_JOINT_CELLS:
+        raise ValueError(f"chain_joint: argument n = {n!r} is not allowed; allowed: an integer >= 1 with "
+                         f"{S}^n <= {MAX_JOINT_CELLS:g} cells")
     joint = pi.copy()
     for _ in range(n - 1):
         joint = joint[..., None] * P.reshape((1,) * (joint.ndim - 1) + (S, S))

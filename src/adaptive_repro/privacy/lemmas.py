@@ -400,6 +400,14 @@ def lemma2_general(eps: float, joint: np.ndarray, graph, max_quilt_size: int | N
     from adaptive_repro.privacy.influence import b_bruteforce
     from adaptive_repro.privacy.quilts import enumerate_quilts
 
+    joint = np.asarray(joint, dtype=float)
+    if not np.all(np.isfinite(joint)) or joint.min() < 0 or abs(joint.sum() - 1.0) > 1e-9:
+        raise ValueError(f"lemma2_general: joint must be a probability table (non-negative, summing to 1 within "
+                         f"1e-9); got entries from {np.nanmin(joint):g} to {np.nanmax(joint):g}, sum "
+                         f"{np.nansum(joint):.12g}")
+    if joint.ndim != graph.number_of_nodes():
+        raise ValueError(f"lemma2_general: joint has {joint.ndim} axes, the graph {graph.number_of_nodes()} nodes; "
+                         "allowed: one axis per node")
     worst, best_q = np.inf, {}
     for i in range(joint.ndim):
         vbest, qbest = -np.inf, None

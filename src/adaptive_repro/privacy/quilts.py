@@ -42,10 +42,16 @@ class Quilt:
         return out
 
 
+def _check_node(function: str, graph, node) -> None:
+    if node not in graph:
+        raise ValueError(f"{function}: node {node!r} is not a node of the graph (nodes: {sorted(graph.nodes)})")
+
+
 def quilt_from_set(graph: nx.Graph | nx.DiGraph, node, quilt) -> Quilt:
     """The triple (Q, N, R) for quilt node set Q of ``node``: R = nodes separated from ``node`` by Q (maximal)."""
     import networkx as nx
 
+    _check_node("quilt_from_set", graph, node)
     g = moralize(graph)
     quilt = frozenset(quilt)
     if node in quilt:
@@ -60,6 +66,7 @@ def is_markov_quilt(graph, node, quilt, remote) -> bool:
     """Definition check: every path from ``node`` to a node of ``remote`` meets ``quilt`` (or there is none)."""
     import networkx as nx
 
+    _check_node("is_markov_quilt", graph, node)
     g = moralize(graph)
     h = g.subgraph(set(g.nodes) - set(quilt))
     reach = nx.node_connected_component(h, node)
@@ -72,6 +79,7 @@ def enumerate_quilts(graph, node, max_size: int | None = None) -> list[Quilt]:
     Quilts whose removal leaves some quilt node with no neighbour on i's side are still quilts (the paper's definition
     only asks for separation); duplicates of the same triple are dropped.
     """
+    _check_node("enumerate_quilts", graph, node)
     g = moralize(graph)
     others = [v for v in g.nodes if v != node]
     if len(others) > 16:

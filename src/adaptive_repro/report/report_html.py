@@ -220,7 +220,8 @@ def claims_html(claims: pd.DataFrame) -> str:
     for c in claims.itertuples():
         esc = {k: html.escape(str(getattr(c, k))) for k in
                ("claim_id", "kind", "source", "claim", "expected", "measured", "status", "counterexample", "quote")}
-        kind = KIND_LABEL[c.kind] + ("" if c.strength == "tested" else f"; {c.strength}: cannot fail")
+        kind = KIND_LABEL[c.kind] + ("" if c.strength == "tested" else "; never turned at any valid point tried"
+                                     if c.strength == "never turned" else f"; {c.strength}: cannot fail")
         quote = f'<blockquote>“{esc["quote"]}”</blockquote>' if c.quote else ""
         counter = f'<p><b>Counter-example:</b> {esc["counterexample"]}</p>' if c.counterexample else ""
         group = STATUS_CLASS.get(c.status, "na")

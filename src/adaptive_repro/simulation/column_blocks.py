@@ -28,7 +28,7 @@ several per column and group, which is what kept the engines far above their ran
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 from scipy import special
@@ -46,7 +46,10 @@ def spare_uniforms(n: int, rows_per_column: int) -> int:
 
 
 class ColumnStreams:
-    """Every column's stream of one data set (module docstring, item 1)."""
+    """Every column's stream of one data set (module docstring, item 1). ``started`` counts the column streams
+    started in this process, all data sets together (what benchmarks/correlation_engines.py reports)."""
+
+    started: ClassVar[int] = 0
 
     def __init__(self, entropy: int, columns: int):
         self.entropy, self.columns = entropy, columns
@@ -64,6 +67,7 @@ class ColumnStreams:
 
     def start(self, column: int, attempt: int = 0) -> np.random.Generator:
         """The generator, set to the start of ``column``'s stream of attempt ``attempt``."""
+        ColumnStreams.started += 1
         self._seed[:3] = self._seed_words(attempt)[column]
         self._bit_generator.state = self._state
         self._bit_generator.random_raw(12)
@@ -168,14 +172,48 @@ def block_columns(n: int) -> int:
     return max(1, min(256, (1 << 21) // max(n, 1)))
 
 
-def nested_accuracies(order: list[int], families: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+def shared_column_order(orders: list[np.ndarray]) -> list[int] | None:
+    """One order of the union of several column orders that keeps each order's own, or None if there is none (two
+    orders that disagree, or a cycle through several). Arms rank the attributes they keep by the same training
+    statistics, so their orders agree and every column can be drawn once and added to each arm's score in turn.
+
+    A topological order (Kahn's algorithm) of the graph whose edges join each order's consecutive columns: it keeps
+    every order, and it exists iff the graph has no cycle, i.e. iff no two orders disagree."""
+    orders = [np.asarray(order, dtype=np.int64) for order in orders]
+    columns, node = np.unique(np.concatenate(orders) if orders else np.empty(0, np.int64), return_inverse=True)
+    ends = np.cumsum([order.size for order in orders], dtype=np.int64)
+    edge = np.ones(node.size, dtype=bool)
+    edge[ends[ends < node.size]] = False  # no edge from one order's last column to the next order's first
+    edge[0:1] = False
+    source, target = node[np.flatnonzero(edge) - 1], node[edge]
+    indegree = np.bincount(target, minlength=columns.size).tolist()
+    by_source = np.argsort(source, kind="stable")
+    starts = np.searchsorted(source[by_source], np.arange(columns.size + 1)).tolist()
+    successors = target[by_source].tolist()
+    ready = [v for v in range(columns.size) if indegree[v] == 0][::-1]
+    merged: list[int] = []
+    while ready:
+        v = ready.pop()
+        merged.append(v)
+        for w in successors[starts[v]:starts[v + 1]]:
+            indegree[w] -= 1
+            if indegree[w] == 0:
+                ready.append(w)
+    return columns[merged].tolist() if len(merged) == columns.size else None
+
+
+def nested_accuracies(families: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
                       draw_block: Callable[[np.ndarray], np.ndarray], n: int,
                       accuracy_at: Callable[[int, np.ndarray, int], float]) -> list[np.ndarray]:
     """Accuracies of families of nested classifiers (ranked, weights, sizes) from columns drawn a block at a time in
-    ``order`` (an order every family's agrees with): each family's score grows column by column in its own order
-    (no BLAS call: the sums, and so the accuracies, are the same whatever the blocks), and ``accuracy_at(family,
-    score, size)`` is recorded at every size."""
+    one order every family's agrees with (:func:`shared_column_order`; family by family if their orders disagree):
+    each family's score grows column by column in its own order (no BLAS call: the sums, and so the accuracies, are
+    the same whatever the blocks), and ``accuracy_at(family, score, size)`` is recorded at every size."""
     used = [ranked[:int(sizes.max(initial=0))] for ranked, _, sizes in families]
+    order = shared_column_order(used)
+    if order is None:
+        return [nested_accuracies([family], draw_block, n, lambda _, score, size, f=f: accuracy_at(f, score, size))[0]
+                for f, family in enumerate(families)]
     position = {j: p for p, j in enumerate(order)}
     places = [np.array([position[j] for j in columns.tolist()], dtype=np.int64) for columns in used]
     scores = [np.zeros(n) for _ in families]

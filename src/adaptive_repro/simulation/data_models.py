@@ -17,6 +17,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
+from adaptive_repro.foundation import domain
 from adaptive_repro.foundation.domain import COUNT, NONNEGATIVE, POSITIVE, PROBABILITY, check_public_functions
 from adaptive_repro.foundation.plugins import check_keys
 from adaptive_repro.privacy import bdp_level_for_dp, data_model_chain, dp_level_for_bdp
@@ -57,10 +58,8 @@ MAX_CHAIN_LENGTH = 10**9  #: longest chain :func:`sample_symmetric_chain` draws 
 def sample_symmetric_chain(rng: np.random.Generator, n: int, p_stay: float) -> np.ndarray:
     """A stationary symmetric two-state Markov chain on {-1, +1} of length n with stay probability p_stay: s_1 a fair
     sign (the stationary law), then s_{i+1} = s_i with probability p_stay (0.5: i.i.d. fair signs)."""
-    if not isinstance(rng, np.random.Generator):  # (the argument domains check n >= 1 and p_stay in [0, 1])
-        raise ValueError(f"sample_symmetric_chain: rng must be a numpy Generator; got {type(rng).__name__}")
-    if n > MAX_CHAIN_LENGTH:
-        raise ValueError(f"sample_symmetric_chain: argument n = {n!r} is not allowed; allowed: at most 1e9")
+    domain.check_generator("sample_symmetric_chain", rng)  # the argument domains check n >= 1 and p_stay in [0, 1]
+    domain.check_size("sample_symmetric_chain", "n", n, MAX_CHAIN_LENGTH, "9 bytes a record while drawing")
     first = rng.choice(np.array([-1, 1]))
     flips = rng.random(n - 1) >= p_stay  # a flip happens with probability 1 - p_stay
     signs = np.where(flips, -1, 1)
@@ -76,6 +75,7 @@ def chain_product_stay(p_s: float, p_y: float) -> float:
 def sample_n_plus(rng: np.random.Generator, n: int, p_stay: float) -> int:
     """#{i: r_i = +1} of a stationary symmetric two-state chain of length n with stay probability p_stay, exactly,
     in O(1) random numbers (:mod:`sign_engine` docstring, item 4)."""
+    domain.check_generator("sample_n_plus", rng)
     runs = 1 + int(rng.binomial(n - 1, 1.0 - p_stay))
     first_plus = rng.random() < 0.5
     j = (runs + 1) // 2 if first_plus else runs // 2

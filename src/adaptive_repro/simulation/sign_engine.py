@@ -64,36 +64,6 @@ def substream(entropy: int, *key: int) -> np.random.Generator:
     return np.random.Generator(np.random.SFC64(np.random.SeedSequence(entropy, spawn_key=key)))
 
 
-def shared_column_order(orders: list[np.ndarray]) -> list[int] | None:
-    """One order of the union of several column orders that keeps each order's own, or None if there is none (two
-    orders that disagree, or a cycle through several). Arms rank the attributes they keep by the same training
-    statistics, so their orders agree and every column can be drawn once and added to each arm's score in turn.
-
-    A topological order (Kahn's algorithm) of the graph whose edges join each order's consecutive columns: it keeps
-    every order, and it exists iff the graph has no cycle, i.e. iff no two orders disagree."""
-    orders = [np.asarray(order, dtype=np.int64) for order in orders]
-    columns, node = np.unique(np.concatenate(orders) if orders else np.empty(0, np.int64), return_inverse=True)
-    ends = np.cumsum([order.size for order in orders], dtype=np.int64)
-    edge = np.ones(node.size, dtype=bool)
-    edge[ends[ends < node.size]] = False  # no edge from one order's last column to the next order's first
-    edge[0:1] = False
-    source, target = node[np.flatnonzero(edge) - 1], node[edge]
-    indegree = np.bincount(target, minlength=columns.size).tolist()
-    by_source = np.argsort(source, kind="stable")
-    starts = np.searchsorted(source[by_source], np.arange(columns.size + 1)).tolist()
-    successors = target[by_source].tolist()
-    ready = [v for v in range(columns.size) if indegree[v] == 0][::-1]
-    merged: list[int] = []
-    while ready:
-        v = ready.pop()
-        merged.append(v)
-        for w in successors[starts[v]:starts[v + 1]]:
-            indegree[w] -= 1
-            if indegree[w] == 0:
-                ready.append(w)
-    return columns[merged].tolist() if len(merged) == columns.size else None
-
-
 def checked_classifiers(ranked, weights, sizes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ranked, weights, sizes) as arrays, sizes checked to lie in [0, len(ranked)] and no column used twice."""
     ranked = np.asarray(ranked, dtype=np.intp)
@@ -194,7 +164,7 @@ class ExactSignDataset(Dataset):
 
     def accuracies_many(self, classifiers, rngs) -> list[np.ndarray]:
         """:meth:`accuracies` of several families of nested classifiers (one per arm). On columns, each column is
-        drawn once for all the families whose orders agree (:func:`shared_column_order`)."""
+        drawn once for all the families whose orders agree (:func:`column_blocks.shared_column_order`)."""
         checked = [checked_classifiers(*c) for c in classifiers]
         if not self.observed and self.fresh_accuracy == "binomial":
             accs = [self._binomial_accuracies(*c, self.own_rng() if rng is None else rng)
@@ -205,12 +175,9 @@ class ExactSignDataset(Dataset):
         return [np.where(sizes == 0, empty, acc) for (_, _, sizes), acc in zip(checked, accs)]
 
     def _column_accuracies(self, classifiers: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[np.ndarray]:
-        """Accuracies from the columns, drawn a block at a time in an order every family's agrees with, each column
-        once for all the families that use it (family by family if their orders disagree)."""
+        """Accuracies from the columns, drawn a block at a time (:func:`column_blocks.nested_accuracies`: each column
+        once for all the families whose orders agree)."""
         used = [ranked[:int(sizes.max(initial=0))] for ranked, _, sizes in classifiers]
-        order = shared_column_order(used)
-        if order is None:
-            return [self._column_accuracies([c])[0] for c in classifiers]
         offsets = [np.vstack((np.zeros((1, len(self.group_sizes))),
                               np.cumsum(weights[:columns.size, None] * self.means[columns], axis=0)))
                    for columns, (_, weights, _) in zip(used, classifiers)]  # offset_g after each size
@@ -221,7 +188,7 @@ class ExactSignDataset(Dataset):
             return sum(np.count_nonzero(score[bounds[g]:bounds[g + 1]] > -offset[g])
                        for g in range(len(offset))) / n
 
-        return column_blocks.nested_accuracies(order, classifiers, self.centered_block, n, accuracy_at)
+        return column_blocks.nested_accuracies(classifiers, self.centered_block, n, accuracy_at)
 
     def _binomial_accuracies(self, ranked, weights, sizes, rng: np.random.Generator) -> np.ndarray:
         groups = len(self.group_sizes)

@@ -183,3 +183,13 @@ def test_redrawn_values_land_strictly_on_their_side_at_the_extremes():
 def test_a_repeated_column_is_refused(dataset):
     with pytest.raises(ValueError, match="repeated"):
         dataset.accuracies([3, 3], [1.0, 1.0], [2])
+
+
+def test_shared_column_order_keeps_every_order_or_says_they_disagree():
+    a, b, c = np.array([9, 4, 7, 1]), np.array([4, 3, 1, 8]), np.array([9, 3])
+    merged = column_blocks.shared_column_order([a, b, c])
+    assert sorted(merged) == [1, 3, 4, 7, 8, 9]
+    for order in (a, b, c):  # each order is a subsequence of the merged one
+        assert [j for j in merged if j in set(order.tolist())] == order.tolist()
+    assert column_blocks.shared_column_order([np.array([1, 2]), np.array([2, 1])]) is None
+    assert column_blocks.shared_column_order([np.array([], dtype=int), np.array([5])]) == [5]

@@ -218,6 +218,7 @@ def test_a_config_on_top_that_names_another_model_replaces_the_model_block(tmp_p
     assert validation.with_model_blocks_replaced(merged, [base]) == merged  # no file names a model: unchanged
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(n for n, m in MODELS.items() if m.supports("shared_state_means")))
 def test_removing_the_shared_state_leaves_each_attributes_own_iid_noise(name):
     """The analyst of ``remove_shared_state`` (simulation.analyst.remove_shared_state): on data sets drawn record by

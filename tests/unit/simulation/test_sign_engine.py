@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from adaptive_repro.simulation import data_models, sign_engine
+from adaptive_repro.simulation import column_blocks, data_models, sign_engine
 from adaptive_repro.simulation.registries import ENGINES
 
 LEVEL = 1e-6
@@ -165,16 +165,6 @@ def test_columns_do_not_depend_on_request_order():
         np.testing.assert_array_equal(first.column(j), second.column(j))
 
 
-def test_shared_column_order_keeps_every_order_or_says_they_disagree():
-    a, b, c = np.array([9, 4, 7, 1]), np.array([4, 3, 1, 8]), np.array([9, 3])
-    merged = sign_engine.shared_column_order([a, b, c])
-    assert sorted(merged) == [1, 3, 4, 7, 8, 9]
-    for order in (a, b, c):  # each order is a subsequence of the merged one
-        assert [j for j in merged if j in set(order.tolist())] == order.tolist()
-    assert sign_engine.shared_column_order([np.array([1, 2]), np.array([2, 1])]) is None
-    assert sign_engine.shared_column_order([np.array([], dtype=int), np.array([5])]) == [5]
-
-
 class CountingDataset(sign_engine.ExactSignDataset):
     """Records the columns it draws."""
 
@@ -220,7 +210,7 @@ def test_runner_measuring_arms_together_gives_their_one_at_a_time_records(monkey
         mechanisms=["standard", "dwork_code", "zhao_alg1_dp", "zhao_alg1_bdp"],
         model={"p_s": 0.8, "p_y": 0.8, "b": 0.1}, alg1={"budget": 10, "epsilon": 2.0}))
     together = experiments.run_replicate(spec, 11, 0)
-    monkeypatch.setattr(sign_engine, "shared_column_order",
+    monkeypatch.setattr(column_blocks, "shared_column_order",
                         lambda orders: orders[0].tolist() if len(orders) == 1 else None)
     alone = experiments.run_replicate(spec, 11, 0)
     for a, b in zip(together, alone):

@@ -42,7 +42,7 @@ from adaptive_repro.simulation.data_models import (
 )
 from adaptive_repro.simulation.engines import Dataset, Engine
 from adaptive_repro.simulation.inflation import sign_query_inflation
-from adaptive_repro.simulation.sign_engine import checked_classifiers, shared_column_order, stream_entropy
+from adaptive_repro.simulation.sign_engine import checked_classifiers, stream_entropy
 
 
 @dataclasses.dataclass(frozen=True)
@@ -253,15 +253,11 @@ class AttributeChainsDataset(Dataset):
 
     def accuracies_many(self, classifiers, rngs) -> list[np.ndarray]:
         """:meth:`accuracies` of several families, each column drawn once for all whose orders agree
-        (:func:`~adaptive_repro.simulation.sign_engine.shared_column_order`)."""
+        (:func:`~adaptive_repro.simulation.column_blocks.shared_column_order`)."""
         checked = [checked_classifiers(*c) for c in classifiers]
-        order = shared_column_order([ranked[:int(sizes.max(initial=0))] for ranked, _, sizes in checked])
-        if order is None:
-            accs = [self.accuracies_many([c], [None])[0] for c in checked]
-        else:
-            n = self.pop.n
-            accs = column_blocks.nested_accuracies(order, checked, self.block, n,
-                                                   lambda family, score, size: np.count_nonzero(score > 0) / n)
+        n = self.pop.n
+        accs = column_blocks.nested_accuracies(checked, self.block, n,
+                                               lambda family, score, size: np.count_nonzero(score > 0) / n)
         empty = analyst.EMPTY_CLASSIFIER_ACCURACY
         return [np.where(sizes == 0, empty, acc) for (_, _, sizes), acc in zip(checked, accs)]
 

@@ -19,7 +19,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
-from adaptive_repro.foundation.domain import COUNT, check_public_functions
+from adaptive_repro.foundation.domain import COUNT, check_public_functions, check_size
 from adaptive_repro.privacy.lemmas import ConversionResult
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
@@ -43,6 +43,7 @@ class HouseholdsPopulation(Population):
 
 def household_sizes(n: int, size: int) -> np.ndarray:
     """Sizes of the households of n consecutive records: full households of ``size``, the last one the remainder."""
+    check_size("household_sizes", "n / size", n // max(int(size), 1), 10**9, "one 8-byte entry a household")
     full, rest = divmod(n, size)
     return np.array([size] * full + ([rest] if rest else []), dtype=np.int64)
 

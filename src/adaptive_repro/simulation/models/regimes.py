@@ -21,7 +21,14 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
-from adaptive_repro.foundation.domain import COUNT, PROBABILITY, Domain, check_public_functions
+from adaptive_repro.foundation.domain import (
+    COUNT,
+    PROBABILITY,
+    Domain,
+    check_generator,
+    check_public_functions,
+    check_size,
+)
 from adaptive_repro.privacy.lemmas import ConversionResult, convert_chain, lemma2_eps_bdp, lemma3_eps_bdp
 from adaptive_repro.simulation.data_models import (
     LOADING_SD,
@@ -42,14 +49,23 @@ class RegimesPopulation(Population):
     stay: float = 0.5
 
 
+#: Most regimes a matrix or draw of this module takes (a 4096 x 4096 matrix is 128 MB).
+MAX_STATES = 4096
+#: Longest path :func:`sample_regimes` draws and most records :func:`sample_occupation` splits (GBs of memory).
+MAX_PATH_LENGTH = 10**9
+
+
 def sticky_matrix(states: int, stay: float) -> np.ndarray:
     """P = stay I + (1 - stay)/(K - 1) (J - I)."""
+    check_size("sticky_matrix", "states", states, MAX_STATES, "a states x states matrix of floats")
     off = (1.0 - stay) / (states - 1)
     return np.full((states, states), off) + (stay - off) * np.eye(states)
 
 
 def sample_regimes(rng: np.random.Generator, n: int, states: int, stay: float) -> np.ndarray:
     """One stationary path c_1..c_n of the sticky chain (O(n))."""
+    check_generator("sample_regimes", rng)
+    check_size("sample_regimes", "n", n, MAX_PATH_LENGTH, "about 24 bytes a record while drawing")
     leave = rng.random(n - 1) >= stay
     steps = np.where(leave, 1 + rng.integers(0, states - 1, n - 1), 0)
     return (int(rng.integers(0, states)) + np.concatenate(([0], np.cumsum(steps)))) % states
@@ -60,6 +76,9 @@ def sample_occupation(rng: np.random.Generator, n: int, states: int, stay: float
     regimes form a chain without self-transitions (uniform start, uniform among the others), run lengths a uniform
     composition of n into R parts, so the regime totals are R_c + Multinomial(n - R, Dirichlet(R_1, ..., R_K))
     (aggregation of the Dirichlet(1, ..., 1) run-length weights by regime)."""
+    check_generator("sample_occupation", rng)
+    check_size("sample_occupation", "n", n, MAX_PATH_LENGTH, "8 bytes a run, up to n runs")
+    check_size("sample_occupation", "states", states, MAX_STATES, "the Dirichlet and multinomial over the states")
     runs = 1 + int(rng.binomial(n - 1, 1.0 - stay))
     # Run r's regime is (first + S_r) mod K, S_r the sum of its first r steps (S_0 = 0): the runs per regime are the
     # counts of S_r mod K rotated by ``first``. In place, as this is the O(runs) part (2.3e6 runs at n = 3e7).
