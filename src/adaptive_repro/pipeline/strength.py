@@ -16,8 +16,8 @@ reason (a test compares).
 
 The result is one table per output, ``strength/<output>.csv`` (and the points tried, ``strength/points.csv``), which
 the build reads to fill the claims' ``strength`` and ``strength_evidence`` columns; this command refreshes it (about
-20 CPU-minutes, measured; not part of a run). Experiment outputs are not measured here: their verdicts need simulated records
-(their rows say so).
+20 CPU-minutes, measured; not part of a run). Experiment outputs are not measured here: their verdicts need simulated
+records (their rows say so).
 """
 
 from __future__ import annotations
