@@ -13,7 +13,7 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from adaptive_repro.pipeline import catalogue, schema_points, strength
+from adaptive_repro.pipeline import catalogue, schema_points, strength, strength_table
 from adaptive_repro.pipeline.catalogue import default_params
 
 THEORY = catalogue.THEORY_OUTPUTS
@@ -56,10 +56,10 @@ def test_labels_agree_with_the_measurement(oid):
     claims = _claims(oid, strength.FAST_SETTINGS[oid], strength.REFERENCE_SEED)
     rows = table(oid).set_index("claim_id")
     measured = [c for cid, c in claims.items() if cid in rows.index and int(rows.loc[cid, "points"]) > 0]
-    wrong = [f"{c.claim_id}: labelled {c.strength!r}, yet {strength.evidence(rows.loc[c.claim_id])}"
+    wrong = [f"{c.claim_id}: labelled {c.strength!r}, yet {strength_table.evidence(rows.loc[c.claim_id])}"
              for c in measured if c.strength != "tested" and rows.loc[c.claim_id, "verdict_changes"] == "yes"]
     assert not wrong, f"{oid}: {wrong}"
-    built = {c.claim_id: c for c in strength.apply_measured(measured, table(oid), "theory")}
+    built = {c.claim_id: c for c in strength_table.apply_measured(measured, table(oid), "theory")}
     for cid, c in built.items():
         changes = rows.loc[cid, "verdict_changes"] == "yes"
         assert (c.strength == "tested") == changes, (cid, c.strength)

@@ -247,3 +247,22 @@ def test_a_job_killed_by_a_signal_gets_its_failed_line(tmp_path):
     failed = [line for line in out.splitlines() if line.startswith("FAILED ")]
     assert any(line.startswith("FAILED simulate/") and "killed by signal SIGKILL (9)" in line
                and "rerun snakemake" in line for line in failed), out[-2000:]
+
+
+def test_a_truncated_figure_gets_a_failed_line_naming_it(tmp_path):
+    """A figure PNG cut short after its build (a full disk, a copy interrupted): the report job that reads it fails
+    with one FAILED line naming the file and the fix, and the rerun after following it succeeds."""
+    workdir = copy_workflow(tmp_path / "truncated")
+    config = tiny_config() | {"outputs": ["he-kl"]}
+    (workdir / "one.yaml").write_text(yaml.safe_dump(config))
+    assert snakemake(workdir, "--configfile", "one.yaml").returncode == 0
+    png = workdir / "results" / "figures" / "he-kl.png"
+    png.write_bytes(png.read_bytes()[:len(png.read_bytes()) // 2])
+    proc = snakemake(workdir, "--configfile", "one.yaml")
+    assert proc.returncode != 0
+    failed = [line for line in (proc.stdout + proc.stderr).splitlines() if line.startswith("FAILED ")]
+    assert any(line.startswith("FAILED html_report: DamagedFigure: ") and "he-kl.png: cannot be read" in line
+               and "delete it and its PDF, then rerun" in line for line in failed), failed
+    png.unlink()
+    (workdir / "results" / "figures" / "he-kl.pdf").unlink()
+    assert snakemake(workdir, "--configfile", "one.yaml").returncode == 0

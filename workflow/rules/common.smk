@@ -3,7 +3,7 @@
 import functools
 from pathlib import Path
 
-from adaptive_repro.pipeline import catalogue, resources, strength
+from adaptive_repro.pipeline import catalogue, resources, strength_table
 from adaptive_repro.simulation.specs import output_of, records_digest
 from adaptive_repro.foundation.config import digest
 from adaptive_repro.pipeline.catalogue import default_params, output_params
@@ -176,9 +176,9 @@ def build_inputs(wildcards):
     label the figure and claims) and the aggregated records."""
     plugins = {m for name in experiments_of(wildcards.output) for m in EXPERIMENT_SPECS[name].plugin_modules()}
     files = {"code": code_files(f"adaptive_repro.outputs.{catalogue.get(wildcards.output).module}",
-                                "adaptive_repro.pipeline.catalogue", "adaptive_repro.pipeline.strength",
+                                "adaptive_repro.pipeline.catalogue", "adaptive_repro.pipeline.strength_table",
                                 *sorted(plugins))}
-    measured = strength.table_path(wildcards.output, Path(workflow.basedir))
+    measured = strength_table.table_path(wildcards.output, Path(workflow.basedir))
     if measured.exists():  # the measured strength of its claims (python -m adaptive_repro.pipeline.strength)
         files["strength"] = os.path.relpath(measured)  # relative: a moved checkout reruns nothing
     if catalogue.get(wildcards.output).kind == "experiment":

@@ -7,7 +7,7 @@ from adaptive_repro.foundation.registry import write_claims
 from adaptive_repro.pipeline import catalogue
 from adaptive_repro.pipeline.catalogue import output_params
 from adaptive_repro.pipeline.joblog import fail, finished, job_logger
-from adaptive_repro.pipeline.strength import apply_measured, read_table
+from adaptive_repro.pipeline.strength_table import apply_measured, read_table
 from adaptive_repro.report import figure_checks, plotting  # plotting: the one set-up (Agg backend, style)
 
 log = job_logger(snakemake.log[0], "build", f"build {snakemake.params.output_id}")

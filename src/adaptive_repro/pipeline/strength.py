@@ -25,13 +25,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
-import dataclasses
 import json
 import signal
 import sys
 import time
 import warnings
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,14 +43,15 @@ from adaptive_repro.foundation.registry import DECIDED_STATUSES, FAILING_STATUSE
 from adaptive_repro.pipeline import catalogue, resources, validation
 from adaptive_repro.pipeline.catalogue import default_params, output_params, output_schema
 from adaptive_repro.pipeline.schema_points import draw_value, key_edges
+from adaptive_repro.pipeline.strength_table import (
+    COLUMNS,
+    STRENGTH_DIR,
+    SUMMARY_FILE,
+    format_point,
+    read_table,
+    table_path,
+)
 
-#: Where the measured tables live (one CSV per theory output), relative to the repository.
-STRENGTH_DIR = Path("strength")
-#: The points tried per output (built, refused by the config check, over the cost budget, crashed; CPU seconds).
-SUMMARY_FILE = "points.csv"
-#: Columns of a strength table.
-COLUMNS = ("output_id", "claim_id", "default_status", "points", "passing", "failing", "verdict_changes",
-           "example_point", "example_status")
 #: Fast base values of the keys that set an output's cost (grid sizes, replicates); every other key starts at its
 #: default. A drawn point replaces about half of the keys by drawn values.
 FAST_SETTINGS: dict[str, dict] = {
@@ -164,15 +163,6 @@ def point_block(output_id: str, stored: str) -> tuple[dict, int]:
     point = json.loads(stored)
     block = {k: v for k, v in default_params(output_id).items() if k != "seed"} | point["set"]
     return block, int(point.get("seed", REFERENCE_SEED))
-
-
-def format_point(stored: str) -> str:
-    """A stored point in words, as ``claims show --set`` takes it: ``key=value`` (JSON values, which YAML reads)."""
-    point = json.loads(stored)
-    parts = [f"{k}={json.dumps(v)}" for k, v in point["set"].items()]
-    if "seed" in point:
-        parts.append(f"(seed {point['seed']})")
-    return ", ".join(parts) or "the defaults"
 
 
 class _OverLimit(Exception):
@@ -319,51 +309,6 @@ def measure(output_id: str, points: int, reference_seed: int, seed: int = 202612
     for crash in measurer.crashes:
         log(f"  {output_id}: a valid point crashed: {crash}")
     return pd.DataFrame(rows, columns=list(COLUMNS)), counts
-
-
-def table_path(output_id: str, root: Path = Path(".")) -> Path:
-    return root / STRENGTH_DIR / f"{output_id}.csv"
-
-
-def read_table(path: str | Path) -> pd.DataFrame:
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
-
-
-def evidence(row) -> str:
-    """The ``strength_evidence`` text of a claim row from its strength-table row."""
-    points = int(row["points"])
-    if row["verdict_changes"] == "yes":
-        return (f"measured: verdict not the same at all {points} valid points tried ({row['passing']} pass, "
-                f"{row['failing']} fail); {row['example_status']} at {format_point(row['example_point'])}")
-    return f"measured: the same verdict at all {points} valid points tried"
-
-
-#: The evidence of a row no strength table holds.
-NOT_MEASURED = {"theory": "not measured (no strength table: run python -m adaptive_repro.pipeline.strength)",
-                "experiment": "not measured over configurations (an experiment: its verdicts need simulated "
-                              "records); the label is the code's"}
-
-
-def apply_measured(claims: Iterable, table: pd.DataFrame | None, kind: str) -> list:
-    """``claims`` with their strength from the measured table: ``tested`` where the verdict changes at some valid
-    point; where it never does, the code's own label (identity / by construction, with its reason) or, for a row the
-    code calls tested, ``never turned``; the evidence in ``strength_evidence``. Rows the table does not hold (or an
-    output without a table, of ``kind`` "theory" or "experiment") keep the code's label and say they were not
-    measured."""
-    by_id = {r["claim_id"]: r for r in table.to_dict("records")} if table is not None else {}
-    out = []
-    for claim in claims:
-        row = by_id.get(claim.claim_id)
-        if row is None or int(row["points"]) == 0:
-            words = NOT_MEASURED[kind] if table is None else (
-                "not measured (no decided verdict at the points tried)" if row is not None else
-                "not measured (the row did not occur at the points tried)")
-            out.append(dataclasses.replace(claim, strength_evidence=words))
-            continue
-        strength = ("tested" if row["verdict_changes"] == "yes" else
-                    "never turned" if claim.strength == "tested" else claim.strength)
-        out.append(dataclasses.replace(claim, strength=strength, strength_evidence=evidence(row)))
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
