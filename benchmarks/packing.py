@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from adaptive_repro.foundation.io import write_csv  # noqa: E402
 from adaptive_repro.pipeline import catalogue, resources, validation  # noqa: E402
 from adaptive_repro.pipeline.catalogue import default_params, output_params  # noqa: E402
-from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
+from adaptive_repro.pipeline.specs import expand_experiments, output_of  # noqa: E402
 
 #: Estimated CPU seconds of the jobs without a cost model: an aggregation, an experiment output's build, the reports.
 AGGREGATE_SECONDS, EXPERIMENT_BUILD_SECONDS, REPORT_SECONDS = 0.5, resources.DOWNSTREAM_SECONDS, 4.0

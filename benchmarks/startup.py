@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 from adaptive_repro.pipeline import catalogue, validation  # noqa: E402
-from adaptive_repro.simulation.specs import expand_experiments, output_of  # noqa: E402
+from adaptive_repro.pipeline.specs import expand_experiments, output_of  # noqa: E402
 
 SCRIPTS = ROOT / "workflow" / "scripts"
 #: The per-job start-up budget (CPU seconds) the table marks.

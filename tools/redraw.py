@@ -30,7 +30,7 @@ def build_inputs(output_id: str, config: dict, results: Path) -> tuple[dict, dic
     """(params, inputs) of ``output_id`` as the build job passes them (build_output.py)."""
     if catalogue.get(output_id).kind != "experiment":
         return output_params(config, output_id), {}
-    from adaptive_repro.simulation.specs import expand_experiments, output_of
+    from adaptive_repro.pipeline.specs import expand_experiments, output_of
 
     inputs = {kind: read_verified_csv(results / "records" / f"{output_id}.{kind}.csv")
               for kind in ("records", "diagnostics")}

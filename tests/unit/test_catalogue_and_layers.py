@@ -57,6 +57,59 @@ def test_unknown_output_is_named():
 
 
 
+#: docs/ARCHITECTURE.md's layer table, bottom first: (layer, module prefixes under adaptive_repro). A module may import
+#: its own layer and the layers before it.
+LAYERS = (("foundation", ("foundation",)),
+          ("math", ("bounds", "privacy", "groundtruth", "stats", "decisions")),
+          ("simulation", ("simulation",)),
+          ("figure style", ("report.plotting", "report.figure_checks")),
+          ("outputs", ("outputs",)),
+          ("workflow support", ("pipeline",)),
+          ("report", ("report.report_html",)))
+
+
+def layer_of(module: str) -> int | None:
+    """The index in :data:`LAYERS` of a package module (the longest matching prefix wins), None if none matches."""
+    rest = module.split(".", 1)[1] if "." in module else ""
+    matches = [(len(prefix), i) for i, (_, prefixes) in enumerate(LAYERS) for prefix in prefixes
+               if rest == prefix or rest.startswith(prefix + ".")]
+    return max(matches)[1] if matches else None
+
+
+def test_the_layer_table_of_the_architecture_doc_is_the_one_checked():
+    """The doc's table lists these layers in this order, and every package module belongs to one."""
+    text = (sources.ROOT.parents[1] / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.split("## Layers of the package", 1)[1].split("\n\n## ", 1)[0]
+    rows = [line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")][1:]
+    assert [row.split(" (")[0] for row in rows] == [name for name, _ in LAYERS], rows
+    unplaced = [name for name, path in package_modules() if path.name != "__init__.py" and name.count(".")
+                and layer_of(name) is None]
+    assert not unplaced, unplaced
+
+
+def test_every_import_goes_to_the_same_layer_or_one_below():
+    """Function-level imports included (sources.imported_modules parses every import statement)."""
+    modules = {name for name, path in package_modules() if path.name != "__init__.py"}
+    upward = [f"{m} ({LAYERS[layer_of(m)][0]}) imports {n} ({LAYERS[layer_of(n)][0]})" for m in sorted(modules)
+              if layer_of(m) is not None for n in sources.imported_modules(m)
+              if n in modules and layer_of(n) is not None and layer_of(n) > layer_of(m)]
+    assert not upward, upward
+
+
+def test_no_two_packages_import_each_other():
+    import networkx as nx
+
+    def package(module: str) -> str:
+        parts = module.split(".")
+        return parts[1] if len(parts) > 2 else "(top level)"
+
+    modules = [name for name, path in package_modules() if path.name != "__init__.py"]
+    graph = nx.DiGraph([(package(m), package(n)) for m in modules for n in sources.imported_modules(m)
+                        if n in modules and package(n) != package(m)])
+    circles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    assert not circles, circles
+
+
 def test_no_import_circle_function_level_imports_included():
     """No module imports, directly or through others, a module that imports it back (function-level imports count;
     package __init__ files, which only gather their modules' names, are left out)."""

@@ -29,7 +29,7 @@ import pytest
 import yaml
 
 from adaptive_repro.pipeline import catalogue, validation
-from adaptive_repro.simulation.specs import output_of
+from adaptive_repro.pipeline.specs import output_of
 
 
 def scaled(value, factor):

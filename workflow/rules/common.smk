@@ -4,7 +4,7 @@ import functools
 from pathlib import Path
 
 from adaptive_repro.pipeline import catalogue, resources, strength_table
-from adaptive_repro.simulation.specs import output_of, records_digest
+from adaptive_repro.pipeline.specs import output_of, records_digest
 from adaptive_repro.foundation.config import digest
 from adaptive_repro.pipeline.catalogue import default_params, output_params
 from adaptive_repro.foundation.io import META_SUFFIX

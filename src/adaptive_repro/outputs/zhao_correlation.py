@@ -14,11 +14,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from adaptive_repro import decisions
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM, short_arm_name, structure_words, theory_table
 from adaptive_repro.outputs.zhao_correlation_claims import (
     ANSWERED_MIN,
-    NOISELESS_ARM,
+    PARTNERS,
     REMEDY_ARMS,
     _assess,
     _standard_fails,
@@ -38,8 +39,10 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
     fresh, with holdout − fresh beside it (``fresh_gap_*``) and the ratio of their variances (``variance_reduction``:
     what the population reference saves in replicates); per session, how many answered the last query and how
     many of those ended with a gap above the arm's threshold T; the budget used at the largest k, the arm's T and its
-    certified Bayesian-DP level; for the noiseless counterfactual, the sessions (data sets) where exactly one of it
-    and the DP arm answered (a paired comparison)."""
+    certified Bayesian-DP level; for an arm with a partner (:data:`PARTNERS`: the noiseless counterfactual and the DP
+    arm, each Bayesian-DP calibration and its DP counterpart), the paired comparison on the same data sets: the
+    sessions where exactly one of the two answered, the mean and SE of this arm's final gap minus the partner's over
+    the sessions both answered, and the sessions where exactly one of them ended above T."""
     rows = []
     for point in spec.points:
         recs = records[records["experiment"] == point.name]
@@ -77,16 +80,37 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
                    "threshold": threshold,
                    "sigma": float(getattr(settings[arm.name], "sigma", np.nan)),
                    "certified_bdp": np.nan, "eps_session": np.nan, "feasible": settings[arm.name].feasible,
-                   "only_this_answered": 0, "only_dp_answered": 0}
-            if arm.name == NOISELESS_ARM and DP_ARM in answered_by:
-                mine, dp = answered_by[arm.name], answered_by[DP_ARM].reindex(answered_by[arm.name].index)
-                row |= {"only_this_answered": int((mine & ~dp).sum()), "only_dp_answered": int((~mine & dp).sum())}
+                   **_paired_with_partner(arm.name, last, answered_by, session_gap, threshold, has_population,
+                                          {a.name: a.tolerance(point, settings[a.name]) for a in point.arms})}
             if arm.name in theory.index:
                 th = theory.loc[arm.name]
                 row |= {"certified_bdp": th["certified_bdp"], "eps_session": th["eps_session"],
                         "budget": th["budget"]}
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _paired_with_partner(arm: str, last: pd.DataFrame, answered_by: dict, session_gap: pd.Series, threshold,
+                         has_population: bool, thresholds: dict) -> dict:
+    """:func:`point_table`'s paired columns of ``arm`` against its partner (:data:`PARTNERS`) on the same data sets
+    (sessions): empty values where the arm has no partner at the point."""
+    partner = PARTNERS.get(arm)
+    empty = {"partner": "", "only_this_answered": 0, "only_partner_answered": 0, "paired_gap_diff_mean": np.nan,
+             "paired_gap_diff_se": np.nan, "paired_sessions": 0, "only_this_over_t": 0, "only_partner_over_t": 0}
+    if partner not in answered_by:
+        return empty
+    mine, theirs = answered_by[arm], answered_by[partner].reindex(answered_by[arm].index)
+    other = last.loc[partner]
+    other_gap = (other["holdout"] - other["population" if has_population else "fresh"]).reindex(session_gap.index)
+    diff, diff_se, both = decisions.paired_difference(session_gap.to_numpy(), other_gap.to_numpy())
+    over_mine = (session_gap > threshold).to_numpy() if threshold is not None else np.zeros(len(mine), bool)
+    partner_t = thresholds.get(partner)
+    over_theirs = (other_gap > partner_t).to_numpy() if partner_t is not None else np.zeros(len(mine), bool)
+    return empty | {"partner": partner, "only_this_answered": int((mine & ~theirs).sum()),
+                    "only_partner_answered": int((~mine & theirs).sum()), "paired_gap_diff_mean": diff,
+                    "paired_gap_diff_se": diff_se, "paired_sessions": both,
+                    "only_this_over_t": int((over_mine & ~over_theirs).sum()),
+                    "only_partner_over_t": int((~over_mine & over_theirs).sum())}
 
 
 #: How an arm fails at a point (the start of :func:`_valid`'s reason) -> words for a panel title.

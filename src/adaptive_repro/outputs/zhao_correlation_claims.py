@@ -18,6 +18,11 @@ from adaptive_repro.stats import clopper_pearson, weighted_slope
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
 REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n")
 NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 0: noise versus data
+BDP_EFFECTIVE_N_ARM = "zhao_alg1_bdp_effective_n"
+#: Arms compared with a partner on the same data sets (zhao_correlation.point_table's paired columns): the noiseless
+#: counterfactual with the DP arm (what the noise adds), each Bayesian-DP calibration with its DP counterpart (what
+#: Bayesian DP buys over DP).
+PARTNERS = {NOISELESS_ARM: DP_ARM, BDP_ARM: DP_ARM, BDP_EFFECTIVE_N_ARM: "zhao_alg1_dp_effective_n"}
 #: Equivalence margin of the "grows like √V" row: the slope of log gap on log V must lie within ½ ± this margin with
 #: its whole Z-SE interval for "holds" (a failure to reject ½ is not evidence of ½).
 SLOPE_MARGIN = 0.1
@@ -211,6 +216,10 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
         noise_row = _noise_or_data(structure, sub)
         if noise_row is not None:
             out.append(Claim(**base, **noise_row))
+        for arm_name in (BDP_ARM, BDP_EFFECTIVE_N_ARM):
+            bought = bdp_against_dp(structure, sub, arm_name, arms)
+            if bought is not None:
+                out.append(Claim(**base, **bought))
     if spec.points[0].remove_shared_state:  # the analyst these rows are about, in every row
         out = [dataclasses.replace(c, claim=c.claim + " " + ADJUSTED_ANALYST) for c in out]
     return out
@@ -234,12 +243,12 @@ def _noise_or_data(structure: str, sub: pd.DataFrame) -> dict | None:
 
     def paired(v) -> str:
         q = quiet[v]
-        noise = decisions.paired_rates_differ_counts(q.only_this_answered, q.only_dp_answered, q.answered_n)
+        noise = decisions.paired_rates_differ_counts(q.only_this_answered, q.only_partner_answered, q.answered_n)
         verdict = {decisions.HOLDS: "the noise spends budget beyond the data",
                    decisions.FAILS: "the noise spends nothing beyond the data",
                    decisions.UNDECIDED: "what the noise adds is undecided"}[noise.state]
         return (f"paired on the same {q.answered_n} data sets: only without noise {q.only_this_answered}, only with "
-                f"noise {q.only_dp_answered} (difference {noise.estimate:+.0%}, interval {noise.low:+.0%} to "
+                f"noise {q.only_partner_answered} (difference {noise.estimate:+.0%}, interval {noise.low:+.0%} to "
                 f"{noise.high:+.0%}: {verdict})")
 
     measured = "; ".join(
@@ -281,3 +290,71 @@ def _bottom_mechanism(rows: pd.DataFrame) -> str:
     else:
         text = f" Mechanism of the ⊥ (V = {worst.V:.3g}): {data}"
     return text + "."
+
+
+def _bought_at(r, partner, std) -> tuple[str, decisions.Decision | None, str]:
+    """One point of :func:`bdp_against_dp`: (state, the gap decision, the words). "not applicable" where the two
+    calibrations coincide (same sigma and T: nothing to compare) or where either arm answers < 90% of the sessions
+    (decided, Clopper–Pearson: the comparison is about arms that answer); "no power" where the standard holdout does
+    not fail the same gap test at the point; else the gap decision's state."""
+    unit = 0.5 / np.sqrt(r.n)  # one i.i.d. SE of a sign query: the margin
+    rates = {a.mechanism: _answered(a) for a in (r, partner)}
+    answered = ", ".join(f"{name} {a.answered_count}/{a.answered_n} answered (interval {rates[a.mechanism].low:.2f}–"
+                         f"{rates[a.mechanism].high:.2f})" for name, a in (("Bayesian DP", r), ("DP", partner)))
+    words = (f"V = {r.V:.3g}, n = {r.n:,}: σ {r.sigma:.3g} against {partner.sigma:.3g}, T = {r.threshold:.4f}; "
+             + answered)
+    if r.sigma == partner.sigma and r.threshold == partner.threshold:
+        return "not applicable", None, words + "; the two calibrations coincide here (ε' = ε): nothing to compare"
+    if any(d.state == decisions.FAILS for d in rates.values()):
+        return "not applicable", None, words + f"; an arm answers < {ANSWERED_MIN:.0%}: not a point where both answer"
+    # DP's gap minus Bayesian DP's, on the sessions both answered: Bayesian DP buys validity where it is > 1 i.i.d. SE
+    gap = decisions.mean_above(-r.paired_gap_diff_mean, r.paired_gap_diff_se, int(r.paired_sessions), unit)
+    over = decisions.paired_rates_differ_counts(r.only_partner_over_t, r.only_this_over_t, r.answered_n)
+    cost = decisions.paired_rates_differ_counts(r.only_partner_answered, r.only_this_answered, r.answered_n)
+    words += (f"; final gap DP − Bayesian DP {-r.paired_gap_diff_mean:+.5f} ± {r.paired_gap_diff_se:.5f} over "
+              f"{r.paired_sessions} sessions both answered ({-r.paired_gap_diff_mean / unit:+.2f} i.i.d. SE; "
+              f"{gap.state}{'' if gap.decided else ', ' + gap.clause()}); sessions above T: only DP "
+              f"{r.only_partner_over_t}, only Bayesian DP {r.only_this_over_t} ({over.state}); answered: only DP "
+              f"{r.only_partner_answered}, only Bayesian DP {r.only_this_answered} (DP answers more often: "
+              f"{cost.state})")
+    if not _standard_fails(std, r.threshold):
+        return "no power", gap, words + "; the standard holdout passes the same gap test here: no power"
+    return gap.state, gap, words
+
+
+def bdp_against_dp(structure: str, sub: pd.DataFrame, arm_name: str, arms: dict) -> dict | None:
+    """What Bayesian DP buys over DP at the classifier level (this project's question; Zhao 2017 §1 and §4 argue that
+    the Bayesian-DP calibration repairs DP-based reuse under correlation): the Bayesian-DP arm ``arm_name`` against
+    its DP partner (:data:`PARTNERS`) on the same data sets, at every point where both answer. The decided quantity
+    is the paired difference of their final gaps (DP − Bayesian DP) against a margin of one i.i.d. SE ½/√n
+    (:func:`decisions.mean_above`: holds where it exceeds the margin by Z SE, does not hold where it stays below it
+    by Z SE); the sessions above T and the answered sessions are compared beside it (McNemar's exact test). Holds
+    where it holds at every point that is applicable and powered; does not hold where it does not hold at one; not
+    applicable where no point is."""
+    rows = sub[sub["mechanism"] == arm_name].sort_values("V")
+    partner_name = PARTNERS[arm_name]
+    partners = {r.point: r for r in sub[sub["mechanism"] == partner_name].itertuples()}
+    if rows.empty or not partners:
+        return None
+    std = {r.point: r for r in sub[sub["mechanism"] == "standard"].itertuples()}
+    points = [_bought_at(r, partners[r.point], std.get(r.point)) for r in rows.itertuples() if r.point in partners]
+    states = [state for state, _, _ in points]
+    decided = [s for s in states if s != "not applicable"]
+    status = ("not applicable" if not decided else
+              "does not hold" if decisions.FAILS in decided else
+              "holds" if all(s == decisions.HOLDS for s in decided) else "not checked")
+    what = arms[arm_name].claim_name
+    partner = arms[partner_name].claim_name if partner_name in arms else partner_name
+    return dict(claim_id=f"{structure}-{arm_name}-buys-validity-over-dp",
+                claim=f"Under {structure.replace('_', ' ')} correlation, {what} buys validity over {partner} at the "
+                      "classifier level: on the same data sets, at every strength where both answer, its sessions end "
+                      "with a smaller final gap by more than one i.i.d. SE ½/√n.",
+                expected=f"DP − Bayesian DP final gap − {Z:g} SE > ½/√n at every applicable point where the standard "
+                         f"holdout fails the gap test (holds); + {Z:g} SE ≤ ½/√n at one (does not hold); not "
+                         f"applicable where an arm answers < {ANSWERED_MIN:.0%} (Clopper–Pearson) or the two "
+                         "calibrations coincide",
+                measured="; ".join(f"{words} [{state}]" for state, _, words in points) + ".",
+                status=status,
+                counterexample="; ".join(words.split(";")[0] for state, _, words in points
+                                         if state == decisions.FAILS),
+                code=code_name(bdp_against_dp))

@@ -118,6 +118,16 @@ def build(output_id: str, params: dict, inputs: dict | None = None):
     return entry.builder.build(output_id, params, inputs or {})
 
 
+def build_table_and_claims(output_id: str, params: dict, inputs: dict | None = None):
+    """(table, claims) of one output: :func:`build` with its figure closed unseen, for callers that read only the
+    rows (``claims show --set``, the strength measurement)."""
+    import matplotlib.pyplot as plt  # the builder drew with it; closing frees the figure
+
+    table, fig, claims = build(output_id, params, inputs)
+    plt.close(fig)
+    return table, claims
+
+
 # ------------------------------------------------------------------ each output's parameters (its config block)
 
 def output_schema(output_id: str) -> tuple[dict, dict]:

@@ -28,7 +28,6 @@ import yaml
 from adaptive_repro.foundation.config import ConfigError
 from adaptive_repro.pipeline import catalogue, validation
 from adaptive_repro.pipeline.catalogue import output_params
-from adaptive_repro.report.plotting import pyplot
 
 FIELDS = ("kind", "source", "quote", "claim", "expected", "measured", "status", "strength", "strength_evidence",
           "counterexample", "code")
@@ -102,8 +101,7 @@ def reevaluate(results: Path, output_id: str, claim_id: str, overrides: list[str
         config = validation.validated(config)
     except ConfigError as err:
         raise SystemExit(f"Config error: {err}") from None
-    _, fig, claims = catalogue.build(output_id, output_params(config, output_id), {})
-    pyplot().close(fig)
+    _, claims = catalogue.build_table_and_claims(output_id, output_params(config, output_id), {})
     for claim in claims:
         if claim.claim_id == claim_id:
             return describe(vars(claim) | {"output_id": output_id})

@@ -224,14 +224,11 @@ class Measurer:
         if not any_cost and resources.theory_cost(self.output_id, params, self.defaults).seconds > POINT_BUDGET_SECONDS:
             self.too_costly += 1
             return None
-        from adaptive_repro.report.plotting import pyplot
-
         try:
             with warnings.catch_warnings(), np.errstate(all="ignore"), _cpu_limit(None if any_cost else
                                                                                     POINT_LIMIT_SECONDS):
                 warnings.simplefilter("ignore")
-                _, fig, claims = catalogue.build(self.output_id, params, {})
-            pyplot().close(fig)
+                _, claims = catalogue.build_table_and_claims(self.output_id, params, {})
         except _OverLimit:
             self.too_costly += 1
             self.underestimated.append(format_point(point_json(self.output_id, block, seed)))

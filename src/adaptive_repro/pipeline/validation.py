@@ -372,7 +372,7 @@ def config_schema() -> dict:
 def check_specs(config: dict) -> dict:
     """The spec of every experiment this run builds: a value no plug-in accepts (an engine that is not exact for an
     arm, a capability the data model lacks) is refused here, before any job."""
-    from adaptive_repro.simulation.specs import expand_experiments
+    from adaptive_repro.pipeline.specs import expand_experiments
 
     try:
         return expand_experiments({"engine": config["engine"], "experiments": relations.built_experiments(config)})
@@ -418,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
 def experiment_spec(name: str, block: dict, engine: str | None = None, kind: str | None = None):
     """The spec of one block given with only the keys that differ from the schema's defaults (tests, notebooks, the
     claims CLI), of output ``name``'s spec kind (or ``kind``; else "experiment"): the schema fills the rest."""
-    from adaptive_repro.simulation import specs
+    from adaptive_repro.pipeline import specs
 
     schema = config_schema()
     engine = schema["properties"]["engine"]["default"] if engine is None else engine

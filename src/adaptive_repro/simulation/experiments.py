@@ -6,7 +6,7 @@ sharing a data set together), and each analyst asks its accuracy queries. The ru
 objects (arms, data model, query, engines: their contracts are in :mod:`mechanisms.base`, :mod:`data_models`,
 :mod:`queries`, :mod:`engines`, :mod:`analysts`); it never branches on their names. Every random stream is named by
 (experiment, replicate, purpose), so results do not depend on how replicates are chunked into jobs. Specs are built
-from the validated config by :mod:`specs`.
+from the validated config by :mod:`adaptive_repro.pipeline.specs`.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ DIAGNOSTIC_COLUMNS = ("experiment", "replicate", "mechanism", "queries", "over_e
 @dataclasses.dataclass(frozen=True)
 class ExperimentSpec:
     """One experiment (``experiments.<ID>``, or one point of a sweep): every value of its resolved config block,
-    the plug-ins resolved to objects. No defaults here: :func:`adaptive_repro.simulation.specs.experiment_spec`
+    the plug-ins resolved to objects. No defaults here: :func:`adaptive_repro.pipeline.specs.experiment_spec`
     builds it from the resolved config (where the schema's defaults were filled in)."""
 
     name: str

@@ -123,7 +123,7 @@ class AttributePhaseSpec:
 @dataclasses.dataclass(frozen=True)
 class FrontierSpec(AttributePhaseSpec):
     """The resolved ``experiments.zhao-frontier`` config block (built by
-    :func:`adaptive_repro.simulation.specs.frontier_spec`; no defaults here: the schema has them)."""
+    :func:`adaptive_repro.pipeline.specs.frontier_spec`; no defaults here: the schema has them)."""
 
     name: str
     replicates: int

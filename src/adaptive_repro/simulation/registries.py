@@ -2,7 +2,7 @@
 analyst, query or engine is made known to the pipeline (one line each; docs/ARCHITECTURE.md).
 
 The config names plug-ins by these names; the schema's enums are filled from these registries
-(:func:`adaptive_repro.foundation.config.load_schema`), and :mod:`adaptive_repro.simulation.specs` resolves names
+(:func:`adaptive_repro.foundation.config.load_schema`), and :mod:`adaptive_repro.pipeline.specs` resolves names
 to objects.
 """
 

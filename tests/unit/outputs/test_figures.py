@@ -18,9 +18,9 @@ import yaml
 
 from adaptive_repro.pipeline import catalogue
 from adaptive_repro.pipeline.catalogue import output_params
+from adaptive_repro.pipeline.specs import expand_experiments, output_of
 from adaptive_repro.pipeline.validation import validated
 from adaptive_repro.report import figure_checks, plotting
-from adaptive_repro.simulation.specs import expand_experiments, output_of
 
 pytestmark = pytest.mark.slow
 

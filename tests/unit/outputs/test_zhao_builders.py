@@ -6,10 +6,10 @@ import pytest
 from matplotlib.text import Text
 
 from adaptive_repro.pipeline import catalogue
+from adaptive_repro.pipeline import specs as spec_builders
 from adaptive_repro.pipeline.validation import experiment_spec
 from adaptive_repro.report import figure_checks
 from adaptive_repro.simulation import experiments
-from adaptive_repro.simulation import specs as spec_builders
 from adaptive_repro.simulation.frontier import RECORD_COLUMNS as FRONTIER_COLUMNS
 
 K_GRID = [0, 10, 50]

@@ -37,7 +37,7 @@ def per_session(table):
     answered_n = table["answered_n"] if "answered_n" in table else pd.Series(100, index=table.index)
     table["answered_count"] = (table["answered"] * answered_n).round().astype(int)
     for column, value in (("largest_gap", 0.5), ("gap_reference", "population"), ("sessions_over_t", 0),
-                          ("only_this_answered", 0), ("only_dp_answered", 0)):
+                          ("only_this_answered", 0), ("only_partner_answered", 0)):
         if column not in table:
             table[column] = value
     return table
@@ -262,7 +262,7 @@ def _noise_table(dp_answered, quiet_answered, answered_n=100):
                                "budget_used": [5.0, 20.0]}),
         pd.DataFrame(common | {"mechanism": "zhao_alg1_dp_noiseless", "answered": quiet_answered, "sigma": 0.0,
                                "budget_used": [0.0, 20.0], "only_this_answered": quiet_only.astype(int),
-                               "only_dp_answered": 0})], ignore_index=True))
+                               "only_partner_answered": 0})], ignore_index=True))
 
 
 @pytest.mark.parametrize("dp, quiet, status", [([1.0, 0.2], [1.0, 0.1], "holds"),           # both fail at V = 8
@@ -335,3 +335,47 @@ def test_the_figures_n_over_v_verdict_is_the_claims_test(std_gap, arm_gap, state
     title = zc.headline(table)
     assert (f"n/V thresholds (V known): {state} in 1 of 1" in title) == (state != "undecided")  # unpowered
     assert ("untested (no power)" in title) == (state == "undecided")  # everywhere: nothing is tested
+
+
+def _bdp_table(diff: float, diff_se: float, bdp_answered: float = 1.0, std_gap: float = 0.02,
+               bdp_sigma: float = 2.5e-4):
+    """One point (households V = 8, n = 10^6, 100 sessions): the standard holdout, DP and Bayesian DP for n/V, the
+    Bayesian-DP row with its paired columns against its DP partner (final gap Bayesian DP − DP: ``diff``)."""
+    import pandas as pd
+
+    common = {"structure": "households", "V": 8.0, "point": "p8", "n": 10**6, "k": 1000, "feasible": True,
+              "gap_mean": 0.0, "gap_se": 0.0002, "threshold": 0.0085, "certified_bdp": np.nan,
+              "eps_session": np.nan, "replicates": 100, "answered_n": 100, "gap_iid_se_units": 0.0,
+              "gap_true_se_units": 0.0, "budget_used": 0.0, "budget": 20.0}
+    rows = [common | {"mechanism": "standard", "gap_mean": std_gap, "answered": 1.0, "sigma": np.nan},
+            common | {"mechanism": "zhao_alg1_dp_effective_n", "answered": 1.0, "sigma": 4.5e-6},
+            common | {"mechanism": "zhao_alg1_bdp_effective_n", "answered": bdp_answered, "sigma": bdp_sigma,
+                      "partner": "zhao_alg1_dp_effective_n", "paired_gap_diff_mean": diff,
+                      "paired_gap_diff_se": diff_se, "paired_sessions": 100, "only_this_over_t": 0,
+                      "only_partner_over_t": 0,
+                      "only_partner_answered": int(round((1.0 - bdp_answered) * 100))}]
+    return per_session(pd.DataFrame(rows))
+
+
+@pytest.mark.parametrize("diff, diff_se, bdp_answered, std_gap, sigma, status", [
+    (-0.003, 0.0001, 1.0, 0.02, 2.5e-4, "holds"),             # DP's gap 6 i.i.d. SE larger: Bayesian DP buys it
+    (0.0, 0.00005, 1.0, 0.02, 2.5e-4, "does not hold"),       # equal gaps, decided within a tenth of the margin
+    (-0.0005, 0.0002, 1.0, 0.02, 2.5e-4, "not checked"),      # one margin (½/√n = 0.0005) inside the interval
+    (-0.003, 0.0001, 1.0, 0.005, 2.5e-4, "not checked"),      # the standard holdout passes the gap test: no power
+    (-0.003, 0.0001, 0.3, 0.02, 2.5e-4, "not applicable"),    # Bayesian DP answers 30%: not a common answering n
+    (-0.003, 0.0001, 1.0, 0.02, 4.5e-6, "not applicable"),    # the calibrations coincide: nothing to compare
+])
+def test_what_bayesian_dp_buys_is_a_paired_decision_with_one_margin(diff, diff_se, bdp_answered, std_gap, sigma,
+                                                                    status):
+    """The Bayesian-DP arm against its DP partner on the same data sets: "buys validity" holds where DP − Bayesian
+    DP's final gap exceeds one i.i.d. SE ½/√n by 3 SE, does not hold where it stays under it by 3 SE, else is
+    undecided; only where both answer and the standard holdout fails the same gap test."""
+    from adaptive_repro.outputs import zhao_correlation_claims as zcc
+
+    arms = {name: types.SimpleNamespace(claim_name=name) for name in ("zhao_alg1_bdp_effective_n",
+                                                                       "zhao_alg1_dp_effective_n")}
+    table = _bdp_table(diff, diff_se, bdp_answered, std_gap, sigma)
+    row = zcc.bdp_against_dp("households", table, "zhao_alg1_bdp_effective_n", arms)
+    assert row["status"] == status, row["measured"]
+    assert ("no power" in row["measured"]) == (std_gap < 0.0085)
+    assert bool(row["counterexample"]) == (status == "does not hold")

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from adaptive_repro.pipeline import validation
-from adaptive_repro.simulation.specs import expand_experiments, records_digest
+from adaptive_repro.pipeline.specs import expand_experiments, records_digest
 
 CONFIG = yaml.safe_load((Path(__file__).resolve().parents[3] / "config.yaml").read_text())
 

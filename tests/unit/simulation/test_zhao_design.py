@@ -6,9 +6,9 @@ import pytest
 from scipy import integrate, stats
 
 from adaptive_repro.outputs import zhao_frontier
+from adaptive_repro.pipeline import specs as spec_builders
 from adaptive_repro.pipeline import validation
 from adaptive_repro.simulation import data_models, experiments
-from adaptive_repro.simulation import specs as spec_builders
 from adaptive_repro.simulation.mechanisms import algorithm1
 
 
