@@ -3,7 +3,7 @@ resources.spec_cost times replicates; theory outputs: resources.theory_cost) wit
 last run in this folder measured themselves (their logs' "done" lines) and the peak memory Snakemake recorded
 (results/benchmarks/rules/**.tsv), one row per output, written to results/benchmarks/estimates.csv. Run it after
 `make reproduce` or `make paper-scale` (with the same config files). ``--record`` keeps the measurements in
-benchmarks/recorded-costs.csv, against which tests/unit/test_estimates.py holds every shipped config's estimates to
+benchmarks/recorded-costs.csv, against which tests/unit/pipeline/test_estimates.py holds every shipped config's estimates to
 within 2x.
 
     .venv/bin/python benchmarks/estimates.py [config/correlation-power.yaml] [--results results] [--record]
@@ -86,7 +86,7 @@ def main() -> None:
     parser.add_argument("--output", default="results/benchmarks/estimates.csv")
     parser.add_argument("--record", action="store_true",
                         help=f"also keep this run's measurements in {RECORDED.relative_to(ROOT)} (committed; "
-                             "tests/unit/test_estimates.py holds the estimates to within 2x of them)")
+                             "tests/unit/pipeline/test_estimates.py holds the estimates to within 2x of them)")
     args = parser.parse_args()
     found = measured(Path(args.results))
     if found.empty:

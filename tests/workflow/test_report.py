@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 from browser import dump_dom, screenshot
-from conftest import ROOT, copy_workflow, snakemake, tiny_config
+from conftest import ROOT, SHIPPED_CONFIGS, copy_workflow, snakemake, tiny_config
 
 from adaptive_repro.pipeline import catalogue
 from adaptive_repro.report.report_html import render_caption
@@ -25,8 +25,9 @@ def catalogue_ids():
 
 
 def shipped_outputs():
-    """Catalogue IDs that a shipped config builds (config.yaml, config/*.yaml, tests/configs/*.yaml)."""
-    configs = [ROOT / "config.yaml", *(ROOT / "config").glob("*.yaml"), *(ROOT / "tests" / "configs").glob("*.yaml")]
+    """Catalogue IDs that a shipped config builds (config.yaml, SHIPPED_CONFIGS, tests/configs/*.yaml)."""
+    configs = [ROOT / "config.yaml", *(ROOT / "config" / name for name in SHIPPED_CONFIGS),
+               *(ROOT / "tests" / "configs").glob("*.yaml")]
     return sorted({oid for path in configs for oid in (yaml.safe_load(path.read_text()) or {}).get("outputs", [])})
 
 
@@ -42,7 +43,7 @@ def test_every_catalogue_id_has_a_paper_category_and_a_caption():
         assert entry.category in PAPERS.values() and (REPORT_DIR / f"{entry.id}.rst").is_file(), entry
 
 
-@pytest.mark.parametrize("on_top", [None, *sorted(p.name for p in (ROOT / "config").glob("*.yaml"))])
+@pytest.mark.parametrize("on_top", [None, *SHIPPED_CONFIGS])
 @pytest.mark.parametrize("caption", sorted(p.name for p in REPORT_DIR.glob("*.rst")))
 def test_caption_renders_with_every_shipped_config(caption, on_top):
     """Jinja with the default config and with each shipped config merged on top, resolved as the Snakefile resolves

@@ -61,7 +61,7 @@ class Domain(NamedTuple):
     def holds_for(self, value: float) -> bool:
         """:meth:`holds` for one Python number, in plain Python: numpy's 0-d array path costs tens of microseconds
         per argument of a checked function called in a loop, and this decides the same in well under one
-        (tests/unit/test_domain.py compares the two on drawn values)."""
+        (tests/unit/foundation/test_domain.py compares the two on drawn values)."""
         finite = math.isfinite(value)
         if value == 0 and self.low >= 0 and math.copysign(1.0, value) < 0:
             return False  # -0.0

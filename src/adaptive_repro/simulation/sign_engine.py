@@ -2,7 +2,7 @@
 
 Sign query: q_j(X) = (1/n) sum_i 1[x_ij y_i > 0], a statistical query in [0, 1] with Delta_Q = 1/n.
 
-Reduction (derived and checked by exact enumeration in tests/unit/test_sign_engine.py):
+Reduction (derived and checked by exact enumeration in tests/unit/simulation/test_sign_engine.py):
 
 1. Only r_i = s_i y_i matters. With x_ij = beta_j s_i + mu_j y_i + z_ij (docs/METHODS.md §4), u_ij = x_ij y_i =
    beta_j r_i + mu_j + zeta_ij where zeta_ij = z_ij y_i are i.i.d. N(0, 1) independently of (s, y). The analyst sees

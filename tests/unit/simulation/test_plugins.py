@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from adaptive_repro.foundation.plugins import Registry
-from adaptive_repro.pipeline import catalogue, validation
-from adaptive_repro.simulation import experiments, specs
+from adaptive_repro.pipeline import catalogue, specs, validation
+from adaptive_repro.simulation import experiments
 from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, DWORK_ANALYST, Analyst
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import BatchChain, DataModel

@@ -133,3 +133,15 @@ def test_one_hop_from_an_output_id_to_its_figure_code(entry):
     assert drawers, f"{entry.figure_module} draws no figure"
     builder = f"adaptive_repro.outputs.{entry.module}"
     assert entry.figure_module == builder or entry.figure_module in sources.imported_modules(builder)
+
+
+def test_the_unit_tests_mirror_the_package():
+    """tests/unit/ has one folder per subpackage of adaptive_repro (and no other), and at its top only the tests of
+    the top-level modules (test_<module>.py)."""
+    unit = sources.ROOT.parents[1] / "tests" / "unit"
+    packages = {p.name for p in sources.ROOT.iterdir() if p.is_dir() and list(p.glob("*.py"))}
+    folders = {p.name for p in unit.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    assert folders == packages, (sorted(folders), sorted(packages))
+    top_modules = {p.stem for p in sources.ROOT.glob("*.py") if p.name != "__init__.py"}
+    top_tests = {p.stem.removeprefix("test_") for p in unit.glob("test_*.py")}
+    assert top_tests <= top_modules, sorted(top_tests - top_modules)

@@ -112,7 +112,7 @@ def generic(code: str) -> tuple[Patch, ...]:
     return (Patch(code, times(1e-3)), Patch(code, times(1e3)))
 
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CAP = 20  # replicates per experiment (point)
 DECIDED = ("holds", "does not hold", "reproduced", "differs")
 KEY = ["experiment", "replicate", "mechanism", "k"]

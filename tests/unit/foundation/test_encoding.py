@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CODE = [ROOT / "src", ROOT / "workflow" / "scripts", ROOT / "tools", ROOT / "benchmarks"]
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from adaptive_repro.pipeline import resources, validation
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RECORDED = pd.read_csv(ROOT / "benchmarks" / "recorded-costs.csv")
 
 
