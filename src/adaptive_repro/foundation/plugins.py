@@ -32,14 +32,17 @@ def _comparable(value):
 class Registry(Generic[T]):
     """The registered plug-ins of one kind, by name (a name is registered once; lookups name what is allowed)."""
 
-    def __init__(self, kind: str, base: type, members: Iterable[T] = (), unique: tuple[str, ...] = ()):
+    def __init__(self, kind: str, base: type, members: Iterable[T] = (), unique: tuple[str, ...] = (),
+                 choices: dict[str, tuple] | None = None):
         """``unique``: attributes no two members may share (e.g. an arm's colour and marker, which tell arms apart in
-        every figure)."""
+        every figure); ``choices``: for such an attribute, the values a plug-in may pick from (a clash lists those
+        still free)."""
         if not kind:
             raise ValueError("a registry needs the name of its kind (e.g. 'mechanism')")
         self.kind = kind
         self.base = base
         self.unique = unique
+        self.choices = dict(choices or {})
         self._members: dict[str, T] = {}
         for member in members:
             self.register(member)
@@ -60,10 +63,19 @@ class Registry(Generic[T]):
             value = _comparable(getattr(member, attribute))
             owner = next((m.name for m in self._members.values() if _comparable(getattr(m, attribute)) == value), None)
             if owner is not None:
-                raise ValueError(f"{self.kind} {name!r}: {attribute} {value!r} is already {owner!r}'s; each "
-                                 f"{self.kind} has its own {attribute}")
+                raise ValueError(f"{self.kind}s {owner!r} and {name!r} have the same {attribute} {value!r}; each "
+                                 f"{self.kind} has its own {attribute} ({self.free(attribute)})")
         self._members[name] = member
         return member
+
+    def free(self, attribute: str) -> str:
+        """In words, the values of a ``unique`` attribute still free (from ``choices``) or, without choices, those
+        taken."""
+        taken = [_comparable(getattr(m, attribute)) for m in self._members.values()]
+        if attribute in self.choices:
+            free = [c for c in self.choices[attribute] if _comparable(c) not in taken]
+            return f"free: {' '.join(map(str, free)) or 'none'}"
+        return f"taken: {' '.join(map(str, taken))}"
 
     def unregister(self, name: str) -> None:
         """Remove the plug-in called ``name`` (a test's throw-away plug-in, registered for one test)."""

@@ -129,10 +129,15 @@ def correlation_spec(name: str, block: dict, engine: str) -> CorrelationSpec:
         check_shared_state_removal(where, base["query"], [
             (DATA_MODELS.get(m["name"], f"{where}.structures[{i}].name"), f"{where}.structures[{i}]")
             for i, m in enumerate(block["structures"])])
+    where = f"experiments.{name}"
+    arms = [ARMS.get(m, f"{where}.mechanisms") for m in base["mechanisms"]]
+    for i, structure in enumerate(block["structures"]):  # under the block's own keys, not a point's name
+        key = f"{where}.structures[{i}]"
+        model = DATA_MODELS.get(structure["name"], f"{key}.name").from_block(dict(structure), key)
+        # its points are indexed by the data model's V; each arm's needs are the model's to meet
+        check_capabilities(model, base["mechanisms"], arms, key, frozenset({"known_inflation"}))
     points = tuple(experiment_spec(correlation_point_name(name, model), base | {"model": model}, engine)
                    for model in block["structures"])
-    for i, point in enumerate(points):  # its points are indexed by the data model's V
-        check_capabilities(point.model, [], [], f"experiments.{name}.structures[{i}]", frozenset({"known_inflation"}))
     names = [p.name for p in points]
     if len(set(names)) != len(names):
         raise ValueError(f"config key 'experiments.{name}.structures': the same model block twice ({names})")

@@ -32,8 +32,12 @@ from adaptive_repro.simulation.zhao_calibration import (
                                                         Theorem2Calibration,
 )
 
+#: The matplotlib markers an arm or calibration may take (filled, told apart at figure size); a clash lists those free.
+MARKER_CHOICES = ("o", "s", "^", "v", "<", ">", "D", "d", "p", "P", "h", "H", "X", "*", "8")
+
 #: Algorithm 1 calibrations (the arm ``zhao_alg1_<name>`` exists for each).
-CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, unique=("color", "marker"), members=[
+CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, unique=("color", "marker"),
+                                               choices={"marker": MARKER_CHOICES}, members=[
     DPCalibration(),
     BayesianDPCalibration(),
     Theorem2Calibration(),
@@ -43,7 +47,8 @@ CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, uniqu
 ])
 
 #: Holdout mechanism arms, by the name an experiment's ``mechanisms`` list uses.
-ARMS: Registry[Arm] = Registry("mechanism", Arm, unique=("color", "marker"), members=[
+ARMS: Registry[Arm] = Registry("mechanism", Arm, unique=("color", "marker"), choices={"marker": MARKER_CHOICES},
+                               members=[
     StandardArm(),
     ThresholdoutArm(),
     ThresholdoutEffectiveNArm(),

@@ -4,6 +4,7 @@ by its own words. The throw-away plug-ins below are the measurement the architec
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from adaptive_repro.simulation.data_models import BatchChain, DataModel
 from adaptive_repro.simulation.frontier import FrontierSpec
 from adaptive_repro.simulation.mechanisms.algorithm1 import Algorithm1Arm
 from adaptive_repro.simulation.mechanisms.base import ArmSetting, HoldoutMechanism
-from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS
+from adaptive_repro.simulation.registries import ARMS, CALIBRATIONS, DATA_MODELS, MARKER_CHOICES
 from adaptive_repro.simulation.zhao_calibration import Alg1Calibration, Alg1Settings, Calibration, noise_unit_threshold
 
 
@@ -105,9 +106,11 @@ def test_registries_refuse_what_breaks_the_contract():
         ARMS.register(HalfNoiseCalibration())
     with pytest.raises(ValueError, match=r"config key 'experiments.x.mechanisms': unknown mechanism 'lapl'.*standard"):
         ARMS.get("lapl", "experiments.x.mechanisms")
-    with pytest.raises(ValueError, match=r"mechanism 'look_alike': marker 'o' is already 'standard''s"):
+    free = " ".join(m for m in MARKER_CHOICES if m not in {arm.marker for arm in ARMS})
+    with pytest.raises(ValueError, match=rf"mechanisms 'standard' and 'look_alike' have the same marker 'o'.*"
+                                         rf"free: {re.escape(free)}\)"):
         ARMS.register(dataclasses.replace(NoisyHoldoutArm(), name="look_alike", marker="o"))
-    with pytest.raises(ValueError, match=r"color '#d55e00' is already 'standard''s"):
+    with pytest.raises(ValueError, match=r"'standard' and 'look_alike' have the same color '#d55e00'.*taken: #d55e00"):
         ARMS.register(dataclasses.replace(NoisyHoldoutArm(), name="look_alike", color="#D55E00"))
     with pytest.raises(ValueError, match="needs a calibration"):
         Algorithm1Arm(name="zhao_alg1_none", display_name="x", detail="", color="#000000")
@@ -327,6 +330,17 @@ def test_shared_state_removal_in_zhao_correlation_is_refused_under_the_blocks_ow
         validation.experiment_spec("zhao-correlation", block)
 
 
+@pytest.mark.parametrize("mechanisms, words", [(["standard"], "this output needs a known variance inflation V"),
+                                               (["standard", "zhao_alg1_bdp"], "zhao_alg1_bdp needs a Bayesian-DP")])
+def test_zhao_correlation_names_the_structure_and_the_missing_capability(ar1, mechanisms, words):
+    """A structure whose model lacks what zhao-correlation or an arm needs is refused under its own key
+    (structures[i]), naming the capability, not a point's name that is no config key."""
+    block = dict(n=300, d=60, replicates=3, k_grid=[0, 5], mechanisms=mechanisms, query="sign", signal_attributes=0,
+                 structures=[{"name": "households", "size": 3, "b": 1.0}, {"name": "gaussian_ar1"}])
+    with pytest.raises(ValueError, match=rf"^config key 'experiments.zhao-correlation.structures\[1\]': {words}"):
+        validation.experiment_spec("zhao-correlation", block)
+
+
 @pytest.mark.parametrize("model", list(DATA_MODELS), ids=lambda m: m.name)
 def test_every_registered_model_declares_what_it_supports(model):
     """Every registered model has the core; an optional capability is all of its methods or none, and a model that
@@ -483,3 +497,8 @@ def test_every_registered_conversion_is_below_the_bdp_level_and_inverts(model):
         result = instance.dp_level_for_bdp(eps, 60, 10, "lemma2")
         assert result.feasible and 0 < result.eps_dp <= eps * (1 + 1e-9), (model.name, eps, result)
         assert instance.bdp_level_for_dp(result.eps_dp, 60, 10, "lemma2") == pytest.approx(eps, rel=1e-6)
+
+
+def test_every_registered_marker_is_one_of_the_choices_a_clash_lists():
+    for registry in (ARMS, CALIBRATIONS):
+        assert {member.marker for member in registry} <= set(MARKER_CHOICES), registry.kind
