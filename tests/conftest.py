@@ -22,7 +22,8 @@ SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 #: The configs the project ships in config/, tested one by one from this list: a stray YAML there changes no test.
 SHIPPED_CONFIGS = ("correlation-bdp-vs-dp-cluster.yaml", "correlation-bdp-vs-dp.yaml",
                    "correlation-decisive-batch-chain.yaml", "correlation-decisive-households.yaml",
-                   "correlation-decisive-regimes.yaml", "correlation-power.yaml", "paper-scale.yaml")
+                   "correlation-decisive-regimes.yaml", "correlation-decisive-shared-state.yaml",
+                   "correlation-power.yaml", "paper-scale.yaml")
 TINY = ROOT / "tests" / "configs" / "tiny.yaml"
 
 

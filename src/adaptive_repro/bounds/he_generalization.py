@@ -92,13 +92,6 @@ def oneto_a_risk(eps, N, empirical_risk):
     return _ret(np.sqrt(6.0 * r) * _f(oneto_eps_hat(eps, N)) + 6.0 * (eps**2 + 1.0 / N))
 
 
-def oneto_a_variance(eps, N, empirical_variance):
-    """Oneto et al. [54] (second bound) as quoted in He Section 4.1.2:
-    a = sqrt(4 V_S) eps_hat + 5N/(N-1) (eps^2 + 1/N)."""
-    eps, N, v = _f(eps), _f(N), _f(empirical_variance)
-    return _ret(np.sqrt(4.0 * v) * _f(oneto_eps_hat(eps, N)) + 5.0 * N / (N - 1.0) * (eps**2 + 1.0 / N))
-
-
 def oneto_b(eps, N):
     """Oneto et al. [54] as quoted in He Section 4.1.2 (both bounds): b = 3 e^{-N eps^2}."""
     eps, N = _f(eps), _f(N)

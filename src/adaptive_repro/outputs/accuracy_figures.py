@@ -60,8 +60,6 @@ def accuracy_curves(ax, sub: pd.DataFrame, fresh_label: str = ""):
 K_TICKS = (0, 20, 50, 100, 200, 300, 400, 500)
 #: The same for a narrow panel (about 3 inches), where neighbouring labels of K_TICKS would touch.
 K_TICKS_NARROW = (0, 20, 50, 100, 200, 500)
-#: ... and for a very narrow one (about 2 inches).
-K_TICKS_NARROWEST = (0, 50, 200, 500)
 
 
 def sqrt_k_axis(ax, k_max: float, ticks: tuple = K_TICKS) -> None:

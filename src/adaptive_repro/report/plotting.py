@@ -392,6 +392,3 @@ def note_in_empty(ax, text: str, colour=None, spots=NOTE_SPOTS, fontsize=None, c
     return t
 
 
-def plain_number(x: float) -> str:
-    """A number as a plain tick label would show it (1000, 1e7, 0.001), for titles, legends and notes."""
-    return _plain(x) if x > 0 else f"{x:g}"

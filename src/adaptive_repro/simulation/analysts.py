@@ -91,7 +91,7 @@ class ArmOutcome:
 
 @dataclasses.dataclass(frozen=True)
 class Analyst(abc.ABC):
-    """Contract: ``name`` (registered in :data:`adaptive_repro.simulation.registries.ANALYSTS`); :meth:`select` plays
+    """Contract: ``name`` (the arm that faces it names it in its ``analyst`` field); :meth:`select` plays
     the attribute phase of one replicate against the mechanism in ``ctx`` and returns the classifiers to measure;
     :meth:`report` gets their accuracies (train, holdout, fresh: measured on the arm's data sets and score streams;
     population: exact) and plays the accuracy phase. It draws no random numbers of its own (the mechanism and the

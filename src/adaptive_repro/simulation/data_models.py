@@ -103,23 +103,13 @@ def sample_dataset(rng: np.random.Generator, pop: Population) -> tuple[np.ndarra
     return x, y, s
 
 
-def population_accuracy(c: np.ndarray, pop: Population) -> float:
-    """Exact population accuracy of the linear classifier sign(x . c) (docs/METHODS.md §4).
+def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.ndarray, pop: Population) -> np.ndarray:
+    """Exact population accuracy of each nested top-``size`` classifier sign(x . c) (docs/METHODS.md §4).
 
     Given y, the score x.c = y M + s B_c + N(0, |c|^2) with M = sum c_j mu_j, B_c = sum c_j beta_j and s = +-1 fair
     and independent of y (at stationarity), so P[sign(x.c) = y] = 1/2 [Phi((M + B_c)/|c|) + Phi((M - B_c)/|c|)].
     For B_c = 0 this is Dwork's i.i.d. case Phi(M/|c|). A zero classifier (k = 0) gets 0.5, as the script records.
     """
-    norm = float(np.linalg.norm(c))
-    if norm == 0.0:
-        return 0.5
-    m = float(c @ pop.mu)
-    bc = float(c @ pop.beta)
-    return 0.5 * (special.ndtr((m + bc) / norm) + special.ndtr((m - bc) / norm))
-
-
-def population_accuracies(ranked: np.ndarray, weights: np.ndarray, sizes: np.ndarray, pop: Population) -> np.ndarray:
-    """Exact population accuracy (see :func:`population_accuracy`) of each nested top-``size`` classifier."""
     sizes = np.asarray(sizes)
     m = np.concatenate(([0.0], np.cumsum(weights * pop.mu[ranked])))[sizes]
     bc = np.concatenate(([0.0], np.cumsum(weights * pop.beta[ranked])))[sizes]

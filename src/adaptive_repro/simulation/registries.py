@@ -9,7 +9,6 @@ to objects.
 from __future__ import annotations
 
 from adaptive_repro.foundation.plugins import Registry
-from adaptive_repro.simulation.analysts import BUDGET_AWARE_ANALYST, DWORK_ANALYST, Analyst
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import BatchChain, DataModel
 from adaptive_repro.simulation.engines import DirectEngine, Engine, FastEngine
@@ -69,6 +68,3 @@ QUERIES: Registry[Query] = Registry("query", Query, [MeanQuery(), SignQuery()])
 #: Simulation engines, by name (which is exact for what is the data model's to say).
 ENGINES: Registry[Engine] = Registry("engine", Engine, [DirectEngine(), FastEngine(), ExactSignEngine(),
                                                        AttributeChainsEngine()])
-
-#: Analysts (an arm names the one facing it).
-ANALYSTS: Registry[Analyst] = Registry("analyst", Analyst, [DWORK_ANALYST, BUDGET_AWARE_ANALYST])
