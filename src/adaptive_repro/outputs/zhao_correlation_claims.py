@@ -312,14 +312,23 @@ def _bought_at(r, partner, std) -> tuple[str, decisions.Decision | None, str]:
     over = decisions.paired_rates_differ_counts(r.only_partner_over_t, r.only_this_over_t, r.answered_n)
     cost = decisions.paired_rates_differ_counts(r.only_partner_answered, r.only_this_answered, r.answered_n)
     words += (f"; final gap DP − Bayesian DP {-r.paired_gap_diff_mean:+.5f} ± {r.paired_gap_diff_se:.5f} over "
-              f"{r.paired_sessions} sessions both answered ({-r.paired_gap_diff_mean / unit:+.2f} i.i.d. SE; "
-              f"{gap.state}{'' if gap.decided else ', ' + gap.clause()}); sessions above T: only DP "
-              f"{r.only_partner_over_t}, only Bayesian DP {r.only_this_over_t} ({over.state}); answered: only DP "
-              f"{r.only_partner_answered}, only Bayesian DP {r.only_this_answered} (DP answers more often: "
-              f"{cost.state})")
+              f"{r.paired_sessions} sessions both answered ({-r.paired_gap_diff_mean / unit:+.2f} ± "
+              f"{r.paired_gap_diff_se / unit:.2f} i.i.d. SE: {gap.state if gap.decided else gap.clause()}); "
+              f"sessions above T: only DP {r.only_partner_over_t}, only Bayesian DP {r.only_this_over_t} "
+              f"({_paired_words(over, 'DP more often')}); answered: only DP {r.only_partner_answered}, only "
+              f"Bayesian DP {r.only_this_answered} ({_paired_words(cost, 'DP more often')})")
     if not _standard_fails(std, r.threshold):
         return "no power", gap, words + "; the standard holdout passes the same gap test here: no power"
     return gap.state, gap, words
+
+
+def _paired_words(decision: decisions.Decision, what: str) -> str:
+    """A McNemar decision of :func:`decisions.paired_rates_differ_counts` in a few words."""
+    if decision.state == decisions.HOLDS:
+        return f"{what}, decided"
+    if decision.state == decisions.FAILS:
+        return f"not {what}, decided"
+    return "no session differs" if decision.estimate == 0 and decision.low == decision.high else "undecided"
 
 
 def bdp_against_dp(structure: str, sub: pd.DataFrame, arm_name: str, arms: dict) -> dict | None:
