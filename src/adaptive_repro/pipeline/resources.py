@@ -42,8 +42,9 @@ class ReplicateCost:
     mem_mb: float
 
 
-def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str]) -> ReplicateCost:
-    """CPU seconds and memory of one replicate, by the engines its arms run on (module docstring)."""
+def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str], column_cost: float = 1.0) -> ReplicateCost:
+    """CPU seconds and memory of one replicate, by the engines its arms run on (module docstring); ``column_cost``:
+    the data model's CPU per selected column on its exact engine relative to the batch chain's."""
     engines = set(arm_engines.values())
     k_len, k_max = len(k_grid), max(k_grid, default=0)
     seconds, mem = 0.005, 150.0
@@ -59,8 +60,9 @@ def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str]) -> Repli
         columns = min(k_max, d)
         # a selected column is drawn once for all arms (O(n), attribute chains' paths about 9x dearer) and added to
         # every arm's scores (O(n) each), plus a per-column, per-arm overhead of streams and blocks
-        per_entry = EXACT_DRAW_SECONDS["exact_chains" if "exact_chains" in engines else "exact"] + 6.5e-9 * arms
-        seconds += 2e-7 * d * arms + n * columns * per_entry + 4.5e-5 * columns * arms + 2e-3 * arms
+        draw = EXACT_DRAW_SECONDS["exact_chains" if "exact_chains" in engines else "exact"] * column_cost
+        seconds += (2e-7 * d * arms + n * columns * (draw + 6.5e-9 * arms) + 4.5e-5 * column_cost * columns * arms
+                    + 2e-3 * arms)
         mem += 48.0 * n / 1e6 + 64.0 * d / 1e6
     return ReplicateCost(seconds, mem)
 
@@ -170,7 +172,7 @@ def spec_cost(spec) -> ReplicateCost:
     if isinstance(spec, CorrelationFrontierSpec):  # Python overhead per (point, n, calibration) dominates at small d
         runs = len(spec.points) * len(spec.n_grid) * len(spec.calibrations)
         return ReplicateCost(0.05 + 3e-4 * runs + 3e-7 * spec.d * runs, 150.0 + 64.0 * spec.d / 1e6)
-    return replicate_cost(spec.n, spec.d, spec.k_grid, spec.arm_engines())
+    return replicate_cost(spec.n, spec.d, spec.k_grid, spec.arm_engines(), spec.model.COLUMN_COST)
 
 
 def replicates_per_job(setting: int | str, replicates: int, cost: ReplicateCost) -> int:

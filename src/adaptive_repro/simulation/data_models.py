@@ -211,7 +211,8 @@ class DataModel(abc.ABC):
       registry holds them; "direct" is exact for every model);
     * :meth:`describe` names the model and its parameters in words (figures and claims name the data model by it),
       ``PANEL_WORDS`` its kind in a few words on two lines (figure panels), ``SHARED_STATE`` whether one latent
-      state per record drives every attribute (claims word their mechanism by it).
+      state per record drives every attribute (claims word their mechanism by it); ``COLUMN_COST`` the CPU of one
+      selected column on its exact engine relative to the batch chain's (the cost estimates use it; default 1).
 
     Optional capabilities (:data:`CAPABILITIES`, :meth:`supports`), each needed by the arms and outputs that declare
     it (the config check refuses a model without it before any job): ``exact_population`` (without it the
@@ -224,6 +225,7 @@ class DataModel(abc.ABC):
     PARAMETERS: ClassVar[dict[str, dict]] = {}
     SHARED_STATE: ClassVar[bool] = True
     PANEL_WORDS: ClassVar[str] = ""  # e.g. "batch chain:\nrecords share a batch chain"; empty: the name in words
+    COLUMN_COST: ClassVar[float] = 1.0
 
     @classmethod
     def supports(cls, capability: str) -> bool:

@@ -100,6 +100,9 @@ class Regimes(GroupedSignModel, DataModel):
     """Shared latent regimes (module docstring)."""
 
     PANEL_WORDS: ClassVar[str] = "regimes:\nrecords share a regime chain"
+    #: one conditioning per latent state and block of columns: about twice the batch chain's CPU per column (measured:
+    #: 0.83 CPU-s a replicate of config/correlation-decisive-regimes.yaml, 0.5 for households' decisive config)
+    COLUMN_COST: ClassVar[float] = 2.0
 
     name: str = "regimes"
     PARAMETERS: ClassVar[dict[str, dict]] = {
