@@ -3,6 +3,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,22 @@ SHIPPED_CONFIGS = ("correlation-bdp-vs-dp-cluster.yaml", "correlation-bdp-vs-dp.
                    "correlation-decisive-regimes.yaml", "correlation-decisive-shared-state.yaml",
                    "correlation-power.yaml", "paper-scale.yaml")
 TINY = ROOT / "tests" / "configs" / "tiny.yaml"
+#: CPU seconds a test's call may spend without the ``slow`` marker (``make test-fast`` runs the unmarked tests). The
+#: test's own process CPU, which a busy machine inflates far less than wall time; fixtures are not counted.
+FAST_TEST_CPU_SECONDS = 5.0
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """The marker audit: an unmarked test whose call spends more than FAST_TEST_CPU_SECONDS of CPU fails, asking for
+    the ``slow`` marker, so the fast subset stays fast without a list of slow tests."""
+    start = time.process_time()
+    result = yield
+    spent = time.process_time() - start
+    if spent > FAST_TEST_CPU_SECONDS and not any(item.iter_markers("slow")) and not any(item.iter_markers("slurm")):
+        pytest.fail(f"{item.nodeid} spent {spent:.1f} CPU-s without the 'slow' marker (the fast subset allows "
+                    f"{FAST_TEST_CPU_SECONDS:g}): mark it @pytest.mark.slow", pytrace=False)
+    return result
 
 
 def copy_workflow(dest: Path) -> Path:

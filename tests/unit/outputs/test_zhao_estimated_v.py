@@ -26,6 +26,7 @@ def test_batch_means_recover_the_closed_form_inflation(p_stay):
     assert v_hat.mean() == pytest.approx((1 + theta) / (1 - theta), rel=0.06)
 
 
+@pytest.mark.slow
 def test_batch_means_agree_with_statsmodels_hac():
     """The same long-run variance by statsmodels' HAC (Bartlett kernel, bandwidth = the batch size) on a few
     columns: the two estimates of V agree within 15% on average."""

@@ -213,6 +213,7 @@ def test_alt_text_is_the_figures_verdict(tmp_path):
     assert report_html.figure_alt(_png(tmp_path / "plain.png"), "X") == "Figure: X."
 
 
+@pytest.mark.slow
 def test_a_figure_saved_twice_gives_the_same_bytes(tmp_path):
     """Same figure, same files: the PDF carries no creation date (a rerun of the same config is byte-identical)."""
     import time

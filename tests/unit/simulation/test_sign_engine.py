@@ -126,6 +126,7 @@ def test_nested_accuracies_match_the_columns(dataset):
         dataset.accuracies(ranked[:2], weights[:2], [3])
 
 
+@pytest.mark.slow
 def test_fresh_binomial_accuracies_average_to_population_accuracy():
     pop = data_models.chain_population(np.random.default_rng(4), 400, 30, 0.9, 0.9, 0.8, 6, 6.0)
     ranked, weights, sizes = np.arange(10), np.ones(10), np.array([0, 1, 3, 10])
