@@ -16,23 +16,18 @@ import itertools
 
 import numpy as np
 
-#: How far a probability vector, or a row of a kernel, may sum from 1 (floating-point rounding of products).
-SUM_TOLERANCE = 1e-9
+from adaptive_repro.privacy.influence import SUM_TOLERANCE, checked_distribution
 
 
 def checked_joint(function: str, joint) -> np.ndarray:
     """``joint`` as a float array after checking that it is a distribution over the 2^n databases (1 <= n <= 16):
     finite, non-negative, summing to 1 within :data:`SUM_TOLERANCE`. Else a ValueError naming ``function``."""
     joint = np.asarray(joint, dtype=float)
-    allowed = (f"{function}: joint must be probabilities of the 2^n databases (1 <= n <= 16), non-negative and "
-               f"summing to 1 within {SUM_TOLERANCE:g}")
+    what = "probabilities of the 2^n databases (1 <= n <= 16)"
     size = joint.size
     if joint.ndim != 1 or size < 2 or size & (size - 1) or size > 2**16:
-        raise ValueError(f"{allowed}; got shape {joint.shape}")
-    if not np.all(np.isfinite(joint)) or joint.min() < 0 or abs(joint.sum() - 1.0) > SUM_TOLERANCE:
-        raise ValueError(f"{allowed}; got entries from {np.nanmin(joint):g} to {np.nanmax(joint):g}, sum "
-                         f"{np.nansum(joint):.12g}")
-    return joint
+        raise ValueError(f"{function}: joint must be {what}; got shape {joint.shape}")
+    return checked_distribution(function, "joint", joint, what)
 
 
 def checked_kernel(function: str, kernel, rows: int | None = None) -> np.ndarray:

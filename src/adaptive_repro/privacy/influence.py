@@ -30,26 +30,40 @@ def data_model_matrix(p_s: float, p_y: float) -> np.ndarray:
     return np.kron(symmetric_chain_matrix(p_s), symmetric_chain_matrix(p_y))
 
 
-#: How far a row of a transition matrix may sum from 1 (floating-point rounding of products like P_s (x) P_y).
-ROW_SUM_TOLERANCE = 1e-9
+#: How far a probability vector, a joint table or a row of a transition matrix or kernel may sum from 1
+#: (floating-point rounding of products like P_s (x) P_y).
+SUM_TOLERANCE = 1e-9
+
+
+def checked_distribution(function: str, name: str, p, what: str, shape: tuple | None = None) -> np.ndarray:
+    """``p`` as a float array after checking that it is a distribution (``what`` in words, e.g. "a probability vector
+    of length 2"): of ``shape`` if given, finite, non-negative, all its entries summing to 1 within
+    :data:`SUM_TOLERANCE`. Else a ValueError naming ``function``, the argument ``name`` and what is allowed."""
+    p = np.asarray(p, dtype=float)
+    allowed = f"{function}: {name} must be {what}, non-negative and summing to 1 within {SUM_TOLERANCE:g}"
+    if (shape is not None and p.shape != tuple(shape)) or p.size == 0:
+        raise ValueError(f"{allowed}; got shape {p.shape}")
+    if not np.all(np.isfinite(p)) or p.min() < 0 or abs(p.sum() - 1.0) > SUM_TOLERANCE:
+        raise ValueError(f"{allowed}; got entries from {np.nanmin(p):g} to {np.nanmax(p):g}, sum {np.nansum(p):.12g}")
+    return p
 
 
 def checked_transition_matrix(function: str, P, irreducible: bool = False) -> np.ndarray:
     """``P`` as a float array after checking that it is a transition matrix: square, finite, entries in [0, 1], rows
-    summing to 1 within :data:`ROW_SUM_TOLERANCE`, and (``irreducible``) every state reachable from every other
+    summing to 1 within :data:`SUM_TOLERANCE`, and (``irreducible``) every state reachable from every other
     (networkx's strong connectivity of the graph of positive entries). Else a ValueError naming ``function``, the
     argument and what is allowed."""
     import networkx as nx
 
     P = np.asarray(P, dtype=float)
     allowed = (f"{function}: P must be a square transition matrix (entries in [0, 1], rows summing to 1 within "
-               f"{ROW_SUM_TOLERANCE:g})")
+               f"{SUM_TOLERANCE:g})")
     if P.ndim != 2 or P.shape[0] != P.shape[1] or P.shape[0] == 0:
         raise ValueError(f"{allowed}; got shape {P.shape}")
     if not np.all(np.isfinite(P)) or P.min() < 0.0 or P.max() > 1.0:
         raise ValueError(f"{allowed}; got entries from {np.nanmin(P):g} to {np.nanmax(P):g}")
     sums = P.sum(axis=1)
-    if np.max(np.abs(sums - 1.0)) > ROW_SUM_TOLERANCE:
+    if np.max(np.abs(sums - 1.0)) > SUM_TOLERANCE:
         raise ValueError(f"{allowed}; got row sums {np.round(sums, 12).tolist()}")
     if irreducible and not nx.is_strongly_connected(nx.from_numpy_array(P > 0, create_using=nx.DiGraph)):
         raise ValueError(f"{function}: P must be irreducible (every state reachable from every other), else its "
@@ -72,9 +86,8 @@ def is_reversible(P: np.ndarray, pi: np.ndarray | None = None, tol: float = 1e-1
     if not 0.0 <= tol < np.inf:
         raise ValueError(f"is_reversible: argument tol = {tol!r} is not allowed; allowed: a finite number >= 0")
     P = checked_transition_matrix("is_reversible", P, irreducible=pi is None)
-    pi = stationary_distribution(P) if pi is None else np.asarray(pi, dtype=float)
-    if pi.shape != (P.shape[0],) or not np.all(np.isfinite(pi)) or pi.min() < 0 or abs(pi.sum() - 1.0) > 1e-9:
-        raise ValueError(f"is_reversible: pi must be a probability vector of length {P.shape[0]}; got {pi}")
+    pi = stationary_distribution(P) if pi is None else checked_distribution(
+        "is_reversible", "pi", pi, f"a probability vector of length {P.shape[0]}", (P.shape[0],))
     flow = pi[:, None] * P
     return bool(np.allclose(flow, flow.T, atol=tol))
 
@@ -184,9 +197,7 @@ def chain_joint(P: np.ndarray, pi: np.ndarray, n: int) -> np.ndarray:
     at most :data:`MAX_JOINT_CELLS`)."""
     P = checked_transition_matrix("chain_joint", P)
     S = P.shape[0]
-    pi = np.asarray(pi, dtype=float)
-    if pi.shape != (S,) or not np.all(np.isfinite(pi)) or pi.min() < 0 or abs(pi.sum() - 1.0) > ROW_SUM_TOLERANCE:
-        raise ValueError(f"chain_joint: pi must be a probability vector of length {S}; got {pi}")
+    pi = checked_distribution("chain_joint", "pi", pi, f"a probability vector of length {S}", (S,))
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1 or S ** int(n) > MAX_JOINT_CELLS:
         raise ValueError(f"chain_joint: argument n = {n!r} is not allowed; allowed: an integer >= 1 with "
                          f"{S}^n <= {MAX_JOINT_CELLS:g} cells")

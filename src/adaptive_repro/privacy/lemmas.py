@@ -34,7 +34,13 @@ import numpy as np
 
 from adaptive_repro.foundation.domain import POSITIVE, Domain, check_public_functions
 from adaptive_repro.privacy.chain_cache import chain_influence, memoized_on_chain
-from adaptive_repro.privacy.influence import ChainInfluence, data_model_matrix, spectral_gap, symmetric_chain_matrix
+from adaptive_repro.privacy.influence import (
+    ChainInfluence,
+    checked_distribution,
+    data_model_matrix,
+    spectral_gap,
+    symmetric_chain_matrix,
+)
 from adaptive_repro.privacy.quilts import ChainQuilt, chain_quilts
 
 METHODS = ("lemma2", "lemma3", "lemma4")
@@ -400,11 +406,7 @@ def lemma2_general(eps: float, joint: np.ndarray, graph, max_quilt_size: int | N
     from adaptive_repro.privacy.influence import b_bruteforce
     from adaptive_repro.privacy.quilts import enumerate_quilts
 
-    joint = np.asarray(joint, dtype=float)
-    if not np.all(np.isfinite(joint)) or joint.min() < 0 or abs(joint.sum() - 1.0) > 1e-9:
-        raise ValueError(f"lemma2_general: joint must be a probability table (non-negative, summing to 1 within "
-                         f"1e-9); got entries from {np.nanmin(joint):g} to {np.nanmax(joint):g}, sum "
-                         f"{np.nansum(joint):.12g}")
+    joint = checked_distribution("lemma2_general", "joint", joint, "a probability table (one axis per node)")
     if joint.ndim != graph.number_of_nodes():
         raise ValueError(f"lemma2_general: joint has {joint.ndim} axes, the graph {graph.number_of_nodes()} nodes; "
                          "allowed: one axis per node")
