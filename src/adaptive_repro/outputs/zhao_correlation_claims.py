@@ -16,7 +16,8 @@ from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
-REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n")
+REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n", "zhao_alg1_dp_v_hat")
+ESTIMATED_V_ARM = "zhao_alg1_dp_v_hat"  # the threshold for n/V-hat, V-hat from each session's training set
 NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 0: noise versus data
 BDP_EFFECTIVE_N_ARM = "zhao_alg1_bdp_effective_n"
 #: Arms compared with a partner on the same data sets (zhao_correlation.point_table's paired columns): the noiseless
@@ -193,8 +194,12 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                            f"standard holdout's {naive.gap_iid_se_units:.1f}: validity here means within a threshold "
                            f"√V times wider (T = {worst.threshold:.3f}), not less overfitting."
                            if naive is not None and np.isfinite(worst.gap_mean) else "")
-                mechanism = (" The threshold is multiplied by √V, V the data model's expected inflation, known to the "
-                             "mechanism (an oracle, not estimated from the training set)." + compare)
+                mechanism = ((" Each session's threshold is T√V̂, V̂ estimated from its training set (the mean over "
+                              "the attributes of the sign queries' inflation by batch means along the record order, "
+                              "or cluster-robust over the households where the data model knows them, floored at "
+                              "1); the gap is judged against T for n/V with V known." if arm_name == ESTIMATED_V_ARM
+                              else " The threshold is multiplied by √V, V the data model's expected inflation, known "
+                                   "to the mechanism (an oracle, not estimated from the training set).") + compare)
             out.append(Claim(**base, claim_id=f"{structure}-{arm_name}-{suffix}",
                              claim=f"Under {structure.replace('_', ' ')} correlation, {arms[arm_name].claim_name} "
                                    f"{what} at every strength: ≥ {ANSWERED_MIN:.0%} of accuracy queries answered "

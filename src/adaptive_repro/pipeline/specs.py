@@ -88,6 +88,8 @@ def arm_engines(arms, model, query, requested: str, where: str) -> tuple:
     """The engine of each arm: the requested one if it is exact for the data model, query and arm; for ``auto`` the
     model's best exact engine. With sign queries every arm runs on the same engine (the same data sets)."""
     options = {arm.name: model.engines(query.name, arm.unit_queries) for arm in arms}
+    if any(arm.needs_records for arm in arms):  # records in order: the direct engine only, for every arm
+        options = {name: tuple(e for e in opts if e == "direct") for name, opts in options.items()}
     if requested == "auto":
         if query.name == "sign":
             shared = [e for e in options[arms[0].name] if all(e in opts for opts in options.values())]
@@ -105,12 +107,26 @@ def arm_engines(arms, model, query, requested: str, where: str) -> tuple:
     return tuple(ENGINES.get(names[arm.name], "engine") for arm in arms)
 
 
+def attribute_phase_calibrations(names, where: str) -> tuple:
+    """The calibrations an attribute-phase output (zhao-frontier, zhao-correlation-frontier) runs, resolved; one that
+    sets its threshold from each session's training records (``NEEDS_RECORDS``) is refused in one line: these
+    outputs draw sign queries, not records."""
+    calibrations = tuple(CALIBRATIONS.get(c, f"{where}.calibrations") for c in names)
+    needing = [c.name for c in calibrations if c.NEEDS_RECORDS]
+    if needing:
+        allowed = [c.name for c in CALIBRATIONS if not c.NEEDS_RECORDS]
+        raise ValueError(f"config key '{where}.calibrations': {', '.join(needing)} sets its threshold from each "
+                         f"session's training records, which this output does not draw (it simulates sign queries "
+                         f"only); allowed: {', '.join(allowed)}")
+    return calibrations
+
+
 def frontier_spec(name: str, block: dict) -> frontier.FrontierSpec:
     """The spec of the resolved ``experiments.zhao-frontier`` block (calibration names resolved to objects)."""
     where = f"experiments.{name}"
     check_keys(block, {f.name for f in dataclasses.fields(frontier.FrontierSpec)} - {"name"}, where)
     values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in block.items()}
-    values["calibrations"] = tuple(CALIBRATIONS.get(c, f"{where}.calibrations") for c in block["calibrations"])
+    values["calibrations"] = attribute_phase_calibrations(block["calibrations"], where)
     return frontier.FrontierSpec(name=name, **values)
 
 
@@ -153,7 +169,7 @@ def correlation_frontier_spec(name: str, block: dict) -> CorrelationFrontierSpec
     for i, block_model in enumerate(block["structures"]):
         model = DATA_MODELS.get(block_model["name"], f"{where}.structures[{i}].name").from_block(
             dict(block_model), f"{where}.structures[{i}]")
-        calibrations = [CALIBRATIONS.get(c, f"{where}.calibrations") for c in block["calibrations"]]
+        calibrations = attribute_phase_calibrations(block["calibrations"], where)
         check_capabilities(model, block["calibrations"], calibrations, f"{where}.structures[{i}]",
                            frozenset({"known_inflation", "exact_population", "bdp_conversion"}))
         engine = ENGINES.get(model.engines("sign", True)[0], "engine")
@@ -164,7 +180,7 @@ def correlation_frontier_spec(name: str, block: dict) -> CorrelationFrontierSpec
     return CorrelationFrontierSpec(
         name=name, replicates=block["replicates"], n_grid=tuple(block["n_grid"]), d=block["d"],
         cut_scale=block["cut_scale"],
-        calibrations=tuple(CALIBRATIONS.get(c, f"{where}.calibrations") for c in block["calibrations"]),
+        calibrations=attribute_phase_calibrations(block["calibrations"], where),
         alg1=Alg1Settings.from_block(block["alg1"], f"{where}.alg1"), points=tuple(points))
 
 

@@ -95,6 +95,12 @@ class Arm(abc.ABC):
         return self.display_name + (f"\n{self.detail}" if self.detail else "")
 
     @property
+    def needs_records(self) -> bool:
+        """Whether the arm's mechanism reads the training records in their order (default False): only the direct
+        engine keeps them, so an experiment with such an arm runs every arm on it."""
+        return False
+
+    @property
     def claim_name(self) -> str:
         """How claim text names the arm."""
         return self.display_name

@@ -23,6 +23,7 @@ from adaptive_repro.simulation import frontier
 from adaptive_repro.simulation.correlation import answer_validity
 from adaptive_repro.simulation.data_models import DataModel
 from adaptive_repro.simulation.engines import DirectDataset
+from adaptive_repro.simulation.inflation import batch_means_inflation, cluster_robust_inflation, floored
 from adaptive_repro.simulation.zhao_calibration import (
     Alg1Settings,
     noise_unit_threshold,
@@ -43,42 +44,6 @@ VARIANTS = {
 RECORD_COLUMNS = ("experiment", "replicate", "structure", "variant", "n", "d", "V", "v_hat_mean", "v_hat_max",
                   "sigma", "threshold", "candidates", "answered", "answered_fraction", "max_error_units",
                   "theorem2_failure")
-
-
-def batch_means_inflation(u: np.ndarray) -> np.ndarray:
-    """Per column of u (records in order x queries), the variance inflation of its mean estimated by non-overlapping
-    batch means: V_hat = b Var(batch means) / Var(u), batch size b = floor(sqrt(n)) (the consistent batch-means choice
-    b_n = n^(1/2); Flegal and Jones 2010, Ann. Statist. 38(2), Prop. 3 and §3), over the first floor(n/b) b
-    records. Biased low when the dependence reaches beyond b records; 1 for i.i.d. columns in expectation; nan for a
-    constant column. At least 1 after :func:`floored`."""
-    n = u.shape[0]
-    b = max(1, int(np.floor(np.sqrt(n))))
-    m = n // b
-    if m < 2:
-        raise ValueError(f"batch means need at least 2 batches of {b} records; got n = {n}")
-    batches = u[: m * b].reshape(m, b, -1).mean(axis=1)
-    total = u.var(axis=0, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return b * batches.var(axis=0, ddof=1) / total
-
-
-def cluster_robust_inflation(u: np.ndarray, clusters: np.ndarray) -> np.ndarray:
-    """Per column of u (records x queries), the variance inflation of its mean with the records in known clusters,
-    dependent within and independent across: V_hat = sum_g (sum_{i in g} (u_i - mean))^2 / sum_i (u_i - mean)^2, the
-    cluster-robust variance of a mean (Liang and Zeger 1986, Biometrika 73(1); CR0, no small-sample factor) over its
-    i.i.d. variance. ``clusters``: a label per record. nan for a constant column; at least 1 after
-    :func:`floored`."""
-    centred = u - u.mean(axis=0)
-    _, index = np.unique(clusters, return_inverse=True)
-    sums = np.zeros((index.max() + 1, u.shape[1]))
-    np.add.at(sums, index, centred)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (sums**2).sum(axis=0) / (centred**2).sum(axis=0)
-
-
-def floored(v_hat: np.ndarray) -> np.ndarray:
-    """V_hat_j floored at 1 (a threshold never below the i.i.d. one; nan, a constant column, counts as 1)."""
-    return np.fmax(np.nan_to_num(v_hat, nan=1.0), 1.0)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -144,6 +144,7 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
         if not settings[arm.name].feasible:
             continue  # no setting meets the arm's target: the arm is reported as infeasible by the theory table
         mech = arm.create(seeds.rng(seed, spec.name, replicate, "mechanism", arm.name), spec, settings[arm.name])
+        mech.prepare(datasets[engine.name]["train"])
         ctx = ArmContext(mech, spec, datasets[engine.name], lambda: query.population(model, pop, clip),
                          state_means)
         played.append((arm, engine, ctx, arm.analyst.select(ctx)))

@@ -27,6 +27,7 @@ from adaptive_repro.simulation.zhao_calibration import (
                                                         Calibration,
                                                         DPCalibration,
                                                         EffectiveNCalibration,
+                                                        EstimatedVCalibration,
                                                         NoiselessCalibration,
                                                         Theorem2Calibration,
 )
@@ -43,6 +44,7 @@ CALIBRATIONS: Registry[Calibration] = Registry("calibration", Calibration, uniqu
     EffectiveNCalibration(),
     BayesianDPEffectiveNCalibration(),
     NoiselessCalibration(),
+    EstimatedVCalibration(),
 ])
 
 #: Holdout mechanism arms, by the name an experiment's ``mechanisms`` list uses.

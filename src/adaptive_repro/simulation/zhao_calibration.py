@@ -92,6 +92,14 @@ class Calibration(abc.ABC):
     claim_name: str = ""  # how claim text names the arm, if not its display name
     marker: str = "o"
     COUNTERFACTUAL: ClassVar[bool] = False  # a class constant, not a field: no digest changes with it
+    #: True if the mechanism reads the training records in their order (:meth:`session_threshold`): only the direct
+    #: engine keeps them, so every arm of such an experiment runs on it.
+    NEEDS_RECORDS: ClassVar[bool] = False
+
+    def session_threshold(self, cal: Alg1Calibration, settings: Alg1Settings, n: int, model, train) -> float | None:
+        """The threshold of one session set from its training data set ``train`` (which Algorithm 1 does not
+        protect), or None to keep ``cal.threshold`` (default)."""
+        return None
 
     def needs(self) -> frozenset[str]:
         """The data-model capabilities this calibration uses (data_models.CAPABILITIES); default none."""
@@ -244,6 +252,38 @@ class BayesianDPEffectiveNCalibration(BayesianDPCalibration):
     def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
         """The Bayesian-DP calibration, its threshold multiplied by sqrt(V)."""
         return for_effective_n(super().calibrate(settings, n, d, k_grid, model), model, n)
+
+
+@dataclasses.dataclass(frozen=True)
+class EstimatedVCalibration(DPCalibration):
+    """The DP calibration's sigma with the threshold for n/V̂, V̂ estimated in each session from its training set, as
+    a practitioner must (docs/METHODS.md §4c): the mean over the attributes of the sign queries' inflation estimated
+    by batch means along the record order, or by the cluster-robust variance where the data model knows its clusters
+    of dependent records (households), floored at 1; T = threshold_units sqrt(V̂) / (2 sqrt(n)). The setting's
+    threshold is the one for n/V with V known (:class:`EffectiveNCalibration`): the rows judge the session's gap
+    against it, so V̂ is held to what knowing V achieves. This project's arm, not the paper's."""
+
+    name: str = "dp_v_hat"
+    display_name: str = "DP calibration, threshold for n/V̂ (V estimated)"
+    purpose: str = "V estimated from the training set"
+    color: str = "#E69F00"  # Okabe-Ito orange: no other arm's hue
+    marker: str = "<"
+    NEEDS_RECORDS: ClassVar[bool] = True
+
+    def needs(self) -> frozenset[str]:
+        return frozenset({"known_inflation"})  # the threshold its sessions are judged against
+
+    def calibrate(self, settings: Alg1Settings, n: int, d: int, k_grid, model) -> Alg1Calibration:
+        cal = for_effective_n(super().calibrate(settings, n, d, k_grid, model), model, n)
+        return dataclasses.replace(cal, note=cal.note + "; each session: T sqrt(V_hat), V_hat from its training set")
+
+    def session_threshold(self, cal: Alg1Calibration, settings: Alg1Settings, n: int, model, train) -> float:
+        from adaptive_repro.simulation.inflation import batch_means_inflation, cluster_robust_inflation, floored
+
+        u = train.x * train.y[:, None] > 0  # the sign queries' record indicators, records in order
+        v_hat = (cluster_robust_inflation(u, model.record_clusters(n)) if model.supports("known_clusters")
+                 else batch_means_inflation(u))
+        return noise_unit_threshold(settings.threshold_units, n) * float(np.sqrt(np.mean(floored(v_hat))))
 
 
 def theorem2_tau_for_effective_n(settings: Alg1Settings, n: int, inflation: float) -> float:

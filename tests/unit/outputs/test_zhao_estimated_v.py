@@ -8,7 +8,7 @@ from adaptive_repro.outputs import zhao_estimated_v as zev
 from adaptive_repro.pipeline import catalogue
 from adaptive_repro.pipeline.validation import experiment_spec
 from adaptive_repro.simulation.data_models import sample_symmetric_chain
-from adaptive_repro.simulation.estimated_v import batch_means_inflation, cluster_robust_inflation, floored
+from adaptive_repro.simulation.inflation import batch_means_inflation, cluster_robust_inflation, floored
 from adaptive_repro.simulation.mechanisms.algorithm1 import ZhaoAlgorithm1
 from adaptive_repro.simulation.models.households import Households
 

@@ -7,6 +7,7 @@ calibration is a field of the arm, so figures and claims take its words from it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -33,12 +34,21 @@ class ZhaoAlgorithm1(HoldoutMechanism):
     budget: int
     over_events: int = 0  # times line 7 fired (budget spent)
     bottoms: int = 0  # queries answered with bottom
+    session_threshold: Callable[[object], float | None] | None = None  # T from the training set (prepare)
 
     def __post_init__(self):
         self.sigma_2 = 4.0 * self.sigma  # line 1
         self.sigma_3 = 2.0 * self.sigma  # line 1
         self.remaining = self.budget
         self.threshold_hat = self.threshold + self.rng.laplace(0.0, self.sigma)  # line 2
+
+    def prepare(self, train) -> None:
+        """Where the calibration sets T per session from the training set, T becomes that value: T_hat keeps its
+        Laplace draw (line 2) and moves with T."""
+        threshold = self.session_threshold(train) if self.session_threshold is not None else None
+        if threshold is not None:
+            self.threshold_hat += threshold - self.threshold
+            self.threshold = threshold
 
     def answer_queries(self, q_train: np.ndarray, q_holdout: np.ndarray,
                        thresholds: np.ndarray | None = None) -> np.ndarray:
@@ -119,7 +129,18 @@ class Algorithm1Arm(Arm):
         return self.calibration.calibrate(spec.alg1, spec.n, spec.d, spec.k_grid, spec.model)
 
     def create(self, rng: np.random.Generator, spec, setting: Alg1Calibration) -> ZhaoAlgorithm1:
-        return ZhaoAlgorithm1(rng, sigma=setting.sigma, threshold=setting.threshold, budget=setting.budget)
+        calibration, n = self.calibration, spec.n
+
+        def per_session(train):
+            return calibration.session_threshold(setting, spec.alg1, n, spec.model, train)
+
+        return ZhaoAlgorithm1(rng, sigma=setting.sigma, threshold=setting.threshold, budget=setting.budget,
+                              session_threshold=per_session if calibration.NEEDS_RECORDS else None)
+
+    @property
+    def needs_records(self) -> bool:
+        """Whether its mechanism reads the training records in order (only the direct engine keeps them)."""
+        return self.calibration.NEEDS_RECORDS
 
     def total_budget(self, spec, setting: Alg1Calibration) -> int:
         """Algorithm 1's B (line 3): the over-threshold answers it gives before answering bottom."""

@@ -27,6 +27,11 @@ class HoldoutMechanism(abc.ABC):
     over_events: int = 0
     bottoms: int = 0
 
+    def prepare(self, train) -> None:
+        """Called once per replicate with the training data set (an engine's ``Dataset``) before any query. A
+        mechanism that sets itself from the training set, which holdout reuse does not protect (a threshold for n/V
+        with V estimated), reads it here; by default nothing."""
+
     @abc.abstractmethod
     def answer_statistics(self, train: np.ndarray, holdout: np.ndarray) -> np.ndarray:
         """Answers to a batch of per-attribute queries (training values, holdout values)."""
