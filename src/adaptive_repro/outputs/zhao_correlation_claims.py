@@ -22,8 +22,9 @@ NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 
 BDP_EFFECTIVE_N_ARM = "zhao_alg1_bdp_effective_n"
 #: Arms compared with a partner on the same data sets (zhao_correlation.point_table's paired columns): the noiseless
 #: counterfactual with the DP arm (what the noise adds), each Bayesian-DP calibration with its DP counterpart (what
-#: Bayesian DP buys over DP).
-PARTNERS = {NOISELESS_ARM: DP_ARM, BDP_ARM: DP_ARM, BDP_EFFECTIVE_N_ARM: "zhao_alg1_dp_effective_n"}
+#: Bayesian DP buys over DP), the threshold for n/V-hat with the one for n/V known (what estimating V costs).
+PARTNERS = {NOISELESS_ARM: DP_ARM, BDP_ARM: DP_ARM, BDP_EFFECTIVE_N_ARM: "zhao_alg1_dp_effective_n",
+            ESTIMATED_V_ARM: "zhao_alg1_dp_effective_n"}
 #: Equivalence margin of the "grows like √V" row: the slope of log gap on log V must lie within ½ ± this margin with
 #: its whole Z-SE interval for "holds" (a failure to reject ½ is not evidence of ½).
 SLOPE_MARGIN = 0.1
