@@ -3,8 +3,8 @@ resources.spec_cost times replicates; theory outputs: resources.theory_cost) wit
 last run in this folder measured themselves (their logs' "done" lines) and the peak memory Snakemake recorded
 (results/benchmarks/rules/**.tsv), one row per output, written to results/benchmarks/estimates.csv. Run it after
 `make reproduce` or `make paper-scale` (with the same config files). ``--record`` keeps the measurements in
-benchmarks/recorded-costs.csv, against which tests/unit/pipeline/test_estimates.py holds every shipped config's estimates to
-within 2x.
+benchmarks/recorded-costs.csv, against which tests/unit/pipeline/test_estimates.py holds every shipped config's
+estimates to within 2x.
 
     .venv/bin/python benchmarks/estimates.py [config/correlation-power.yaml] [--results results] [--record]
 """
