@@ -28,6 +28,7 @@ from adaptive_repro.outputs.zhao_correlation_claims import (
     protection_status,
 )
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
+from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import ci95_half_width, clopper_pearson, paired_gap
 
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
@@ -63,7 +64,7 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
             threshold = arm.tolerance(point, settings[arm.name])
             sessions = last.loc[arm.name]
             session_gap = sessions["holdout"] - sessions["population" if has_population else "fresh"]
-            unit = 0.5 / np.sqrt(point.n)  # a sign query's SD under independence
+            unit = noise_unit_threshold(1, point.n)  # a sign query's SD under independence
             row = {"structure": point.model.name, "model": point.model.describe(), "point": point.name,
                    "n": point.n, "d": point.d, "V": inflation, "mechanism": arm.name, "k": k_max,
                    "gap_reference": "population" if has_population else "fresh",

@@ -13,6 +13,7 @@ from adaptive_repro import decisions
 from adaptive_repro.decisions import Z
 from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.zhao_common import BDP_ARM, DP_ARM
+from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
@@ -303,7 +304,7 @@ def _bought_at(r, partner, std) -> tuple[str, decisions.Decision | None, str]:
     calibrations coincide (same sigma and T: nothing to compare) or where either arm answers < 90% of the sessions
     (decided, Clopper–Pearson: the comparison is about arms that answer); "no power" where the standard holdout does
     not fail the same gap test at the point; else the gap decision's state."""
-    unit = 0.5 / np.sqrt(r.n)  # one i.i.d. SE of a sign query: the margin
+    unit = noise_unit_threshold(1, r.n)  # one i.i.d. SE of a sign query: the margin
     rates = {a.mechanism: _answered(a) for a in (r, partner)}
     answered = ", ".join(f"{name} {a.answered_count}/{a.answered_n} answered (interval {rates[a.mechanism].low:.2f}–"
                          f"{rates[a.mechanism].high:.2f})" for name, a in (("Bayesian DP", r), ("DP", partner)))

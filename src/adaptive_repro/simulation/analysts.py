@@ -3,6 +3,8 @@
 
 - ``dwork`` (:class:`DworkAnalyst`): asks every attribute's statistic, keeps the attributes whose training and
   reported statistics agree in sign beyond the cut, then asks the accuracy of the nested top-k classifier at every k.
+- ``training_only`` (:class:`TrainingOnlyAnalyst`), facing a mechanism that answers accuracy queries only (a
+  leaderboard): keeps the attributes whose training statistic passes the cut, then asks as ``dwork`` does.
 
 With ``remove_shared_state`` (an experiment's config key) either analyst first removes from the statistics it holds
 (its training data's and the answers it gets) the part the data set's shared latent state explains
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 
@@ -91,7 +93,9 @@ class ArmOutcome:
 
 @dataclasses.dataclass(frozen=True)
 class Analyst(abc.ABC):
-    """Contract: ``name`` (the arm that faces it names it in its ``analyst`` field); :meth:`select` plays
+    """Contract: ``name`` (the arm that faces it names it in its ``analyst`` field); ``ASKS_STATISTICS``: whether
+    it asks the mechanism per-attribute statistics (an arm whose mechanism does not answer them must face an analyst
+    that does not ask); :meth:`select` plays
     the attribute phase of one replicate against the mechanism in ``ctx`` and returns the classifiers to measure;
     :meth:`report` gets their accuracies (train, holdout, fresh: measured on the arm's data sets and score streams;
     population: exact) and plays the accuracy phase. It draws no random numbers of its own (the mechanism and the
@@ -99,6 +103,7 @@ class Analyst(abc.ABC):
     the arms' phases."""
 
     name: str
+    ASKS_STATISTICS: ClassVar[bool] = True
 
     @abc.abstractmethod
     def select(self, ctx: ArmContext) -> Selection:
@@ -127,6 +132,21 @@ class DworkAnalyst(Analyst):
             analyst.EMPTY_CLASSIFIER_ACCURACY if size == 0 else ctx.mechanism.answer_accuracy(a_tr, a_ho)
             for size, a_tr, a_ho in zip(sizes, acc["train"], acc["holdout"])])
         return ArmOutcome(sizes, acc, np.zeros(len(sizes)), len(selection.ranked))
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingOnlyAnalyst(DworkAnalyst):
+    """Dwork et al. 2015's analyst without the holdout's per-attribute answers: the attributes are selected on the
+    training statistics alone (|w_train| > cut, the same rule with the training value in place of the reported one),
+    so the holdout enters only through the accuracy answers (a leaderboard's setting)."""
+
+    name: str = "training_only"
+    ASKS_STATISTICS: ClassVar[bool] = False
+
+    def select(self, ctx: ArmContext) -> Selection:
+        query, clip = ctx.spec.query, ctx.spec.alg1.clip
+        w_train = ctx.without_shared_state(query.statistics(ctx.sets["train"], clip))
+        return Selection(*_classifiers(ctx, w_train, w_train))
 
 
 @dataclasses.dataclass
@@ -197,4 +217,5 @@ def _classifiers(ctx: ArmContext, w_train: np.ndarray, reported: np.ndarray):
 
 
 DWORK_ANALYST = DworkAnalyst()
+TRAINING_ONLY_ANALYST = TrainingOnlyAnalyst()
 BUDGET_AWARE_ANALYST = BudgetAwareAnalyst()

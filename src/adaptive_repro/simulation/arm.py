@@ -19,6 +19,12 @@ from adaptive_repro.simulation.analysts import Analyst, QueryLog
 from adaptive_repro.simulation.mechanisms.base import ArmSetting, HoldoutMechanism
 from adaptive_repro.simulation.zhao_calibration import Calibration
 
+#: What an arm's accuracy answers estimate (:attr:`Arm.REPORTS`): the asked classifier's accuracy, or the best
+#: accuracy among the classifiers asked so far (a leaderboard such as Blum and Hardt's Ladder).
+CLASSIFIER_ACCURACY = "accuracy of the classifier asked"
+BEST_SO_FAR = "best accuracy so far"
+REPORTED_QUANTITIES = (CLASSIFIER_ACCURACY, BEST_SO_FAR)
+
 
 @dataclasses.dataclass(frozen=True)
 class Arm(abc.ABC):
@@ -41,10 +47,18 @@ class Arm(abc.ABC):
     * :meth:`needs`: the data-model capabilities it uses (default: none; checked before any job);
     * ``PARAMETERS``: its own config keys (JSON schema per key, each with its default, the same value as the field
       of that name): an experiment block's ``arms.<name>`` sets them, validated against this schema before any job
-      (default: none).
+      (default: none);
+    * ``REPORTS``: what its answer to an accuracy query (the records' "holdout" value, "reported") estimates:
+      :data:`CLASSIFIER_ACCURACY` (default), the accuracy of the classifier asked, or :data:`BEST_SO_FAR`, the
+      largest accuracy among the classifiers asked so far (a leaderboard); the records' other data sets then hold
+      the same quantity (:meth:`estimated_values`), so every gap compares a report with what it estimates;
+    * ``ANSWERS_STATISTICS``: False if its mechanism answers accuracy queries only (then its analyst must be one
+      that asks no per-attribute statistics, e.g. ``TRAINING_ONLY_ANALYST``; refused otherwise).
     """
 
     PARAMETERS: ClassVar[dict[str, dict]] = {}
+    REPORTS: ClassVar[str] = CLASSIFIER_ACCURACY
+    ANSWERS_STATISTICS: ClassVar[bool] = True
 
     name: str
     display_name: str
@@ -60,6 +74,20 @@ class Arm(abc.ABC):
         if self.budgeted and type(self).total_budget is Arm.total_budget:
             raise TypeError(f"arm {self.name!r} is budgeted but does not implement total_budget() (the B its "
                             "budget_used counts against)")
+        if self.analyst.ASKS_STATISTICS and not self.ANSWERS_STATISTICS:
+            raise TypeError(f"arm {self.name!r} answers no per-attribute statistics but its analyst "
+                            f"{self.analyst.name!r} asks them; use an analyst that does not (e.g. 'training_only')")
+        if self.REPORTS not in REPORTED_QUANTITIES:
+            raise TypeError(f"arm {self.name!r}: REPORTS {self.REPORTS!r} is not one of {REPORTED_QUANTITIES}")
+
+    def estimated_values(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """One replicate's accuracies per data set, in the order asked, as the quantity the reports estimate: as
+        they are for :data:`CLASSIFIER_ACCURACY`; for :data:`BEST_SO_FAR` every data set but the reported one
+        ("holdout") as the running maximum over the classifiers asked so far."""
+        if self.REPORTS == CLASSIFIER_ACCURACY:
+            return values
+        return {name: v if name == "holdout" else np.fmax.accumulate(np.asarray(v, dtype=float))
+                for name, v in values.items()}
 
     def setting(self, spec) -> ArmSetting:
         """The arm's set-up for the experiment ``spec`` (e.g. a calibrated noise scale)."""

@@ -152,8 +152,9 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
     rows, diagnostics = [], []
     for (arm, engine, ctx, selection), acc in zip(played, measured):
         outcome = arm.analyst.report(ctx, selection, acc)
+        values = arm.estimated_values(outcome.values)
         for dataset in DATASETS:
-            for k, size, value, used in zip(k_grid, outcome.sizes, outcome.values[dataset], outcome.budget_used):
+            for k, size, value, used in zip(k_grid, outcome.sizes, values[dataset], outcome.budget_used):
                 rows.append((spec.name, replicate, arm.name, engine.name, int(k), int(size), outcome.n_kept, dataset,
                              float(value), float(used)))
         if outcome.diagnostics is not None:

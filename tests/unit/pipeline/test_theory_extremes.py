@@ -106,13 +106,16 @@ def test_a_theory_key_at_its_bounds_is_refused_or_decides_nothing_from_numerical
 
 
 def singletons():
-    """(output ID, key, [value]) for every value of every numeric grid of the default config: each grid reduced to
-    one of its own values (the others at the fast settings), where an empty selection inside a builder shows."""
+    """(output ID, key, [value]) for the first and the last value of every numeric grid of the default config: each
+    grid reduced to one of its own values (the others at the fast settings), where an empty selection inside a
+    builder shows. Two values suffice: a builder's selection of any one grid value w is empty in the grid of one
+    value that is not w, and one of the two ends is not w; the ends are also where selections by order (the largest,
+    the smallest) meet a grid of one. (Every value in turn, 196 builds, found nothing these 2 per key do not.)"""
     config = validation.validated(default_config())
     for oid in catalogue.THEORY_OUTPUTS:
         for key, grid in output_params(config, oid).items():
             if isinstance(grid, list) and len(grid) > 1 and all(isinstance(v, (int, float)) for v in grid):
-                for value in grid:
+                for value in (grid[0], grid[-1]):
                     yield pytest.param(oid, key, [value], id=f"{oid}.{key}=[{value:g}]")
 
 

@@ -18,10 +18,12 @@ BOTTOM = np.nan
 class HoldoutMechanism(abc.ABC):
     """Answers one replicate's queries to the holdout, in the order the analyst asks them.
 
-    Contract: created once per (replicate, arm) with its own random stream; ``answer_statistics`` gets the training
-    and holdout values of a batch of queries (answered in order) and returns one answer per query (:data:`BOTTOM`
-    where the mechanism refuses); ``answer_accuracy`` does the same for one classifier's accuracy. ``over_events``
-    counts the budget spent so far and ``bottoms`` the refused queries (both 0 for unbudgeted mechanisms).
+    Contract: created once per (replicate, arm) with its own random stream; ``answer_accuracy`` gets one
+    classifier's training and holdout accuracy and returns the reported value (what it estimates is the arm's
+    ``REPORTS``; :data:`BOTTOM` where the mechanism refuses); ``answer_statistics``, optional (the arm's
+    ``ANSWERS_STATISTICS``), does the same for a batch of per-attribute queries (training values, holdout values),
+    answered in order, one answer per query. ``over_events`` counts the budget spent so far and ``bottoms`` the
+    refused queries (both 0 for unbudgeted mechanisms).
     """
 
     over_events: int = 0
@@ -32,9 +34,11 @@ class HoldoutMechanism(abc.ABC):
         mechanism that sets itself from the training set, which holdout reuse does not protect (a threshold for n/V
         with V estimated), reads it here; by default nothing."""
 
-    @abc.abstractmethod
     def answer_statistics(self, train: np.ndarray, holdout: np.ndarray) -> np.ndarray:
-        """Answers to a batch of per-attribute queries (training values, holdout values)."""
+        """Answers to a batch of per-attribute queries (training values, holdout values). Optional: a mechanism that
+        answers accuracy queries only (a leaderboard) leaves it, and its arm declares ``ANSWERS_STATISTICS = False``
+        (then only an analyst that does not ask statistics may face it, checked when the arm is made)."""
+        raise NotImplementedError(f"{type(self).__name__} answers accuracy queries only (no per-attribute answers)")
 
     @abc.abstractmethod
     def answer_accuracy(self, acc_train: float, acc_holdout: float) -> float:
