@@ -115,7 +115,7 @@ def test_nothing_reruns_without_a_change_and_chunking_never_changes_numbers(base
 def test_editing_the_code_of_a_bound_reruns_exactly_its_outputs(base_run, tmp_path):
     workdir = tmp_path / "code"
     shutil.copytree(base_run, workdir, symlinks=True)
-    bound = next(p for p in sources.module_sources("adaptive_repro.outputs.he_kl") if p.endswith("bounds/he.py"))
+    bound = next(p for p in sources.module_sources("adaptive_repro.outputs.he.kl") if p.endswith("bounds/he.py"))
     original, stat = open(bound, "rb").read(), os.stat(bound)
     try:  # an edit (Snakemake compares checksums of small inputs, so a mere touch does not count)
         with open(bound, "ab") as f:

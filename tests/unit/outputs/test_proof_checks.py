@@ -10,9 +10,9 @@ import pytest
 from scipy import stats
 
 from adaptive_repro import groundtruth as gt
-from adaptive_repro.outputs import he_proof_checks as hp
-from adaptive_repro.outputs import lecture_proof_checks as lp
-from adaptive_repro.outputs import zhao_proof_checks as zp
+from adaptive_repro.outputs.he import proof_checks as hp
+from adaptive_repro.outputs.lecture import proof_checks as lp
+from adaptive_repro.outputs.zhao import proof_checks as zp
 from adaptive_repro.pipeline.catalogue import default_params
 from adaptive_repro.privacy import enumeration as en
 
@@ -115,7 +115,7 @@ def test_theorem7_per_step_below_exact_theorem8_above_on_the_grid():
     printed = (2 * math.sqrt(2) * L * sig / tau * math.sqrt(math.log(1 / d)) + 4 * L**2 / tau**2) / (2 * sig**2)
     fixed = (4 * math.sqrt(2) * L * sig / tau * math.sqrt(math.log(1 / d)) + 4 * L**2 / tau**2) / (2 * sig**2)
     assert (printed, fixed) == (pytest.approx(0.0968, abs=1e-4), pytest.approx(0.1927, abs=1e-4))
-    from adaptive_repro.outputs.he_applications import application_table
+    from adaptive_repro.outputs.he.applications import application_table
 
     params = default_params("he-sgld", {}, seed=1)
     sgld = hp.per_step_row("he-sgld", params, "sgld", application_table(params, "sgld"))

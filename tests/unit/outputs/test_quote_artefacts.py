@@ -11,8 +11,8 @@ ARTEFACTS = (r"\frac{m}{B}", "ln(m/B)", "ln m/B", r"\iff", "⟺")
 
 def quotes():
     """(module.name, text) of every quote constant of the output builders (``Q_*`` strings and ``QUOTES`` dicts)."""
-    for info in pkgutil.iter_modules(adaptive_repro.outputs.__path__):
-        module = importlib.import_module(f"adaptive_repro.outputs.{info.name}")
+    for info in pkgutil.walk_packages(adaptive_repro.outputs.__path__, prefix="adaptive_repro.outputs."):
+        module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             if name.startswith("Q_") and isinstance(value, str):
                 yield f"{info.name}.{name}", value

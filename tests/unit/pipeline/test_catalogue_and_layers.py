@@ -145,3 +145,15 @@ def test_the_unit_tests_mirror_the_package():
     top_modules = {p.stem for p in sources.ROOT.glob("*.py") if p.name != "__init__.py"}
     top_tests = {p.stem.removeprefix("test_") for p in unit.glob("test_*.py")}
     assert top_tests <= top_modules, sorted(top_tests - top_modules)
+
+
+def test_a_papers_outputs_sit_in_its_own_folder():
+    """outputs/<paper>/ holds every builder of that paper's outputs (and its figure module, unless the figure is a
+    view several papers share, at the top of outputs/): a newcomer finds a paper's outputs in one folder."""
+    for entry in catalogue.CATALOGUE:
+        assert entry.module.startswith(f"{entry.paper}."), (entry.id, entry.module)
+        shared = "." not in entry.figures
+        assert shared or entry.figures.startswith(f"{entry.paper}."), (entry.id, entry.figures)
+    top = {p.stem for p in (sources.ROOT / "outputs").glob("*.py") if p.name != "__init__.py"}
+    builders = {entry.module for entry in catalogue.CATALOGUE}
+    assert not top & builders, "a builder at the top of outputs/"

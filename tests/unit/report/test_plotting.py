@@ -27,7 +27,7 @@ def test_every_arm_has_words_and_its_own_colour():
 
 
 def test_no_output_module_sets_the_backend_or_its_own_colormap():
-    for path in sorted((SRC / "outputs").glob("*.py")):
+    for path in sorted((SRC / "outputs").rglob("*.py")):
         text = path.read_text()
         assert "matplotlib.use(" not in text, path.name
         assert "get_cmap(" not in text and "plt.cm." not in text and '"tab:' not in text, path.name

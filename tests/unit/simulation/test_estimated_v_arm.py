@@ -20,7 +20,7 @@ def _block(structures, mechanisms=ARMS):
 
 
 def test_an_experiment_with_it_runs_every_arm_on_the_direct_engine_and_reports_its_rows():
-    from adaptive_repro.outputs import zhao_correlation as zc
+    from adaptive_repro.outputs.zhao import correlation as zc
 
     spec = validation.experiment_spec("zhao-correlation", _block([{"name": "households", "size": 10, "b": 1.0}]))
     (point,) = spec.points

@@ -1,5 +1,5 @@
 """Simulations of the Lecture 18 notes (adaptive_repro.simulation.lecture_mechanisms) and the output builders
-(adaptive_repro.outputs.lecture).
+(adaptive_repro.outputs.lecture.transfer_and_monitor).
 
 Statistical tests use fixed seeds, so they are deterministic; the stated false-failure rate is the chance that a
 correct implementation fails for a random seed (here 1e-4 per test).
@@ -13,7 +13,7 @@ from scipy import stats
 from adaptive_repro.foundation import registry
 from adaptive_repro.foundation.config import SCHEMA_DIR, fill_schema_defaults
 from adaptive_repro.foundation.seeds import rng
-from adaptive_repro.outputs import lecture as lo
+from adaptive_repro.outputs.lecture import transfer_and_monitor as lo
 from adaptive_repro.pipeline.catalogue import default_params
 from adaptive_repro.pipeline.validation import validated
 from adaptive_repro.simulation import lecture_mechanisms as sim

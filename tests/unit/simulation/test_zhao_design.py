@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from adaptive_repro.outputs import zhao_frontier
+from adaptive_repro.outputs.zhao import frontier as zhao_frontier
 from adaptive_repro.pipeline import specs as spec_builders
 from adaptive_repro.pipeline import validation
 from adaptive_repro.simulation import data_models, experiments
