@@ -67,6 +67,13 @@ if workflow.is_main_process:  # jobs re-read this file: check and print once, in
 RUN_START = time.time()  # jobs killed by a signal since then get their FAILED line from onerror
 
 
+onstart:
+    # the costed jobs with their estimates, for each finished job's "run: i of n jobs done, about T left" line
+    from adaptive_repro.pipeline import run_progress
+
+    run_progress.write_plan(f"{RESULTS}/logs", planned_jobs(), workflow.cores)
+
+
 onerror:
     from adaptive_repro.pipeline.joblog import interrupted_jobs
 

@@ -96,6 +96,21 @@ def chunks(name):
     return _CHUNK_PLANS[name]
 
 
+def planned_jobs():
+    """The run's costed jobs by log path: (estimated CPU seconds, whether it is to run: its output not yet there).
+    Simulation chunks and theory builds; the cheap aggregation, experiment builds and reports are left out."""
+    jobs = {}
+    for name in EXPERIMENT_SPECS:
+        for replicates in chunks(name):
+            log = f"{RESULTS}/logs/simulate/{name}/{spec_digest(name)}/replicates-{replicates[0]}-{replicates[-1]}.log"
+            jobs[log] = (resources.job_seconds(replicate_cost(name), len(replicates)),
+                         not os.path.exists(chunk_path(name, replicates, "records")))
+    for oid in OUTPUTS:
+        if catalogue.get(oid).kind == "theory":
+            jobs[log_file(oid)] = (theory_cost(oid).seconds, not os.path.exists(output_files(oid)["claims"]))
+    return jobs
+
+
 def chunk_path(name, replicates, kind):
     return f"{RESULTS}/records/{name}/{spec_digest(name)}/replicates-{replicates[0]}-{replicates[-1]}.{kind}.csv"
 

@@ -10,13 +10,16 @@ import sys
 import time
 from pathlib import Path
 
-_CONSOLE = {"stream": sys.stderr, "label": ""}
+from adaptive_repro.pipeline import run_progress
+
+_CONSOLE = {"stream": sys.stderr, "label": "", "logs_dir": "", "log_path": ""}
 
 
 def job_logger(log_path: str, name: str, label: str = "") -> logging.Logger:
     """A logger writing to the job's ``log:`` file (timestamps); warnings and stray stderr output go there too. The
     console keeps one line per job, printed by :func:`finished` (``label`` names the job there)."""
-    _CONSOLE.update(stream=sys.stderr, label=label or name)
+    logs = next((p for p in Path(log_path).resolve().parents if p.name == "logs"), None)
+    _CONSOLE.update(stream=sys.stderr, label=label or name, logs_dir=str(logs or ""), log_path=str(log_path))
     logging.basicConfig(filename=log_path, level=logging.INFO, format="%(asctime)s %(message)s", force=True)
     logging.captureWarnings(True)
     sys.stderr = open(log_path, "a", encoding="utf-8")
@@ -113,6 +116,8 @@ def finished(log: logging.Logger, text: str) -> None:
         _console(f"FAILED {_CONSOLE['label']}: the job's log cannot be written ({err.strerror})")
         raise SystemExit(1) from None
     _console(f"done {_CONSOLE['label']}: {text} ({cpu:.1f} CPU-s)")
+    if _CONSOLE["logs_dir"]:
+        run_progress.report(_CONSOLE["logs_dir"], _CONSOLE["log_path"], _console)
 
 
 class Progress:

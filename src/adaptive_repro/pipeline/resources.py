@@ -274,6 +274,12 @@ def format_seconds(s: float) -> str:
     return f"{s / 3600:.1f} h" if s >= 3600 else (f"{s / 60:.1f} min" if s >= 60 else f"{s:.1f} s")
 
 
+def job_seconds(cost: ReplicateCost, replicates: int) -> float:
+    """Estimated CPU seconds of one simulation job of ``replicates`` replicates: the job's start-up plus each
+    replicate's cost."""
+    return cost.seconds * replicates + JOB_STARTUP_SECONDS
+
+
 def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: float | None,
                        theory: dict[str, ReplicateCost] | None = None, max_cpu_hours: float | None = None) -> list[str]:
     """Refuse (ConfigError naming the keys) a job that cannot fit in ``memory_cap_mb``, an experiment split into more
@@ -309,7 +315,7 @@ def check_and_estimate(specs: dict, chunks, cost_of, output_of, memory_cap_mb: f
         acc = per_output.setdefault(output_of(name), [0, 0.0, 0.0])
         acc[0] += len(jobs)
         acc[1] = max(acc[1], cost.mem_mb)
-        acc[2] += cost.seconds * spec.replicates + JOB_STARTUP_SECONDS * len(jobs)
+        acc[2] += sum(job_seconds(cost, len(job)) for job in jobs)
     for oid, cost in theory.items():
         per_output[oid] = [1, cost.mem_mb, cost.seconds]
     total = sum(cpu for _, _, cpu in per_output.values())

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from adaptive_repro import decisions
+from adaptive_repro.decisions import CONFIDENCE
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM, short_arm_name, structure_words, theory_table
 from adaptive_repro.outputs.zhao.correlation_claims import (
@@ -29,7 +30,7 @@ from adaptive_repro.outputs.zhao.correlation_claims import (
 )
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
 from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
-from adaptive_repro.stats import ci95_half_width, clopper_pearson, paired_gap
+from adaptive_repro.stats import clopper_pearson, paired_gap
 
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
 
@@ -333,11 +334,13 @@ def threshold_in_true_se(table: pd.DataFrame, arm) -> pd.DataFrame:
 def figure(table: pd.DataFrame, spec):
     """Per structure (columns, titled with the data model in words), two rows, each with the arms it is about:
 
-    * top, holdout − population (else − fresh) at the largest k in one unit, the true SE √V·½/√n of a query (95%
-      band of the mean; drawn where at least MIN_DRAWN replicates were answered), for the standard holdout and the
+    * top, holdout − population (else − fresh) at the largest k in one unit, the true SE √V·½/√n of a query (± Z SE
+      of the mean, the interval the verdicts use; drawn where at least MIN_DRAWN replicates were answered), for the
+      standard holdout and the
       protected arms that answer throughout (:func:`answering_arms`), each protected arm's threshold T as a thin
       dashed line in its colour, in the same unit;
-    * bottom, the fraction of accuracy queries answered at the largest k by the budgeted arms, with the 90% line.
+    * bottom, the fraction of accuracy queries answered at the largest k by the budgeted arms (Clopper–Pearson
+      interval at the verdicts' level), with the 90% line.
 
     A ring marks where the claim "<arm> is valid" fails (answered interval below 90%, or gap − 3 SE > T:
     :func:`_valid`, the claims' test), on the row that shows why. The bottom panels are titled with each structure's
@@ -369,7 +372,7 @@ def figure(table: pd.DataFrame, spec):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = a["V"] * DODGE ** (rank - (len(top_arms) - 1) / 2)
             unit = 0.5 * np.sqrt(a["V"] / a["n"])  # the true SE of a query
-            gap, band = a["gap_mean"] / unit, ci95_half_width(a["gap_se"], a["replicates"]) / unit
+            gap, band = a["gap_mean"] / unit, Z * a["gap_se"] / unit  # the verdicts' ± Z SE
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm) | marker_fill(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
@@ -394,7 +397,7 @@ def figure(table: pd.DataFrame, spec):
             label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
             bottom.plot(x, a["answered"], "-", ms=5.5, lw=1.5, label=label, zorder=25,
                         **(style(arm) | marker_fill(arm)))  # above the rings' white halo: a ringed point stays seen
-            lo, hi = clopper_pearson(np.round(a["answered"] * a["answered_n"]), a["answered_n"], 0.95)  # 95% CI
+            lo, hi = clopper_pearson(np.round(a["answered"] * a["answered_n"]), a["answered_n"], CONFIDENCE)
             bottom.errorbar(x, a["answered"], yerr=[a["answered"] - lo, hi - a["answered"]], fmt="none",
                             ecolor=arm.color, elinewidth=1.0, capsize=0, zorder=24)
             low = [(xi, r) for xi, r in zip(x, a.itertuples())
@@ -417,8 +420,7 @@ def figure(table: pd.DataFrame, spec):
     first = spec.points[0]
     verdict_title(fig, headline(table),
                   f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates"
-                  + (", the analyst removes the shared state" if first.remove_shared_state else "")
-                  + "; bars: 95% CI")
+                  + (", the analyst removes the shared state" if first.remove_shared_state else ""))
     handles, labels = [], []
     for ax in list(axes[0]) + list(axes[1]):
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -431,6 +433,8 @@ def figure(table: pd.DataFrame, spec):
     if keyed:  # one entry for what every arm's dashed line is
         keys[T_LEGEND] = Line2D(
             [], [], color=COLORS["reference"], ls="--", lw=1.2)
+    keys[f"bars: the verdicts' intervals (± {Z:g} SE; answered: Clopper–Pearson {CONFIDENCE:.2%})"] = Line2D(
+        [], [], color=COLORS["reference"], lw=1.0, marker="|", ms=9, ls="none")
     if ring_label in labels:  # last, after the lines' keys
         keys[ring_label] = handles[labels.index(ring_label)]
     kept = [(h, lab) for h, lab in zip(handles, labels) if lab not in keys]
