@@ -92,6 +92,9 @@ class Calibration(abc.ABC):
     claim_name: str = ""  # how claim text names the arm, if not its display name
     marker: str = "o"
     COUNTERFACTUAL: ClassVar[bool] = False  # a class constant, not a field: no digest changes with it
+    #: The calibration this one is compared with, session by session on the same data sets (zhao-correlation's
+    #: paired columns), by name; "" for none. A class constant (no digest changes with it).
+    PARTNER: ClassVar[str] = ""
     #: True if the mechanism reads the training records in their order (:meth:`session_threshold`): only the direct
     #: engine keeps them, so every arm of such an experiment runs on it.
     NEEDS_RECORDS: ClassVar[bool] = False
@@ -142,6 +145,7 @@ class NoiselessCalibration(DPCalibration):
     display_name: str = "DP calibration's T, no noise"
     purpose: str = "sigma = 0: a counterfactual, no privacy"
     COUNTERFACTUAL: ClassVar[bool] = True
+    PARTNER: ClassVar[str] = "dp"  # what the noise adds: the DP arm with its noise, on the same data sets
     color: str = "#999933"  # Paul Tol olive: no other arm's hue
     marker: str = "h"
 
@@ -155,6 +159,8 @@ class NoiselessCalibration(DPCalibration):
 class BayesianDPCalibration(Calibration):
     """sigma = 9 B / (4 n eps'), eps' the DP level that implies the session's eps as Bayesian DP on the data model
     (Zhao 2017 Lemmas 2-4, by ``alg1.bdp_method``; the data model does the conversion)."""
+
+    PARTNER: ClassVar[str] = "dp"  # what Bayesian DP buys over DP
 
     name: str = "bdp"
     display_name: str = "Bayesian-DP calibration"
@@ -239,6 +245,8 @@ class BayesianDPEffectiveNCalibration(BayesianDPCalibration):
     sample size n/V, as :class:`EffectiveNCalibration` does for the DP calibration (V known to the mechanism). This
     project's arm, not the paper's: it asks whether Bayesian DP plus the remedy answers, and from which n."""
 
+    PARTNER: ClassVar[str] = "dp_effective_n"  # what Bayesian DP buys over DP, both with T for n/V
+
     name: str = "bdp_effective_n"
     display_name: str = "Bayesian-DP calibration, threshold for n/V (V known)"
     purpose: str = "Lemma 2, V known to the mechanism"
@@ -262,6 +270,8 @@ class EstimatedVCalibration(DPCalibration):
     of dependent records (households), floored at 1; T = threshold_units sqrt(V̂) / (2 sqrt(n)). The setting's
     threshold is the one for n/V with V known (:class:`EffectiveNCalibration`): the rows judge the session's gap
     against it, so V̂ is held to what knowing V achieves. This project's arm, not the paper's."""
+
+    PARTNER: ClassVar[str] = "dp_effective_n"  # what estimating V costs against knowing it
 
     name: str = "dp_v_hat"
     display_name: str = "DP calibration, threshold for n/V̂ (V estimated)"

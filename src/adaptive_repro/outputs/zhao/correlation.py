@@ -20,12 +20,12 @@ from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM, short_arm_name, structure_words, theory_table
 from adaptive_repro.outputs.zhao.correlation_claims import (
     ANSWERED_MIN,
-    PARTNERS,
     REMEDY_ARMS,
     _assess,
     _standard_fails,
     _valid,
     claims,
+    partner,
     protection_status,
 )
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
@@ -41,7 +41,7 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
     fresh, with holdout − fresh beside it (``fresh_gap_*``) and the ratio of their variances (``variance_reduction``:
     what the population reference saves in replicates); per session, how many answered the last query and how
     many of those ended with a gap above the arm's threshold T; the budget used at the largest k, the arm's T and its
-    certified Bayesian-DP level; for an arm with a partner (:data:`PARTNERS`: the noiseless counterfactual and the DP
+    certified Bayesian-DP level; for an arm with a partner (:func:`partner`: the noiseless counterfactual and the DP
     arm, each Bayesian-DP calibration and its DP counterpart), the paired comparison on the same data sets: the
     sessions where exactly one of the two answered, the mean and SE of this arm's final gap minus the partner's over
     the sessions both answered, and the sessions where exactly one of them ended above T."""
@@ -94,21 +94,21 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
 
 def _paired_with_partner(arm: str, last: pd.DataFrame, answered_by: dict, session_gap: pd.Series, threshold,
                          has_population: bool, thresholds: dict) -> dict:
-    """:func:`point_table`'s paired columns of ``arm`` against its partner (:data:`PARTNERS`) on the same data sets
+    """:func:`point_table`'s paired columns of ``arm`` against its partner (:func:`partner`) on the same data sets
     (sessions): empty values where the arm has no partner at the point."""
-    partner = PARTNERS.get(arm)
+    partner_arm = partner(arm)
     empty = {"partner": "", "only_this_answered": 0, "only_partner_answered": 0, "paired_gap_diff_mean": np.nan,
              "paired_gap_diff_se": np.nan, "paired_sessions": 0, "only_this_over_t": 0, "only_partner_over_t": 0}
-    if partner not in answered_by:
+    if partner_arm not in answered_by:
         return empty
-    mine, theirs = answered_by[arm], answered_by[partner].reindex(answered_by[arm].index)
-    other = last.loc[partner]
+    mine, theirs = answered_by[arm], answered_by[partner_arm].reindex(answered_by[arm].index)
+    other = last.loc[partner_arm]
     other_gap = (other["holdout"] - other["population" if has_population else "fresh"]).reindex(session_gap.index)
     diff, diff_se, both = decisions.paired_difference(session_gap.to_numpy(), other_gap.to_numpy())
     over_mine = (session_gap > threshold).to_numpy() if threshold is not None else np.zeros(len(mine), bool)
-    partner_t = thresholds.get(partner)
+    partner_t = thresholds.get(partner_arm)
     over_theirs = (other_gap > partner_t).to_numpy() if partner_t is not None else np.zeros(len(mine), bool)
-    return empty | {"partner": partner, "only_this_answered": int((mine & ~theirs).sum()),
+    return empty | {"partner": partner_arm, "only_this_answered": int((mine & ~theirs).sum()),
                     "only_partner_answered": int((~mine & theirs).sum()), "paired_gap_diff_mean": diff,
                     "paired_gap_diff_se": diff_se, "paired_sessions": both,
                     "only_this_over_t": int((over_mine & ~over_theirs).sum()),

@@ -21,11 +21,19 @@ REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n", "zhao_alg
 ESTIMATED_V_ARM = "zhao_alg1_dp_v_hat"  # the threshold for n/V-hat, V-hat from each session's training set
 NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 0: noise versus data
 BDP_EFFECTIVE_N_ARM = "zhao_alg1_bdp_effective_n"
-#: Arms compared with a partner on the same data sets (correlation.point_table's paired columns): the noiseless
-#: counterfactual with the DP arm (what the noise adds), each Bayesian-DP calibration with its DP counterpart (what
-#: Bayesian DP buys over DP), the threshold for n/V-hat with the one for n/V known (what estimating V costs).
-PARTNERS = {NOISELESS_ARM: DP_ARM, BDP_ARM: DP_ARM, BDP_EFFECTIVE_N_ARM: "zhao_alg1_dp_effective_n",
-            ESTIMATED_V_ARM: "zhao_alg1_dp_effective_n"}
+
+
+def partner(arm_name: str) -> str | None:
+    """The arm ``arm_name`` is compared with on the same data sets (its calibration's ``PARTNER``: the noiseless
+    counterfactual with the DP arm, what the noise adds; each Bayesian-DP calibration with its DP counterpart, what
+    Bayesian DP buys over DP; the threshold for n/V-hat with the one for n/V known, what estimating V costs), or
+    None."""
+    from adaptive_repro.simulation.registries import CALIBRATIONS
+
+    own = next((c for c in CALIBRATIONS if c.arm_name == arm_name), None)
+    return f"zhao_alg1_{own.PARTNER}" if own is not None and own.PARTNER else None
+
+
 #: Equivalence margin of the "grows like √V" row: the slope of log gap on log V must lie within ½ ± this margin with
 #: its whole Z-SE interval for "holds" (a failure to reject ½ is not evidence of ½).
 SLOPE_MARGIN = 0.1
@@ -341,14 +349,14 @@ def _paired_words(decision: decisions.Decision, what: str) -> str:
 def bdp_against_dp(structure: str, sub: pd.DataFrame, arm_name: str, arms: dict) -> dict | None:
     """What Bayesian DP buys over DP at the classifier level (this project's question; Zhao 2017 §1 and §4 argue that
     the Bayesian-DP calibration repairs DP-based reuse under correlation): the Bayesian-DP arm ``arm_name`` against
-    its DP partner (:data:`PARTNERS`) on the same data sets, at every point where both answer. The decided quantity
+    its DP partner (:func:`partner`) on the same data sets, at every point where both answer. The decided quantity
     is the paired difference of their final gaps (DP − Bayesian DP) against a margin of one i.i.d. SE ½/√n
     (:func:`decisions.mean_above`: holds where it exceeds the margin by Z SE, does not hold where it stays below it
     by Z SE); the sessions above T and the answered sessions are compared beside it (McNemar's exact test). Holds
     where it holds at every point that is applicable and powered; does not hold where it does not hold at one; not
     applicable where no point is."""
     rows = sub[sub["mechanism"] == arm_name].sort_values("V")
-    partner_name = PARTNERS[arm_name]
+    partner_name = partner(arm_name)
     partners = {r.point: r for r in sub[sub["mechanism"] == partner_name].itertuples()}
     if rows.empty or not partners:
         return None
@@ -360,9 +368,10 @@ def bdp_against_dp(structure: str, sub: pd.DataFrame, arm_name: str, arms: dict)
               "does not hold" if decisions.FAILS in decided else
               "holds" if all(s == decisions.HOLDS for s in decided) else "not checked")
     what = arms[arm_name].claim_name
-    partner = arms[partner_name].claim_name if partner_name in arms else partner_name
+    partner_words = arms[partner_name].claim_name if partner_name in arms else partner_name
     return dict(claim_id=f"{structure}-{arm_name}-buys-validity-over-dp",
-                claim=f"Under {structure.replace('_', ' ')} correlation, {what} buys validity over {partner} at the "
+                claim=f"Under {structure.replace('_', ' ')} correlation, {what} buys validity over {partner_words} "
+                      "at the "
                       "classifier level: on the same data sets, at every strength where both answer, its sessions end "
                       "with a smaller final gap by more than one i.i.d. SE ½/√n.",
                 expected=f"DP − Bayesian DP final gap − {Z:g} SE > ½/√n at every applicable point where the standard "
