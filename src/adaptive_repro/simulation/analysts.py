@@ -203,7 +203,8 @@ class BudgetAwareAnalyst(Analyst):
         diagnostics = {"over_events": mech.over_events, "bottoms": mech.bottoms, "queries": len(queries.answers),
                        "attribute_queries": len(selection.asked),
                        "attribute_answered": int(np.sum(~np.isnan(q_answers))), "attribute_over_events": attr_over,
-                       "accuracy_queries": len(distinct), "accuracy_answered": int(np.sum(~np.isnan(answers)))}
+                       "accuracy_queries": len(distinct), "accuracy_answered": int(np.sum(~np.isnan(answers))),
+                       **mech.session_diagnostics()}
         return ArmOutcome(sizes, acc, budget_used, len(selection.ranked), diagnostics, queries)
 
 

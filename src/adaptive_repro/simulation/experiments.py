@@ -35,7 +35,7 @@ RECORD_COLUMNS = ("experiment", "replicate", "mechanism", "engine", "k", "n_sele
                   "accuracy", "budget_used")
 DIAGNOSTIC_COLUMNS = ("experiment", "replicate", "mechanism", "queries", "over_events", "bottoms",
                       "attribute_queries", "attribute_answered", "attribute_over_events", "accuracy_queries",
-                      "accuracy_answered", "z_final", "max_error", "thm2_event")
+                      "accuracy_answered", "z_final", "max_error", "thm2_event", "session_threshold")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -25,11 +25,18 @@ def test_an_experiment_with_it_runs_every_arm_on_the_direct_engine_and_reports_i
     spec = validation.experiment_spec("zhao-correlation", _block([{"name": "households", "size": 10, "b": 1.0}]))
     (point,) = spec.points
     assert set(point.arm_engines().values()) == {"direct"}
-    records, _ = spec.run_replicates(3, range(3), with_diagnostics=True)
-    table = zc.point_table(records, spec)
-    assert "zhao_alg1_dp_v_hat" in set(table["mechanism"])
-    (row,) = [c for c in zc.claims(table, spec) if c.claim_id == "households-zhao_alg1_dp_v_hat-restores"]
-    assert "V̂ estimated from its training set" in row.measured
+    records, diagnostics = spec.run_replicates(3, range(3), with_diagnostics=True)
+    table = zc.point_table(records, spec, diagnostics).set_index("mechanism")
+    # each session's V-hat, recorded with its threshold: only the V-hat arm sets one from its training set
+    thresholds = diagnostics.set_index("mechanism")["session_threshold"]
+    assert thresholds.loc["zhao_alg1_dp_v_hat"].notna().all()
+    assert thresholds.loc["zhao_alg1_dp_effective_n"].isna().all()
+    v_hat = (thresholds.loc["zhao_alg1_dp_v_hat"] / noise_unit_threshold(6.0, 400)) ** 2
+    assert table.loc["zhao_alg1_dp_v_hat", "v_hat_mean"] == pytest.approx(v_hat.mean()) and v_hat.min() >= 1.0
+    assert np.isnan(table.loc["zhao_alg1_dp_effective_n", "v_hat_mean"])
+    (row,) = [c for c in zc.claims(table.reset_index(), spec)
+              if c.claim_id == "households-zhao_alg1_dp_v_hat-restores"]
+    assert "V̂ estimated from its training set" in row.measured and "V̂ used: " in row.measured
 
 
 @pytest.mark.parametrize("size, b", [(1, 1.0), (25, 1.0)])

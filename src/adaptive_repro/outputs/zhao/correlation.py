@@ -35,7 +35,21 @@ from adaptive_repro.stats import clopper_pearson, paired_gap
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
 
 
-def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
+def estimated_inflation(diagnostics: pd.DataFrame | None, point, arm: str) -> tuple[float, float]:
+    """Mean and SD over the sessions of V̂ = (T_session / T)², T_session the threshold a session of ``arm`` set from
+    its training set (its diagnostics' ``session_threshold``), T the i.i.d. threshold: (NaN, NaN) for an arm
+    whose sessions set none."""
+    if diagnostics is None or "session_threshold" not in diagnostics:
+        return np.nan, np.nan
+    mine = diagnostics[(diagnostics["experiment"] == point.name) & (diagnostics["mechanism"] == arm)]
+    thresholds = pd.to_numeric(mine["session_threshold"], errors="coerce").dropna()
+    if thresholds.empty:
+        return np.nan, np.nan
+    v_hat = (thresholds / noise_unit_threshold(point.alg1.threshold_units, point.n)) ** 2
+    return float(v_hat.mean()), (float(v_hat.std(ddof=1)) if len(v_hat) > 1 else np.nan)
+
+
+def point_table(records: pd.DataFrame, spec, diagnostics: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per (point, arm): V; the decided gap at the largest k (mean, SE; in i.i.d. and true SE units):
     holdout − population where the model gives the exact population accuracy (``gap_reference``), else holdout −
     fresh, with holdout − fresh beside it (``fresh_gap_*``) and the ratio of their variances (``variance_reduction``:
@@ -44,7 +58,8 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
     certified Bayesian-DP level; for an arm with a partner (:func:`partner`: the noiseless counterfactual and the DP
     arm, each Bayesian-DP calibration and its DP counterpart), the paired comparison on the same data sets: the
     sessions where exactly one of the two answered, the mean and SE of this arm's final gap minus the partner's over
-    the sessions both answered, and the sessions where exactly one of them ended above T."""
+    the sessions both answered, and the sessions where exactly one of them ended above T; for an arm whose sessions
+    set their threshold from the training set, the mean and SD of the V̂ they used (:func:`estimated_inflation`)."""
     rows = []
     for point in spec.points:
         recs = records[records["experiment"] == point.name]
@@ -82,6 +97,7 @@ def point_table(records: pd.DataFrame, spec) -> pd.DataFrame:
                    "threshold": threshold,
                    "sigma": float(getattr(settings[arm.name], "sigma", np.nan)),
                    "certified_bdp": np.nan, "eps_session": np.nan, "feasible": settings[arm.name].feasible,
+                   **dict(zip(("v_hat_mean", "v_hat_sd"), estimated_inflation(diagnostics, point, arm.name))),
                    **_paired_with_partner(arm.name, last, answered_by, session_gap, threshold, has_population,
                                           {a.name: a.tolerance(point, settings[a.name]) for a in point.arms})}
             if arm.name in theory.index:
@@ -447,5 +463,5 @@ def figure(table: pd.DataFrame, spec):
 def build(output_id: str, params: dict, inputs: dict):
     """(table, figure, claims) of zhao-correlation from the records of every point."""
     (spec,) = inputs["specs"].values()
-    table = point_table(inputs["records"], spec)
+    table = point_table(inputs["records"], spec, inputs.get("diagnostics"))
     return table, figure(table, spec), claims(table, spec)

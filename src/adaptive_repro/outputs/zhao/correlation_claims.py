@@ -42,6 +42,13 @@ ADJUSTED_ANALYST = ("(The analyst removes the part the data set's shared latent 
                     "it holds before selecting, docs/METHODS.md §4b.)")
 
 
+def _v_hat_words(rows: pd.DataFrame) -> str:
+    """The V̂ the sessions used against the model's V, per point (where the table has it)."""
+    known = [r for r in rows.itertuples() if np.isfinite(getattr(r, "v_hat_mean", np.nan))]
+    return (" V̂ used: " + "; ".join(f"{r.v_hat_mean:.3g} ± {r.v_hat_sd:.2g} (SD over sessions) against V = {r.V:.3g}"
+                                    for r in known) + ".") if known else ""
+
+
 def _gap_text(r) -> str:
     return (f"V = {r.V:.3g}: {r.gap_mean:+.4f} ± {r.gap_se:.4f} ({r.gap_iid_se_units:.1f} i.i.d. SE, "
             f"{r.gap_true_se_units:.1f} true SE)")
@@ -207,7 +214,8 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                 mechanism = ((" Each session's threshold is T√V̂, V̂ estimated from its training set (the mean over "
                               "the attributes of the sign queries' inflation by batch means along the record order, "
                               "or cluster-robust over the households where the data model knows them, floored at "
-                              "1); the gap is judged against T for n/V with V known." if arm_name == ESTIMATED_V_ARM
+                              "1); the gap is judged against T for n/V with V known." + _v_hat_words(rows)
+                              if arm_name == ESTIMATED_V_ARM
                               else " The threshold is multiplied by √V, V the data model's expected inflation, known "
                                    "to the mechanism (an oracle, not estimated from the training set).") + compare)
             out.append(Claim(**base, claim_id=f"{structure}-{arm_name}-{suffix}",

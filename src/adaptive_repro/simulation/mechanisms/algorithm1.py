@@ -50,6 +50,10 @@ class ZhaoAlgorithm1(HoldoutMechanism):
             self.threshold_hat += threshold - self.threshold
             self.threshold = threshold
 
+    def session_diagnostics(self) -> dict:
+        """The threshold this session used where it was set from the training set (:meth:`prepare`)."""
+        return {"session_threshold": self.threshold} if self.session_threshold is not None else {}
+
     def answer_queries(self, q_train: np.ndarray, q_holdout: np.ndarray,
                        thresholds: np.ndarray | None = None) -> np.ndarray:
         """Answer queries Q_i in order; q_train = Q_i(D), q_holdout = Q_i(X). ``thresholds``: a threshold T_i per

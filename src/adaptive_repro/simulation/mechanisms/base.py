@@ -44,6 +44,11 @@ class HoldoutMechanism(abc.ABC):
     def answer_accuracy(self, acc_train: float, acc_holdout: float) -> float:
         """Answer to one accuracy query."""
 
+    def session_diagnostics(self) -> dict:
+        """The mechanism's own values of this session for its diagnostics row (keys: columns of
+        ``experiments.DIAGNOSTIC_COLUMNS``), e.g. a threshold it set from the training set; by default none."""
+        return {}
+
 
 @dataclasses.dataclass(frozen=True)
 class ArmSetting:
