@@ -80,14 +80,20 @@ class Arm(abc.ABC):
         if self.REPORTS not in REPORTED_QUANTITIES:
             raise TypeError(f"arm {self.name!r}: REPORTS {self.REPORTS!r} is not one of {REPORTED_QUANTITIES}")
 
-    def estimated_values(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """One replicate's accuracies per data set, in the order asked, as the quantity the reports estimate: as
-        they are for :data:`CLASSIFIER_ACCURACY`; for :data:`BEST_SO_FAR` every data set but the reported one
-        ("holdout") as the running maximum over the classifiers asked so far."""
+    def estimated_values(self, values: dict[str, np.ndarray], sizes: np.ndarray) -> dict[str, np.ndarray]:
+        """One replicate's accuracies per data set, per k in the order asked (``sizes``: the classifier's size at
+        each k; size 0 is the empty classifier, never asked), as the quantity the reports estimate: as they are for
+        :data:`CLASSIFIER_ACCURACY`; for :data:`BEST_SO_FAR` every data set but the reported one ("holdout") as the
+        running maximum over the classifiers asked so far."""
         if self.REPORTS == CLASSIFIER_ACCURACY:
             return values
-        return {name: v if name == "holdout" else np.fmax.accumulate(np.asarray(v, dtype=float))
-                for name, v in values.items()}
+        asked = np.asarray(sizes) > 0
+        out = {}
+        for name, v in values.items():
+            out[name] = np.array(v, dtype=float)
+            if name != "holdout":
+                out[name][asked] = np.fmax.accumulate(out[name][asked])
+        return out
 
     def setting(self, spec) -> ArmSetting:
         """The arm's set-up for the experiment ``spec`` (e.g. a calibrated noise scale)."""

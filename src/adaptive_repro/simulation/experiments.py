@@ -152,7 +152,7 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
     rows, diagnostics = [], []
     for (arm, engine, ctx, selection), acc in zip(played, measured):
         outcome = arm.analyst.report(ctx, selection, acc)
-        values = arm.estimated_values(outcome.values)
+        values = arm.estimated_values(outcome.values, outcome.sizes)
         for dataset in DATASETS:
             for k, size, value, used in zip(k_grid, outcome.sizes, values[dataset], outcome.budget_used):
                 rows.append((spec.name, replicate, arm.name, engine.name, int(k), int(size), outcome.n_kept, dataset,
