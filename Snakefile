@@ -71,7 +71,13 @@ onstart:
     # the costed jobs with their estimates, for each finished job's "run: i of n jobs done, about T left" line
     from adaptive_repro.pipeline import run_progress
 
-    run_progress.write_plan(f"{RESULTS}/logs", planned_jobs(), workflow.cores)
+    from snakemake.exceptions import WorkflowError
+
+    try:
+        _cores = workflow.cores
+    except WorkflowError:  # a cluster run given --jobs, not --cores: the jobs it runs at once
+        _cores = workflow.nodes
+    run_progress.write_plan(f"{RESULTS}/logs", planned_jobs(), _cores)
 
 
 onerror:

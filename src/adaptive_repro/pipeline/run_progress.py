@@ -20,10 +20,12 @@ PROGRESS_FILE = "run-progress.txt"
 _DONE_CPU = re.compile(r"done: .*\(([0-9.]+) CPU-s\)\s*$")
 
 
-def write_plan(logs_dir: str | Path, jobs: dict[str, tuple[float, bool]], cores: int) -> None:
+def write_plan(logs_dir: str | Path, jobs: dict[str, tuple[float, bool]], cores: int | None) -> None:
     """The run's plan: for each costed job, by its log path, (estimated CPU seconds, whether it is to run: False
-    for a job whose output is already there), the start time and the cores."""
-    plan = {"start": time.time(), "cores": int(cores),
+    for a job whose output is already there), the start time and the cores the run may use at once (1 where that
+    is unknown or unbounded)."""
+    cores = cores if isinstance(cores, int) and 0 < cores < 1_000_000 else 1
+    plan = {"start": time.time(), "cores": cores,
             "jobs": {str(path): [float(cpu), bool(pending)] for path, (cpu, pending) in jobs.items()}}
     write_text(json.dumps(plan, sort_keys=True), Path(logs_dir) / PLAN_FILE)
 

@@ -47,3 +47,12 @@ def test_each_line_is_printed_and_kept_in_the_runs_progress_file(tmp_path):
     assert lines == ["run: 1 of 2 costed jobs done; about 2.0 s of CPU left (≈ 2.0 s on 1 core; estimates × 0.5, "
                      "as measured so far)"]
     assert (tmp_path / run_progress.PROGRESS_FILE).read_text(encoding="utf-8").rstrip().endswith(lines[0])
+
+
+def test_a_run_without_a_core_count_plans_with_one(tmp_path):
+    """A cluster run with an unbounded jobs limit (or none) gives no usable core count: the plan says 1."""
+    import json
+
+    for cores in (None, 10**9, 0):
+        run_progress.write_plan(tmp_path, {}, cores)
+        assert json.loads((tmp_path / run_progress.PLAN_FILE).read_text(encoding="utf-8"))["cores"] == 1

@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from adaptive_repro import decisions
 from adaptive_repro.decisions import CONFIDENCE
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM, short_arm_name, structure_words, theory_table
@@ -25,28 +24,14 @@ from adaptive_repro.outputs.zhao.correlation_claims import (
     _standard_fails,
     _valid,
     claims,
-    partner,
     protection_status,
 )
+from adaptive_repro.outputs.zhao.correlation_sessions import estimated_inflation, paired_with_partner
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
 from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson, paired_gap
 
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
-
-
-def estimated_inflation(diagnostics: pd.DataFrame | None, point, arm: str) -> tuple[float, float]:
-    """Mean and SD over the sessions of V̂ = (T_session / T)², T_session the threshold a session of ``arm`` set from
-    its training set (its diagnostics' ``session_threshold``), T the i.i.d. threshold: (NaN, NaN) for an arm
-    whose sessions set none."""
-    if diagnostics is None or "session_threshold" not in diagnostics:
-        return np.nan, np.nan
-    mine = diagnostics[(diagnostics["experiment"] == point.name) & (diagnostics["mechanism"] == arm)]
-    thresholds = pd.to_numeric(mine["session_threshold"], errors="coerce").dropna()
-    if thresholds.empty:
-        return np.nan, np.nan
-    v_hat = (thresholds / noise_unit_threshold(point.alg1.threshold_units, point.n)) ** 2
-    return float(v_hat.mean()), (float(v_hat.std(ddof=1)) if len(v_hat) > 1 else np.nan)
 
 
 def point_table(records: pd.DataFrame, spec, diagnostics: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -59,7 +44,7 @@ def point_table(records: pd.DataFrame, spec, diagnostics: pd.DataFrame | None = 
     arm, each Bayesian-DP calibration and its DP counterpart), the paired comparison on the same data sets: the
     sessions where exactly one of the two answered, the mean and SE of this arm's final gap minus the partner's over
     the sessions both answered, and the sessions where exactly one of them ended above T; for an arm whose sessions
-    set their threshold from the training set, the mean and SD of the V̂ they used (:func:`estimated_inflation`)."""
+    set their threshold from the training set, the mean and SD of the V̂ they used (:mod:`.correlation_sessions`)."""
     rows = []
     for point in spec.points:
         recs = records[records["experiment"] == point.name]
@@ -98,7 +83,7 @@ def point_table(records: pd.DataFrame, spec, diagnostics: pd.DataFrame | None = 
                    "sigma": float(getattr(settings[arm.name], "sigma", np.nan)),
                    "certified_bdp": np.nan, "eps_session": np.nan, "feasible": settings[arm.name].feasible,
                    **dict(zip(("v_hat_mean", "v_hat_sd"), estimated_inflation(diagnostics, point, arm.name))),
-                   **_paired_with_partner(arm.name, last, answered_by, session_gap, threshold, has_population,
+                   **paired_with_partner(arm.name, last, answered_by, session_gap, threshold, has_population,
                                           {a.name: a.tolerance(point, settings[a.name]) for a in point.arms})}
             if arm.name in theory.index:
                 th = theory.loc[arm.name]
@@ -106,29 +91,6 @@ def point_table(records: pd.DataFrame, spec, diagnostics: pd.DataFrame | None = 
                         "budget": th["budget"]}
             rows.append(row)
     return pd.DataFrame(rows)
-
-
-def _paired_with_partner(arm: str, last: pd.DataFrame, answered_by: dict, session_gap: pd.Series, threshold,
-                         has_population: bool, thresholds: dict) -> dict:
-    """:func:`point_table`'s paired columns of ``arm`` against its partner (:func:`partner`) on the same data sets
-    (sessions): empty values where the arm has no partner at the point."""
-    partner_arm = partner(arm)
-    empty = {"partner": "", "only_this_answered": 0, "only_partner_answered": 0, "paired_gap_diff_mean": np.nan,
-             "paired_gap_diff_se": np.nan, "paired_sessions": 0, "only_this_over_t": 0, "only_partner_over_t": 0}
-    if partner_arm not in answered_by:
-        return empty
-    mine, theirs = answered_by[arm], answered_by[partner_arm].reindex(answered_by[arm].index)
-    other = last.loc[partner_arm]
-    other_gap = (other["holdout"] - other["population" if has_population else "fresh"]).reindex(session_gap.index)
-    diff, diff_se, both = decisions.paired_difference(session_gap.to_numpy(), other_gap.to_numpy())
-    over_mine = (session_gap > threshold).to_numpy() if threshold is not None else np.zeros(len(mine), bool)
-    partner_t = thresholds.get(partner_arm)
-    over_theirs = (other_gap > partner_t).to_numpy() if partner_t is not None else np.zeros(len(mine), bool)
-    return empty | {"partner": partner_arm, "only_this_answered": int((mine & ~theirs).sum()),
-                    "only_partner_answered": int((~mine & theirs).sum()), "paired_gap_diff_mean": diff,
-                    "paired_gap_diff_se": diff_se, "paired_sessions": both,
-                    "only_this_over_t": int((over_mine & ~over_theirs).sum()),
-                    "only_partner_over_t": int((~over_mine & over_theirs).sum())}
 
 
 #: How an arm fails at a point (the start of :func:`_valid`'s reason) -> words for a panel title.
