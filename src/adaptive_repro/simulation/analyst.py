@@ -68,17 +68,45 @@ def remove_shared_state(w: np.ndarray, state_means: np.ndarray) -> np.ndarray:
     A data set's shares of the states move every w_j by 2 sum_g (n_g/n - pi_g) F_jg, which those columns span, so the
     fit estimates the shares from all attributes at once and the residual keeps each attribute's own noise. NaN
     entries (bottom) stay NaN and do not enter the fit; with fewer than two states, or no more finite entries than
-    columns, w is returned as it is."""
-    w = np.array(w, dtype=float)
-    if state_means.shape[1] < 2:
+    columns, w is returned as it is. One call; :class:`SharedStateFit` serves many statistics of one population."""
+    return SharedStateFit(state_means).residual(w)
+
+
+class SharedStateFit:
+    """:func:`remove_shared_state` for one population's state means, for many statistics (every arm of a replicate):
+    the directions are built once, and for a w without NaN the fitted part is its projection on an orthonormal basis
+    of the directions' span, computed once (the left singular vectors above numpy.linalg.lstsq's own cutoff, so the
+    same least-squares fit; a w with NaN entries is fitted on its finite entries alone, as before)."""
+
+    def __init__(self, state_means: np.ndarray):
+        centered = state_means - state_means.mean(axis=1, keepdims=True) if state_means.shape[1] else state_means
+        self.directions = 2.0 * centered
+        self._basis: np.ndarray | None = None
+
+    def basis(self) -> np.ndarray:
+        """Orthonormal columns spanning the directions (numpy.linalg.lstsq's rank rule: singular values above
+        eps * max(d, G) times the largest)."""
+        if self._basis is None:
+            u, s, _ = np.linalg.svd(self.directions, full_matrices=False)
+            cutoff = np.finfo(float).eps * max(self.directions.shape) * s.max(initial=0.0)
+            self._basis = u[:, s > cutoff]
+        return self._basis
+
+    def residual(self, w: np.ndarray) -> np.ndarray:
+        """w minus its least-squares fit on the directions (:func:`remove_shared_state`)."""
+        w = np.array(w, dtype=float)
+        if self.directions.shape[1] < 2:
+            return w
+        finite = np.isfinite(w)
+        count = np.count_nonzero(finite)
+        if count <= self.directions.shape[1]:
+            return w
+        if count == w.size:
+            basis = self.basis()
+            return w - basis @ (basis.T @ w)
+        coef, *_ = np.linalg.lstsq(self.directions[finite], w[finite], rcond=None)
+        w[finite] -= self.directions[finite] @ coef
         return w
-    directions = 2.0 * (state_means - state_means.mean(axis=1, keepdims=True))
-    finite = np.isfinite(w)
-    if np.count_nonzero(finite) <= directions.shape[1]:
-        return w
-    coef, *_ = np.linalg.lstsq(directions[finite], w[finite], rcond=None)
-    w[finite] -= directions[finite] @ coef
-    return w
 
 
 def candidate_attributes(w_train: np.ndarray, cut: float) -> np.ndarray:

@@ -41,13 +41,13 @@ class ArmContext:
     spec: object  # the ExperimentSpec
     sets: dict  # "train", "holdout", "fresh" -> Dataset
     population_queries: Callable[[], np.ndarray]  # exact population value of every [0, 1] query
-    shared_state_means: Callable[[], np.ndarray]  # the data model's per-state sign-query means (d x G)
+    shared_state: Callable[[], analyst.SharedStateFit]  # the fit on the data model's per-state sign-query means
 
     def without_shared_state(self, w: np.ndarray) -> np.ndarray:
         """The analyst's own post-processing of statistics it holds (its training data's, or the mechanism's
         answers): the shared latent state's part removed where the spec asks for it (``remove_shared_state``,
         :func:`adaptive_repro.simulation.analyst.remove_shared_state`), else w unchanged."""
-        return analyst.remove_shared_state(w, self.shared_state_means()) if self.spec.remove_shared_state else w
+        return self.shared_state().residual(w) if self.spec.remove_shared_state else w
 
 
 @dataclasses.dataclass

@@ -15,8 +15,8 @@ several per column and group, which is what kept the engines far above their ran
    ``target`` wanted, the surplus side has ``count`` candidates and ``need`` = |have - target| must change side. The
    first ``need`` distinct values among i.i.d. uniform ranks floor(u * count) form a uniform ``need``-subset of the
    ranks (exchangeability; uniform up to the 2^-53 grid of the uniforms); the rank-r candidate (in record order) is
-   the entry changed. For every row of the block at once: one ``np.unique`` finds first appearances, one
-   ``np.flatnonzero`` maps ranks to records.
+   the entry changed. Compiled loops (:mod:`~adaptive_repro.simulation.column_kernels`) count each row's members,
+   find the first distinct ranks and map them to records in one pass over the row.
 3. **Truncated values by the inverse CDF in log space**, exact up to rounding at any threshold, and clamped to
    their side (so the count is exact even where rounding would land on the threshold).
 4. **A row that runs short** of spare uniforms, or of distinct ranks, is redrawn whole from the column's next
@@ -40,7 +40,7 @@ MAX_ATTEMPTS = 8
 
 def spare_uniforms(n: int, rows_per_column: int) -> int:
     """Spare uniforms a column draws for ``rows_per_column`` conditioned rows over n records: a row spends about
-    3 * need + 8 (:func:`uniform_ranks`), |have - target| has SD <= sqrt(n_g / 2), so this leaves room for a surplus
+    3 * need + 8 (:func:`coupon_draws`), |have - target| has SD <= sqrt(n_g / 2), so this leaves room for a surplus
     about 4-5 standard deviations out (a row that runs short is drawn again: a cost, not a bias)."""
     return int(8 * math.sqrt(n * rows_per_column)) + 24 * rows_per_column + 64
 
@@ -85,41 +85,10 @@ def normals_at_most(a: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.minimum(special.ndtri_exp(np.log1p(-u) + special.log_ndtr(a)), a)
 
 
-def places(groups: np.ndarray, size: int) -> np.ndarray:
-    """The place of each entry among the entries of its group, for sorted group labels in range(size) (0, 1, ...
-    within each group); O(len) where a binary search would be O(len log len)."""
-    counts = np.bincount(groups, minlength=size)
-    return np.arange(groups.size) - (np.cumsum(counts) - counts)[groups]
-
-
-def uniform_ranks(spare: np.ndarray, used: np.ndarray, rows: np.ndarray, count: np.ndarray,
-                  need: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For each pair p (a row ``rows[p]`` of ``spare``; rows in order, a row may have several pairs): a uniform
-    ``need[p]``-subset of range(count[p]) (module docstring, item 2), then ``need[p]`` uniforms for the new values,
-    each pair spending the next stretch of its row's spare uniforms from ``used[row]`` (advanced in place).
-
-    Returns (the pair of each chosen rank, the rank, its value uniform, the rows that ran short)."""
-    # twice the expected draws until ``need`` distinct of ``count`` (the coupon collector's), and 8 more
-    draws = np.ceil(2.0 * count * np.log((count + 0.5) / (count - need + 0.5))).astype(np.int64) + 8
-    spend = draws + need
-    before = np.cumsum(spend) - spend
-    start = used[rows] + before - before[np.searchsorted(rows, rows)]  # the row's earlier pairs come first
-    fits = start + spend <= spare.shape[1]
-    used += np.bincount(rows, weights=spend, minlength=used.size).astype(used.dtype)
-    pairs = np.flatnonzero(fits)
-    at = np.repeat(pairs, draws[pairs])  # the pair of each draw
-    offset = np.arange(at.size) - np.repeat(np.cumsum(draws[pairs]) - draws[pairs], draws[pairs])
-    u = spare[rows[at], start[at] + offset]
-    rank = np.minimum((u * count[at]).astype(np.int64), count[at] - 1)
-    _, first = np.unique(at * (int(count.max(initial=0)) + 1) + rank, return_index=True)
-    first.sort()  # first appearances, pair by pair, each pair's in the order drawn
-    at_first = at[first]
-    place = places(at_first, rows.size)
-    fine = fits & (np.bincount(at_first, minlength=rows.size) >= need)
-    keep = (place < need[at_first]) & fine[at_first]
-    chosen, chosen_place = at_first[keep], place[keep]
-    value_u = spare[rows[chosen], start[chosen] + draws[chosen] + chosen_place]
-    return chosen, rank[first][keep], value_u, np.unique(rows[~fine])
+def coupon_draws(count: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """Uniform ranks a row draws to find ``need`` distinct of ``count``: twice the coupon collector's expected
+    draws, and 8 more (module docstring, item 2)."""
+    return np.ceil(2.0 * count * np.log((count + 0.5) / (count - need + 0.5))).astype(np.int64) + 8
 
 
 def _redrawn(uniform: bool, down: np.ndarray, threshold: np.ndarray, value_u: np.ndarray) -> np.ndarray:
@@ -128,31 +97,37 @@ def _redrawn(uniform: bool, down: np.ndarray, threshold: np.ndarray, value_u: np
     return np.where(down, at_most(threshold, value_u), above(threshold, value_u))
 
 
+#: ``labels`` meaning "every entry in the row's range is a member"
+NO_LABELS = np.empty((0, 0), dtype=bool)
+
+
 def condition_rows(z: np.ndarray, threshold: np.ndarray, target: np.ndarray, spare: np.ndarray, used: np.ndarray,
-                   members: np.ndarray | None = None, uniform: bool = False) -> np.ndarray:
-    """Make exactly ``target[r]`` of row r's entries (its ``members`` if given) exceed ``threshold[r]``, in place:
-    a uniform subset of the surplus side is redrawn truncated to the other side (module docstring). ``z``'s entries
-    are i.i.d. N(0, 1) draws (``uniform``: Uniform(0, 1) draws). Returns the rows that ran short (to be redrawn
-    whole)."""
-    above = z > threshold[:, None]
-    if members is not None:
-        above &= members
-    have = np.count_nonzero(above, axis=1)
-    size = np.full(z.shape[0], z.shape[1]) if members is None else np.count_nonzero(members, axis=1)
+                   lo: np.ndarray | None = None, hi: np.ndarray | None = None, labels: np.ndarray = NO_LABELS,
+                   label: bool = True, uniform: bool = False) -> np.ndarray:
+    """Make exactly ``target[r]`` of row r's members exceed ``threshold[r]``, in place: a uniform subset of the
+    surplus side is redrawn truncated to the other side (module docstring). Row r's members are its entries
+    ``lo[r] <= i < hi[r]`` (the whole row by default) whose ``labels[r, i]`` equal ``label`` (if ``labels`` are
+    given). ``z``'s entries are i.i.d. N(0, 1) draws (``uniform``: Uniform(0, 1) draws); each row spends its spare
+    uniforms from ``used[r]`` on (advanced in place). Returns the rows that ran short (to be redrawn whole).
+
+    The counting and choosing run in compiled loops (:mod:`~adaptive_repro.simulation.column_kernels`, imported
+    here so that only the engines that draw columns load numba)."""
+    from adaptive_repro.simulation import column_kernels
+
+    rows_total, width = z.shape
+    lo = np.zeros(rows_total, dtype=np.int64) if lo is None else np.asarray(lo, dtype=np.int64)
+    hi = np.full(rows_total, width, dtype=np.int64) if hi is None else np.asarray(hi, dtype=np.int64)
+    threshold = np.asarray(threshold, dtype=float)
+    have, size = column_kernels.count_members_above(z, threshold, lo, hi, labels, label)
     surplus = have - np.asarray(target)
     rows = np.flatnonzero(surplus)
     if rows.size == 0:
         return rows
     down = surplus[rows] > 0  # too many above: candidates are the entries above
     count = np.where(down, have[rows], size[rows] - have[rows])
-    pair, rank, value_u, short = uniform_ranks(spare, used, rows, count, np.abs(surplus[rows]))
-    candidates = above[rows] if rows.size < z.shape[0] else above
-    candidates ^= ~down[:, None]  # rows with too few above: the entries not above are the candidates
-    if members is not None:
-        candidates &= members[rows]
-    flat = np.flatnonzero(candidates)  # candidate positions, row by row in record order
-    first = np.cumsum(count) - count
-    record = flat[first[pair] + rank] - pair * z.shape[1]
+    need = np.abs(surplus[rows])
+    pair, record, value_u, short = column_kernels.choose_surplus(
+        z, threshold, lo, hi, labels, label, rows, down, count, need, coupon_draws(count, need), spare, used)
     z[rows[pair], record] = _redrawn(uniform, down[pair], threshold[rows[pair]], value_u)
     return short
 

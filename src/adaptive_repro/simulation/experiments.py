@@ -19,6 +19,7 @@ import numpy as np
 
 from adaptive_repro.foundation import seeds
 from adaptive_repro.foundation.record_table import RecordTable
+from adaptive_repro.simulation import analyst
 from adaptive_repro.simulation.analysts import ArmContext, Selection
 from adaptive_repro.simulation.arm import Arm
 from adaptive_repro.simulation.data_models import DataModel, Population
@@ -138,7 +139,8 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
                                  observed=(name != "fresh"))
             for name in ("train", "holdout", "fresh")
         }
-    state_means = functools.cache(lambda: model.shared_state_means(pop))  # once per replicate, for every arm
+    # once per replicate, for every arm
+    shared_state = functools.cache(lambda: analyst.SharedStateFit(model.shared_state_means(pop)))
     played: list[tuple[Arm, Engine, ArmContext, Selection]] = []
     for arm, engine in zip(spec.arms, spec.arm_engine_objects):
         if not settings[arm.name].feasible:
@@ -146,7 +148,7 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
         mech = arm.create(seeds.rng(seed, spec.name, replicate, "mechanism", arm.name), spec, settings[arm.name])
         mech.prepare(datasets[engine.name]["train"])
         ctx = ArmContext(mech, spec, datasets[engine.name], lambda: query.population(model, pop, clip),
-                         state_means)
+                         shared_state)
         played.append((arm, engine, ctx, arm.analyst.select(ctx)))
     measured = measure_classifiers(spec, seed, replicate, pop, [(arm, ctx.sets, sel) for arm, _, ctx, sel in played])
     rows, diagnostics = [], []

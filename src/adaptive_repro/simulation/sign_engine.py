@@ -136,8 +136,9 @@ class ExactSignDataset(Dataset):
         groups = [(g, start, stop) for g, (start, stop) in enumerate(zip(self._starts, self._stops)) if stop > start]
 
         def condition(cols, z, extras, spare, used):  # u_ij > 0 iff z_ij > -m_jg
-            return np.concatenate([column_blocks.condition_rows(z[:, start:stop], -self.means[cols, g],
-                                                                self.positives[cols, g], spare, used)
+            rows = np.ones(cols.size, dtype=np.int64)
+            return np.concatenate([column_blocks.condition_rows(z, -self.means[cols, g], self.positives[cols, g],
+                                                                spare, used, start * rows, stop * rows)
                                    for g, start, stop in groups])
 
         columns = np.atleast_1d(np.asarray(columns, dtype=np.int64))

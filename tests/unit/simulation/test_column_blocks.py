@@ -8,6 +8,7 @@ on values and on a row sum that mixes positions and values), so the file fails b
 """
 from itertools import combinations
 
+import array_reference  # the array version, this folder (the law of uniform_ranks)
 import numpy as np
 import pytest
 from scipy import stats
@@ -33,8 +34,8 @@ def test_truncated_normals_follow_scipy_truncnorm(a):
 def test_uniform_ranks_are_uniform_distinct_subsets(count, need):
     rows = np.arange(ROWS)
     spare = np.random.default_rng(4).random((ROWS, column_blocks.spare_uniforms(count, 1)))
-    pair, rank, value_u, short = column_blocks.uniform_ranks(spare, np.zeros(ROWS, dtype=np.int64), rows,
-                                                             np.full(ROWS, count), np.full(ROWS, need))
+    pair, rank, value_u, short = array_reference.uniform_ranks(spare, np.zeros(ROWS, dtype=np.int64), rows,
+                                                               np.full(ROWS, count), np.full(ROWS, need))
     done = np.setdiff1d(rows, short)
     assert short.size < ROWS // 100
     chosen = {r: [] for r in done.tolist()}
@@ -59,11 +60,11 @@ def rejection_rows(rng, n, a, k, rows):
     return np.concatenate(kept)[:rows]
 
 
-def conditioned(rng, n, a, k, members=None, broken=False):
+def conditioned(rng, n, a, k, members=column_blocks.NO_LABELS, broken=False):
     z = rng.standard_normal((ROWS, n))
     spare = rng.random((ROWS, column_blocks.spare_uniforms(n, 1)))
     short = column_blocks.condition_rows(z, np.full(ROWS, a), np.full(ROWS, k), spare,
-                                         np.zeros(ROWS, dtype=np.int64), members)
+                                         np.zeros(ROWS, dtype=np.int64), labels=members)
     z = np.delete(z, short, axis=0)
     if broken:  # positives first: the counts and values right, the positions not uniform
         z = -np.sort(-z, axis=1)
@@ -106,7 +107,7 @@ def test_conditioning_members_leaves_the_others_alone():
     before = z.copy()
     spare = rng.random((ROWS, column_blocks.spare_uniforms(7, 1)))
     short = column_blocks.condition_rows(z, np.full(ROWS, 0.2), np.full(ROWS, 3), spare,
-                                         np.zeros(ROWS, dtype=np.int64), members)
+                                         np.zeros(ROWS, dtype=np.int64), labels=members)
     ok = np.setdiff1d(np.arange(ROWS), short)
     np.testing.assert_array_equal(z[:, ~members[0]], before[:, ~members[0]])
     assert np.all(np.count_nonzero((z > 0.2) & members, axis=1)[ok] == 3)

@@ -68,36 +68,23 @@ def chain_paths(plus: np.ndarray, plus_runs: np.ndarray, runs: np.ndarray, first
     R parts is a uniform (R - 1)-subset of its P - 1 gaps. Slots 1..P-1 of a row are the gaps between its +1
     records taken in order, slots P+1..n-1 those of its -1 records; each side's i.i.d. uniform ``gap_draws`` are
     conditioned to have exactly (runs - 1) above a threshold (the cuts). The k-th cut of a side ends its k-th run;
-    runs alternate from the first state, so the path is each run's state repeated its length (one ``np.repeat`` for
-    all rows: each has n records)."""
+    runs alternate from the first state (:func:`~adaptive_repro.simulation.column_kernels.two_state_paths`)."""
+    from adaptive_repro.simulation import column_kernels  # loads numba, as column_blocks.condition_rows does
+
     n = gap_draws.shape[1]
-    rows = np.arange(gap_draws.shape[0])
-    slots = np.arange(n)[None, :]
-    short, cut = [], np.zeros(gap_draws.shape, dtype=bool)
-    for members, parts, gaps in (((slots >= 1) & (slots < plus[:, None]), plus_runs, plus - 1),
-                                 (slots > plus[:, None], runs - plus_runs, n - plus - 1)):
+    plus = np.asarray(plus, dtype=np.int64)
+    short, thresholds = [], []
+    for lo, hi, parts, gaps in ((np.ones_like(plus), plus, plus_runs, plus - 1),
+                                (plus + 1, np.full_like(plus, n), runs - plus_runs, n - plus - 1)):
         cuts = np.maximum(parts - 1, 0)
         threshold = 1.0 - cuts / np.maximum(gaps, 1)
-        short.append(column_blocks.condition_rows(gap_draws, threshold, cuts, spare, used, members, uniform=True))
-        cut |= members & (gap_draws > threshold[:, None])
+        short.append(column_blocks.condition_rows(gap_draws, threshold, cuts, spare, used, lo, hi, uniform=True))
+        thresholds.append(threshold)
     short = np.concatenate(short)
-    cut[short] = False  # a row that ran short is drawn again: any path of the right length will do meanwhile
-    row, slot = np.divmod(np.flatnonzero(cut), n)
-    plus_side = slot < plus[row]
-    slot[~plus_side] -= plus[row[~plus_side]]  # a cut at slot s ends a run after s records of its side
-    lengths = []
-    for side, parts, total in ((plus_side, plus_runs, plus), (~plus_side, runs - plus_runs, n - plus)):
-        r = row[side]
-        ends = np.repeat(total[:, None], max(1, int(parts.max(initial=1))), axis=1)  # records of the side so far
-        ends[r, column_blocks.places(r, rows.size)] = slot[side]
-        lengths.append(np.diff(ends, axis=1, prepend=0))  # the side's run lengths, then zeros
-    width = 2 * max(lengths[0].shape[1], lengths[1].shape[1])
-    interleaved = np.zeros((rows.size, width), dtype=np.int64)
-    for first, (a, b) in ((first_plus, lengths), (~first_plus, lengths[::-1])):  # runs alternate from the first
-        interleaved[first, 0:2 * a.shape[1]:2] = a[first]
-        interleaved[first, 1:2 * b.shape[1]:2] = b[first]
-    state_plus = (np.arange(width) % 2 == 0)[None, :] == first_plus[:, None]
-    return np.repeat(state_plus.ravel(), interleaved.ravel()).reshape(gap_draws.shape), short
+    is_short = np.zeros(plus.size, dtype=bool)
+    is_short[short] = True  # a row that ran short is drawn again: any path of the right length will do meanwhile
+    return column_kernels.two_state_paths(gap_draws, thresholds[0], thresholds[1], plus,
+                                          np.asarray(first_plus, dtype=bool), is_short), short
 
 
 @dataclasses.dataclass(frozen=True)
@@ -239,12 +226,14 @@ class AttributeChainsDataset(Dataset):
     def _realize(self, cols, z, gap_draws, spare, used) -> np.ndarray:
         """Turn each row's normals ``z`` into column cols[r] in place (:func:`column_blocks.draw_rows`' contract):
         the column's path (:func:`chain_paths`), then values with exactly K_jg positives in each state."""
+        from adaptive_repro.simulation import column_kernels  # loads numba (column_blocks.condition_rows says why)
+
         is_plus, short = chain_paths(self.n_plus[cols], self.plus_runs[cols], self.runs[cols], self.first_plus[cols],
                                      gap_draws, spare, used)
-        for g, members in enumerate((is_plus, ~is_plus)):  # u_ij > 0 iff z_ij > -m_jg
+        for g, state in enumerate((True, False)):  # u_ij > 0 iff z_ij > -m_jg
             short = np.concatenate((short, column_blocks.condition_rows(
-                z, -self.means[cols, g], self.positives[cols, g], spare, used, members)))
-        z += np.where(is_plus, self.means[cols, 0][:, None], self.means[cols, 1][:, None])
+                z, -self.means[cols, g], self.positives[cols, g], spare, used, labels=is_plus, label=state)))
+        column_kernels.add_state_means(z, is_plus, self.means[cols, 0], self.means[cols, 1])
         return short
 
     def accuracies(self, ranked, weights, sizes, rng=None) -> np.ndarray:
