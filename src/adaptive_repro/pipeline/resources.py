@@ -30,8 +30,12 @@ MAX_CHUNKS = 5000
 
 #: CPU seconds per record of a selected column drawn by an exact engine, once for all arms (measured with
 #: benchmarks/correlation_engines.py: households at n = 10^6, 42 CPU-s a replicate with 3 arms and 55 with 5 at k up to
-#: 1,000; attribute chains at n = 10^5, 22 CPU-s with 3 arms).
-EXACT_DRAW_SECONDS = {"exact": 2.25e-8, "exact_chains": 2.0e-7}
+#: 1,000; attribute chains 0.75-0.92 CPU-s a replicate of config/correlation-power.yaml's points with 7 arms, their
+#: paths drawn in compiled loops).
+EXACT_DRAW_SECONDS = {"exact": 2.25e-8, "exact_chains": 1.0e-7}
+#: CPU seconds per selected column and arm on an exact engine (streams, blocks, each arm's score): fitted to the power
+#: config's points (0.53-0.96 CPU-s a replicate with 7 arms at n = 2,000, k up to 2,000).
+EXACT_COLUMN_ARM_SECONDS = 3.0e-5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,11 +62,11 @@ def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str], column_c
     if engines & exact_engines:
         arms = sum(e in exact_engines for e in arm_engines.values())
         columns = min(k_max, d)
-        # a selected column is drawn once for all arms (O(n), attribute chains' paths about 9x dearer) and added to
+        # a selected column is drawn once for all arms (O(n), attribute chains' paths about 4x dearer) and added to
         # every arm's scores (O(n) each), plus a per-column, per-arm overhead of streams and blocks
         draw = EXACT_DRAW_SECONDS["exact_chains" if "exact_chains" in engines else "exact"] * column_cost
-        seconds += (2e-7 * d * arms + n * columns * (draw + 6.5e-9 * arms) + 4.5e-5 * column_cost * columns * arms
-                    + 2e-3 * arms)
+        seconds += (2e-7 * d * arms + n * columns * (draw + 6.5e-9 * arms)
+                    + EXACT_COLUMN_ARM_SECONDS * column_cost * columns * arms + 2e-3 * arms)
         mem += 48.0 * n / 1e6 + 64.0 * d / 1e6
     return ReplicateCost(seconds, mem)
 

@@ -157,26 +157,35 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                              counterexample=f"slope {slope:+.4f} ± {slope_se:.4f}"
                              if worsens.state == decisions.FAILS else "",
                              code=code_name(weighted_slope)))
-            usable = std[(std["gap_mean"] > 0) & (std["gap_se"] > 0)]
+            usable, beyond = _room_for_sqrt_v(std[(std["gap_mean"] > 0) & (std["gap_se"] > 0)])
+            claim_words = ("The standard holdout's overfitting grows like √V (constant in units of the true SE "
+                           "√V·½/√n): the slope of log gap against log V is ½.")
+            expected = (f"slope ± {Z:g} SE wholly inside ½ ± {SLOPE_MARGIN:g} (holds); wholly outside it (does not "
+                        "hold): one margin both ways; tested at the points where √V growth from the smallest V "
+                        "stays below the largest possible gap (else not applicable)")
+            true_se = ", ".join(f"{r.gap_true_se_units:.1f} at V = {r.V:.3g}" for r in std.itertuples())
             if len(usable) >= 3:
                 x, y = np.log(usable["V"]), np.log(usable["gap_mean"])
                 w = (usable["gap_mean"] / usable["gap_se"]) ** 2  # var(log gap) ~ (se/gap)^2
                 slope, slope_se = weighted_slope(x.to_numpy(), y.to_numpy(), w.to_numpy())
                 sqrt_v = decisions.within(slope, slope_se, reps, 0.5, SLOPE_MARGIN)
-                out.append(Claim(**base, claim_id=f"{structure}-naive-gap-scales-like-sqrt-v",
-                                 claim="The standard holdout's overfitting grows like √V (constant in units of the "
-                                       "true SE √V·½/√n): the slope of log gap against log V is ½.",
-                                 expected=f"slope ± {Z:g} SE wholly inside ½ ± {SLOPE_MARGIN:g} (holds); wholly "
-                                          f"outside it (does not hold): one margin both ways",
+                out.append(Claim(**base, claim_id=f"{structure}-naive-gap-scales-like-sqrt-v", claim=claim_words,
+                                 expected=expected,
                                  measured=f"slope {slope:.2f} ± {slope_se:.2f} over {len(usable)} points "
                                           f"(interval {sqrt_v.low:.2f}–{sqrt_v.high:.2f}); gap in true "
-                                          "SE units: " + ", ".join(f"{r.gap_true_se_units:.1f} at V = {r.V:.3g}"
-                                                                   for r in usable.itertuples())
+                                          f"SE units: {true_se}"
                                           + (f". {sqrt_v.note()}" if sqrt_v.note() else ""),
                                  status=sqrt_v.status,
                                  counterexample=f"slope {slope:.2f} ± {slope_se:.2f}"
                                  if sqrt_v.state == decisions.FAILS else "",
                                  code=code_name(decisions.within)))
+            else:
+                out.append(Claim(**base, claim_id=f"{structure}-naive-gap-scales-like-sqrt-v", claim=claim_words,
+                                 expected=expected,
+                                 measured=f"not applicable at this setting: {beyond or 'a gap or its SE is 0'}; "
+                                          f"{len(usable)} point(s) leave room, a slope needs 3. Gap in true SE "
+                                          f"units: {true_se}",
+                                 status="not applicable", counterexample="", code=code_name(_room_for_sqrt_v)))
         for arm_name, what in ((DP_ARM, "stays valid"), (BDP_ARM, "stays valid"),
                                *((a, "restores validity") for a in REMEDY_ARMS)):
             rows = sub[sub["mechanism"] == arm_name].sort_values("V")
@@ -391,3 +400,21 @@ def bdp_against_dp(structure: str, sub: pd.DataFrame, arm_name: str, arms: dict)
                 counterexample="; ".join(words.split(";")[0] for state, _, words in points
                                          if state == decisions.FAILS),
                 code=code_name(bdp_against_dp))
+
+
+def _room_for_sqrt_v(points: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The standard holdout's points (increasing V) where the √V law has room: its prediction from the smallest V,
+    gap_1 √(V / V_1), stays below the largest possible gap (holdout accuracy 1: 1 − the population accuracy). A gap
+    cannot grow past that ceiling, so a slope below ½ there is no counter-example. Returns the points and, if any
+    are left out, the words saying why."""
+    points = points.sort_values("V")
+    if points.empty:
+        return points, "no point with a positive gap"
+    first = points.iloc[0]
+    predicted = first.gap_mean * np.sqrt(points["V"] / first.V)
+    room = predicted < points["largest_gap"]
+    beyond = points[~room]
+    words = ("√V growth from the gap at V = {:.3g} ({:.3f}) would reach ".format(first.V, first.gap_mean)
+             + ", ".join(f"{g:.2f} at V = {v:.3g}" for g, v in zip(predicted[~room], beyond["V"]))
+             + f" against a largest possible gap of {points['largest_gap'].min():.2f}") if len(beyond) else ""
+    return points[room], words

@@ -90,7 +90,8 @@ def test_worsens_row_is_three_way(gaps, status):
 
     v = np.array([1.0, 3.0, 8.0, 20.0])
     table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
-                          "gap_se": 0.002, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0, "replicates": 40})
+                          "gap_se": 0.002, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0, "replicates": 40,
+                          "largest_gap": 0.5})
     no_arms = NO_ARMS
     (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("worsens-naive-reuse")]
     assert row.status == status
@@ -200,11 +201,28 @@ def test_sqrt_v_scaling_holds_only_inside_its_equivalence_margin(slope_se_scale,
     gaps = 0.02 * v ** exponent
     table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
                           "gap_se": gaps * slope_se_scale, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0,
-                          "replicates": 40, "point": ["a", "b", "c", "d"]})
+                          "replicates": 40, "point": ["a", "b", "c", "d"], "largest_gap": 0.5})
     no_arms = NO_ARMS
     (row,) = [c for c in zc.claims(table, no_arms) if c.claim_id.endswith("scales-like-sqrt-v")]
     assert row.status == status, row.measured
     assert ("replicates would decide" in row.measured) == (status == "not checked")
+
+
+@pytest.mark.parametrize("gap_at_1, status", [(0.35, "not applicable"), (0.02, "does not hold")])
+def test_sqrt_v_scaling_is_tested_only_where_the_gap_has_room_to_grow(gap_at_1, status):
+    """A flat gap of 0.35 at V = 1, 3, 8, 20 is no counter-example to √V growth: the law would put it at 0.61-1.57,
+    past the largest possible gap 0.5 (holdout accuracy 1 under null labels); the same flat gap at 0.02 leaves room
+    (0.02 √20 = 0.09) and does not hold."""
+    import pandas as pd
+
+    v = np.array([1.0, 3.0, 8.0, 20.0])
+    gaps = np.full(4, gap_at_1)
+    table = pd.DataFrame({"structure": "households", "mechanism": "standard", "V": v, "gap_mean": gaps,
+                          "gap_se": gaps * 0.001, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0,
+                          "replicates": 40, "point": ["a", "b", "c", "d"], "largest_gap": 0.5})
+    (row,) = [c for c in zc.claims(table, NO_ARMS) if c.claim_id.endswith("scales-like-sqrt-v")]
+    assert row.status == status, row.measured
+    assert ("largest possible gap of 0.50" in row.measured) == (status == "not applicable")
 
 
 def test_a_slope_inside_the_margin_but_off_one_half_is_not_does_not_hold():
@@ -219,7 +237,7 @@ def test_a_slope_inside_the_margin_but_off_one_half_is_not_does_not_hold():
     se_log = 0.01 * np.sqrt(np.sum((x - x.mean()) ** 2))
     table = pd.DataFrame({"structure": "attribute_chains", "mechanism": "standard", "V": v, "gap_mean": gaps,
                           "gap_se": gaps * se_log, "gap_iid_se_units": 1.0, "gap_true_se_units": 1.0,
-                          "replicates": 70, "point": ["a", "b", "c", "d"]})
+                          "replicates": 70, "point": ["a", "b", "c", "d"], "largest_gap": 0.5})
     (row,) = [c for c in zc.claims(table, NO_ARMS) if c.claim_id.endswith("scales-like-sqrt-v")]
     assert "slope 0.42 ± 0.01" in row.measured
     assert row.status == "not checked" and "Undecided" in row.measured, row.measured
