@@ -229,9 +229,9 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                                    "to the mechanism (an oracle, not estimated from the training set).") + compare)
             out.append(Claim(**base, claim_id=f"{structure}-{arm_name}-{suffix}",
                              claim=f"Under {structure.replace('_', ' ')} correlation, {arms[arm_name].claim_name} "
-                                   f"{what} at every strength: ≥ {ANSWERED_MIN:.0%} of accuracy queries answered "
-                                   f"and the mean final gap (holdout − {reference}) within its threshold T at the "
-                                   "largest k.",
+                                   f"{what} at every strength: ≥ {ANSWERED_MIN:.0%} of sessions answer every "
+                                   "accuracy query (the one at the largest k is answered, not ⊥) and the mean final "
+                                   f"gap (holdout − {reference}) within its threshold T at the largest k.",
                              expected=f"valid at every V (answered ≥ {ANSWERED_MIN:.0%} by its "
                                       f"{decisions.CONFIDENCE:.2%} Clopper–Pearson interval, gap + {Z:g} SE ≤ T) "
                                       "where the standard holdout fails "
