@@ -55,7 +55,7 @@ test: lint
 	$(BIN)/pytest -n auto --dist worksteal -m "not serial" --durations=25
 	$(BIN)/pytest -m serial --durations=25
 
-# the quick subset while editing: no end-to-end runs, no test marked slow; tests/conftest.py fails an unmarked test
+# the quick subset while editing: no end-to-end runs, no test marked slow; tests/conftest.py lists an unmarked test
 # whose call spends more than FAST_TEST_CPU_SECONDS of CPU, so the subset stays quick
 test-fast: $(STAMP)
 	$(BIN)/pytest -m "not slow and not slurm" -n auto

@@ -4,6 +4,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -32,16 +33,21 @@ TINY = ROOT / "tests" / "configs" / "tiny.yaml"
 FAST_TEST_CPU_SECONDS = 5.0
 
 
+class UnmarkedSlowTest(pytest.PytestWarning):
+    """An unmarked test spent more than FAST_TEST_CPU_SECONDS: a hint to mark it ``slow``, never a failure (machines
+    differ by 2x, and a first call may compile the numba kernels)."""
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
-    """The marker audit: an unmarked test whose call spends more than FAST_TEST_CPU_SECONDS of CPU fails, asking for
-    the ``slow`` marker, so the fast subset stays fast without a list of slow tests."""
+    """The marker audit: an unmarked test whose call spends more than FAST_TEST_CPU_SECONDS of CPU is listed in the
+    warnings summary, asking for the ``slow`` marker, so the fast subset stays fast without a list of slow tests."""
     start = time.process_time()
     result = yield
     spent = time.process_time() - start
     if spent > FAST_TEST_CPU_SECONDS and not any(item.iter_markers("slow")) and not any(item.iter_markers("slurm")):
-        pytest.fail(f"{item.nodeid} spent {spent:.1f} CPU-s without the 'slow' marker (the fast subset allows "
-                    f"{FAST_TEST_CPU_SECONDS:g}): mark it @pytest.mark.slow", pytrace=False)
+        warnings.warn(UnmarkedSlowTest(f"{item.nodeid} spent {spent:.1f} CPU-s without the 'slow' marker (the fast "
+                                       f"subset allows {FAST_TEST_CPU_SECONDS:g}): mark it @pytest.mark.slow"))
     return result
 
 
