@@ -70,9 +70,10 @@ def record(table: pd.DataFrame, config: str) -> None:
     """Replace ``config``'s rows of RECORDED by this run's measurements, with the commit and the machine's speed."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
                             encoding="utf-8").stdout.strip()
-    rows = table[["output", "measured_cpu_s"]].assign(config=config, date=datetime.date.today().isoformat(),
-                                                      commit=commit, **reference_seconds(repeats=1))
-    old = pd.read_csv(RECORDED) if RECORDED.exists() else pd.DataFrame(columns=rows.columns)
+    rows = table[["output", "measured_cpu_s"]].round({"measured_cpu_s": 1}).assign(
+        config=config, date=datetime.date.today().isoformat(), commit=commit, **reference_seconds(repeats=1))
+    # the commit as text: a short hash such as 230e330 would otherwise be read as the float 230e330 = inf
+    old = pd.read_csv(RECORDED, dtype={"commit": str}) if RECORDED.exists() else pd.DataFrame(columns=rows.columns)
     kept = old[old["config"] != config]
     pd.concat([kept, rows], ignore_index=True)[["config", *[c for c in rows.columns if c != "config"]]].to_csv(
         RECORDED, index=False)

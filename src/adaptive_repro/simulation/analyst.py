@@ -76,7 +76,7 @@ class SharedStateFit:
     """:func:`remove_shared_state` for one population's state means, for many statistics (every arm of a replicate):
     the directions are built once, and for a w without NaN the fitted part is its projection on an orthonormal basis
     of the directions' span, computed once (the left singular vectors above numpy.linalg.lstsq's own cutoff, so the
-    same least-squares fit; a w with NaN entries is fitted on its finite entries alone, as before)."""
+    same least-squares fit; a w with NaN entries is fitted on its finite entries alone)."""
 
     def __init__(self, state_means: np.ndarray):
         centered = state_means - state_means.mean(axis=1, keepdims=True) if state_means.shape[1] else state_means

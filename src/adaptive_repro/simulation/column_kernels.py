@@ -1,10 +1,11 @@
-"""Compiled loops of the exact engines' column draws (numba): one pass over a block's values where the array version
-of :mod:`~adaptive_repro.simulation.column_blocks` made a dozen (masks, counts, candidate lists, ranks).
+"""Compiled loops of the exact engines' column draws (numba): one pass over a block's values for the counting,
+choosing and placing of :mod:`~adaptive_repro.simulation.column_blocks` (instead of masks, counts, candidate lists
+and ranks built as arrays).
 
-They compute exactly what the array version computed, from the same uniforms in the same order, so every column,
-and every record file, is the same to the last bit (tests/unit/simulation/test_column_kernels.py compares them
-with an array implementation kept in the tests). The floating-point work that defines a drawn value (the truncated
-normals' inverse CDF) stays in numpy and scipy; the loops only count, choose and place.
+tests/unit/simulation/test_column_kernels.py checks that they compute exactly what an array implementation of the
+same rules (kept in the tests) computes from the same uniforms in the same order, to the last bit. The floating-point
+work that defines a drawn value (the truncated normals' inverse CDF) stays in numpy and scipy; the loops only count,
+choose and place.
 
 A row r of a block is conditioned over its members: the entries i with ``lo[r] <= i < hi[r]`` and, where ``labels``
 is given (a 0/1 array of the block's shape), ``labels[r, i] == label``.
