@@ -266,3 +266,26 @@ def test_a_truncated_figure_gets_a_failed_line_naming_it(tmp_path):
     png.unlink()
     (workdir / "results" / "figures" / "he-kl.pdf").unlink()
     assert snakemake(workdir, "--configfile", "one.yaml").returncode == 0
+
+
+def test_a_full_disk_gets_a_failed_line_naming_the_cause_the_file_and_the_fix(tmp_path):
+    """results/ on a 48 kB file system (tmpfs, mounted as root): the run fails when the build writes its table, with one
+    FAILED line naming ENOSPC, the file and the fix; nothing half-written is left; with space the rerun succeeds."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root (CI runs as root)")
+    workdir = copy_workflow(tmp_path / "full")
+    (workdir / "one.yaml").write_text(yaml.safe_dump(tiny_config() | {"outputs": ["he-kl"]}))
+    results = workdir / "results"
+    results.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(results)], check=True)
+    try:
+        proc = snakemake(workdir, "--configfile", "one.yaml")
+        left = sorted(str(p.relative_to(results)) for p in results.rglob("*") if p.is_file())
+    finally:
+        subprocess.run(["umount", str(results)], check=True)
+    assert proc.returncode != 0
+    failed = [line for line in (proc.stdout + proc.stderr).splitlines() if line.startswith("FAILED ")]
+    assert any(line.startswith("FAILED build he-kl: OSError: No space left on device (results/")
+               and "the disk is full: free space, then rerun snakemake" in line for line in failed), failed
+    assert not any(name.startswith(("tables/", "claims/", "figures/")) for name in left), left  # no partial output
+    assert snakemake(workdir, "--configfile", "one.yaml").returncode == 0

@@ -42,8 +42,9 @@ FIXES = {errno.ENOSPC: "the disk is full: free space, then rerun snakemake (fini
 
 def root_cause(error: BaseException) -> str:
     """One line for a failed job: the innermost operating-system error in ``error``'s chain (its ``__cause__`` and
-    ``__context__``: a full disk often surfaces as an unrelated error in the code that was writing), with its file and
-    the fix where one is known (:data:`FIXES`), else ``error`` itself as "Type: message"."""
+    ``__context__``: a full disk often surfaces as an unrelated error in the code that was writing), with the file of
+    the innermost error that names one and the fix where one is known (:data:`FIXES`), else ``error`` itself as
+    "Type: message"."""
     chain, seen = [], set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:  # ids of live objects of one chain: no reuse here
@@ -54,7 +55,10 @@ def root_cause(error: BaseException) -> str:
     if not os_errors:
         return f"{type(error).__name__}: {error}"
     root = os_errors[-1]
-    where = f" ({root.filename})" if root.filename else ""
+    # the innermost error names the cause; a library's write (pandas, matplotlib) often loses the file, which the
+    # project's own re-raise around it (foundation.io.atomic_path) names
+    filename = next((e.filename for e in reversed(os_errors) if e.filename), None)
+    where = f" ({filename})" if filename else ""
     fix = FIXES.get(root.errno)
     return f"{type(root).__name__}: {root.strerror or root}{where}" + (f"; {fix}" if fix else "")
 

@@ -25,3 +25,18 @@ def test_progress_logs_the_first_the_last_and_at_most_one_line_per_interval(capl
             progress(done, 500)
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2 and "done 1/500" in lines[0] and "done 500/500" in lines[1]
+
+
+def test_the_failed_line_names_the_innermost_cause_and_the_file_an_outer_error_knows():
+    """pandas' full-disk error has no file name; the project's re-raise around the write (atomic_path) has it."""
+    import errno
+
+    try:
+        try:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        except OSError as inner:
+            raise OSError(errno.ENOSPC, "No space left on device", "results/tables/he-kl.csv") from inner
+    except OSError as outer:
+        line = joblog.root_cause(outer)
+    assert line == ("OSError: No space left on device (results/tables/he-kl.csv); the disk is full: free space, "
+                    "then rerun snakemake (finished jobs are kept)")

@@ -397,3 +397,14 @@ def test_what_bayesian_dp_buys_is_a_paired_decision_with_one_margin(diff, diff_s
     assert row["status"] == status, row["measured"]
     assert ("no power" in row["measured"]) == (std_gap < 0.0085)
     assert bool(row["counterexample"]) == (status == "does not hold")
+
+
+@pytest.mark.parametrize("eps, says_device", [(10.0, True), (3.0, False), (1.0, False)])
+def test_a_session_epsilon_above_three_is_called_a_device_not_a_privacy_level(eps, says_device):
+    from adaptive_repro.outputs.zhao import correlation_claims
+
+    row = types.SimpleNamespace(eps_session=eps, sigma=0.003, threshold=0.1)
+    words = correlation_claims._device_words(row)
+    assert ("not a privacy level" in words) == says_device
+    if says_device:
+        assert "0.03 T" in words and f"{np.exp(eps):.3g}" in words
