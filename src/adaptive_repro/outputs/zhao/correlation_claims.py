@@ -428,7 +428,7 @@ def _room_for_sqrt_v(points: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     predicted = first.gap_mean * np.sqrt(points["V"] / first.V)
     room = predicted < points["largest_gap"]
     beyond = points[~room]
-    words = ("√V growth from the gap at V = {:.3g} ({:.3f}) would reach ".format(first.V, first.gap_mean)
+    words = (f"√V growth from the gap at V = {first.V:.3g} ({first.gap_mean:.3f}) would reach "
              + ", ".join(f"{g:.2f} at V = {v:.3g}" for g, v in zip(predicted[~room], beyond["V"]))
              + f" against a largest possible gap of {points['largest_gap'].min():.2f}") if len(beyond) else ""
     return points[room], words
