@@ -17,7 +17,9 @@ from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
-REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n", "zhao_alg1_dp_v_hat")
+REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n", "zhao_alg1_dp_v_hat",
+               "zhao_alg1_bdp_effective_n")
+SCRIPT_ARM = "dwork_code"  # Dwork et al.'s Thresholdout as their script runs it: a threshold for i.i.d. records
 ESTIMATED_V_ARM = "zhao_alg1_dp_v_hat"  # the threshold for n/V-hat, V-hat from each session's training set
 NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 0: noise versus data
 #: Session epsilons above this are a device that gives the validity test power, not a privacy level (e^3 = 20 already
@@ -189,7 +191,7 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                                           f"{len(usable)} point(s) leave room, a slope needs 3. Gap in true SE "
                                           f"units: {true_se}",
                                  status="not applicable", counterexample="", code=code_name(_room_for_sqrt_v)))
-        for arm_name, what in ((DP_ARM, "stays valid"), (BDP_ARM, "stays valid"),
+        for arm_name, what in ((DP_ARM, "stays valid"), (BDP_ARM, "stays valid"), (SCRIPT_ARM, "stays valid"),
                                *((a, "restores validity") for a in REMEDY_ARMS)):
             rows = sub[sub["mechanism"] == arm_name].sort_values("V")
             if rows.empty:
@@ -216,7 +218,7 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
                 f"{r.certified_bdp:.3g} at V = {r.V:.3g}" for r in rows.itertuples() if np.isfinite(r.certified_bdp))
                 + f" (session ε = {worst.eps_session:g}{_device_words(worst)}).") \
                 if np.isfinite(worst.eps_session) else ""
-            suffix = "valid" if arm_name in (DP_ARM, BDP_ARM) else "restores"
+            suffix = "restores" if arm_name in REMEDY_ARMS else "valid"
             mechanism = _bottom_mechanism(rows) if arm_name in (DP_ARM, BDP_ARM) else ""
             if arm_name in REMEDY_ARMS:
                 naive = std.iloc[-1] if len(std) else None
@@ -316,7 +318,7 @@ def _noise_or_data(structure: str, sub: pd.DataFrame) -> dict | None:
                 + (f". {notes}" if notes else ""),
                 status=status,
                 counterexample="; ".join(f"V = {v:.3g}" for v, d in alone.items() if d.state == decisions.HOLDS),
-                code=code_name(decisions.paired_rates_differ_counts))
+                code=code_name(decisions.rate_at_least))  # the status; the paired test is measured beside it
 
 
 def _bottom_mechanism(rows: pd.DataFrame) -> str:
