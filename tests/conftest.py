@@ -25,8 +25,8 @@ SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 SHIPPED_CONFIGS = ("correlation-bdp-vs-dp-cluster.yaml", "correlation-bdp-vs-dp.yaml",
                    "correlation-decisive-batch-chain.yaml", "correlation-decisive-households.yaml",
                    "correlation-decisive-regimes.yaml", "correlation-decisive-shared-state.yaml",
-                   "correlation-estimated-v-power.yaml", "correlation-estimated-v.yaml", "correlation-power.yaml",
-                   "paper-scale.yaml")
+                   "correlation-epsilon-3.yaml", "correlation-estimated-v-power.yaml", "correlation-estimated-v.yaml",
+                   "correlation-power.yaml", "paper-scale.yaml")
 TINY = ROOT / "tests" / "configs" / "tiny.yaml"
 #: CPU seconds a test's call may spend without the ``slow`` marker (``make test-fast`` runs the unmarked tests). The
 #: test's own process CPU, which a busy machine inflates far less than wall time; fixtures are not counted.
