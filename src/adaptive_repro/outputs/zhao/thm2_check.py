@@ -10,7 +10,8 @@ import math
 
 import pandas as pd
 
-from adaptive_repro.foundation.registry import Claim, Verdicts, verdict
+from adaptive_repro import decisions
+from adaptive_repro.foundation.registry import Claim, Verdicts
 from adaptive_repro.outputs.zhao.common import (
     REQUIREMENT,
     REQUIREMENT_TEXT,
@@ -44,16 +45,6 @@ def build(output_id: str, params: dict, inputs: dict):
     return thm2_check(inputs["diagnostics"], spec, theory_table(spec))
 
 
-def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
-    """Exact binomial confidence interval (scipy.stats.binomtest: its root-finding on the binomial tail, whose last
-    bits scipy.special's public functions do not reproduce; imported here, so only this output's job pays for
-    scipy.stats)."""
-    from scipy import stats
-
-    ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=level, method="exact")
-    return float(ci.low), float(ci.high)
-
-
 def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
     """zhao-thm2-check: frequency of "exists i: Z_i < B and |a_i - Q_i(P)| >= tau" over replicates against beta."""
     settings = spec.alg1
@@ -61,7 +52,8 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
     rows = []
     for arm, grp in diagnostics.groupby("mechanism", sort=False):
         events, trials = int(grp["thm2_event"].sum()), len(grp)
-        low, high = clopper_pearson(events, trials)
+        rate = decisions.rate_at_most(events, trials, beta)  # its interval: the one the claims decide by
+        low, high = rate.low, rate.high
         th = theory[theory["arm"] == arm].iloc[0]
         rows.append({"mechanism": arm, "n": spec.n, "d": spec.d, **spec.model.table_labels(), "tau": settings.tau,
                      "beta": beta, "budget": settings.budget,
@@ -78,21 +70,38 @@ def thm2_check(diagnostics: pd.DataFrame, spec, theory: pd.DataFrame):
 
 
 def thm2_verdict(table: pd.DataFrame, beta: float, spec) -> str:
-    """The figure's one message: for which calibrations Theorem 2's failure event stays within β (95% interval
-    reaching down to β, as the claims judge it) and for which it exceeds β."""
-    within = [short_arm_name(spec.arm(m)) for m, low in zip(table["mechanism"], table["ci_low"]) if low <= beta]
-    above = [short_arm_name(spec.arm(m)) for m, low in zip(table["mechanism"], table["ci_low"]) if low > beta]
+    """The figure's one message: for which calibrations Theorem 2's failure event is decided within β and for which
+    it exceeds β (:func:`event_rate`, as the claims decide); calibrations left undecided are named as such."""
+    states = {short_arm_name(spec.arm(r.mechanism)): event_rate(r, beta).state for r in table.itertuples()}
+    within = [arm for arm, state in states.items() if state == decisions.HOLDS]
+    above = [arm for arm, state in states.items() if state == decisions.FAILS]
+    open_ = [arm for arm, state in states.items() if state not in (decisions.HOLDS, decisions.FAILS)]
     event = "Theorem 2's failure event"
     t2 = table[table["mechanism"] == THEOREM2_ARM]
     outside = ("; the Theorem 2 row is outside its hypotheses (n below its requirement), not a test of the theorem"
                if len(t2) and not bool(t2["n_meets_theorem2"].iloc[0]) else "")
-    if not above:
+    undecided = (f"; undecided for {' and '.join(open_)} (more replicates would decide)" if open_ else "")
+    if not above and not open_:
         return f"{event} stays within β = {beta:g} with every calibration" + outside
-    if not within:
+    if not within and not open_:
         return f"{event} exceeds β = {beta:g} with every calibration" + outside
+    if not within:
+        return f"{event} exceeds β = {beta:g} with {' and '.join(above)}" + undecided + outside
     plural = len(within) > 1
     return (f"Only the {' and '.join(within)} calibration{'s' if plural else ''} keep{'' if plural else 's'} "
-            f"{event} within β = {beta:g}; {' and '.join(above)} exceed{'' if len(above) > 1 else 's'} it" + outside)
+            f"{event} within β = {beta:g}" + (f"; {' and '.join(above)} exceed{'' if len(above) > 1 else 's'} it"
+                                              if above else "") + undecided + outside)
+
+
+#: How a decided (or not) event rate stands against beta, in words.
+WHERE = {decisions.HOLDS: "within", decisions.FAILS: "above"} | {
+    state: "not decided against" for state in (decisions.UNDECIDED, decisions.CANNOT_FAIL)}
+
+
+def event_rate(row, beta: float) -> decisions.Decision:
+    """Whether Theorem 2's failure event has probability at most β at one arm, from its events over the replicates
+    (independent data sets): :func:`decisions.rate_at_most`, the exact interval at decisions.CONFIDENCE."""
+    return decisions.rate_at_most(row.events, row.replicates, beta)
 
 
 
@@ -162,9 +171,10 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
     the measured rate (the 95% interval reaching down to beta counts as consistent)."""
     claims = []
     for r in table.itertuples():
-        measured = f"{r.events}/{r.replicates} = {r.frequency:.3f} (95% CI {r.ci_low:.3f}–{r.ci_high:.3f})"
+        rate = event_rate(r, beta)
+        measured = (f"{r.events}/{r.replicates} = {r.frequency:.3f} ({decisions.CONFIDENCE:.2%} Clopper-Pearson "
+                    f"interval {r.ci_low:.3f}–{r.ci_high:.3f})" + (f"; {rate.note()}" if rate.note() else ""))
         if r.mechanism != THEOREM2_ARM:
-            ok = r.ci_low <= beta
             noise_miss = math.exp(-r.tau / r.sigma)  # P[|Lap(sigma)| >= tau]: one answer off by the noise alone
             claims.append(Claim(
                 output_id="zhao-thm2-check", claim_id=event_rate_id(r.mechanism),
@@ -176,19 +186,19 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
                 + (f" (by construction: σ is {r.sigma / r.tau:.3g} τ, so the Laplace noise alone puts an answer τ or "
                    f"more off with probability e^(−τ/σ) = {noise_miss:.2f} > β at every answered query; the event "
                    "is then all but certain, whatever the data)" if noise_miss > beta else ""),
-                status=verdict(ok, "statement"), counterexample="" if ok else f"{r.mechanism}, n = {r.n}, "
-                f"tau = {r.tau:g}: 95% interval above β", kind="project", code=EVENT_CODE,
+                status=rate.status, counterexample="" if rate.state != decisions.FAILS else f"{r.mechanism}, n = "
+                f"{r.n}, tau = {r.tau:g}: interval above β", kind="project", code=EVENT_CODE,
                 strength="by construction" if noise_miss > beta else "tested"))
             continue
-        ok = r.ci_low <= beta
         met = bool(r.n_meets_theorem2)
         claim = "With Theorem 2's σ and T, P[∃i: Z_i < B and |a_i − Q_i(P)| ≥ τ] ≤ β."
         if met:
-            status, note = verdict(ok, "statement"), "" if ok else f"{r.mechanism}, n = {r.n}, tau = {r.tau:g}"
+            status = rate.status
+            note = f"{r.mechanism}, n = {r.n}, tau = {r.tau:g}" if rate.state == decisions.FAILS else ""
         else:  # the guarantee is stated only from the required n on: the measured rate is reported, not judged
             status, note = "not applicable", ""
             measured += (f"; hypotheses not met: n = {r.n:,} < {r.theorem2_n_required:.3g} (Theorem 2's requirement); "
-                         f"at this n the event rate is {'consistent with' if ok else 'above'} β")
+                         f"at this n the event rate is {WHERE[rate.state]} β")
         claims.append(Claim(output_id="zhao-thm2-check", claim_id=event_rate_id(r.mechanism),
                             source="Zhao 2017, Theorem 2", claim=claim, expected=f"≤ β = {beta:g}", measured=measured,
                             status=status, counterexample=note, kind="paper", quote=QUOTE_THM2, code=EVENT_CODE))
