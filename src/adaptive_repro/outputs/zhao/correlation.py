@@ -317,8 +317,8 @@ def figure(table: pd.DataFrame, spec):
       standard holdout and the
       protected arms that answer throughout (:func:`answering_arms`), each protected arm's threshold T as a thin
       dashed line in its colour, in the same unit;
-    * bottom, the fraction of accuracy queries answered at the largest k by the budgeted arms (Clopper–Pearson
-      interval at the verdicts' level), with the 90% line.
+    * bottom, the fraction of sessions whose accuracy query at the largest k is answered (not ⊥), for the budgeted
+      arms (Clopper–Pearson interval over the sessions at the verdicts' level), with the 90% line.
 
     A ring marks where the claim "<arm> is valid" fails (answered interval below 90%, or gap − 3 SE > T:
     :func:`_valid`, the claims' test), on the row that shows why. The bottom panels are titled with each structure's
@@ -394,7 +394,7 @@ def figure(table: pd.DataFrame, spec):
         bottom.set_ylim(-0.08, 1.1)
     reference = table["gap_reference"].iloc[0] if "gap_reference" in table and len(table) else "fresh"
     axes[0][0].set_ylabel(f"holdout − {reference} at k = {max(spec.k_grid)}\n(true SEs √V·½/√n)")
-    axes[1][0].set_ylabel("fraction of accuracy\nqueries answered (not ⊥)")
+    axes[1][0].set_ylabel("sessions whose last\nquery is answered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
                   f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates"
