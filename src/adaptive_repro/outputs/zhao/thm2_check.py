@@ -119,9 +119,9 @@ def typeset_count(x: float) -> str:
 
 def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
     """One wide panel, a row per Algorithm 1 calibration (named on the y axis): the frequency of Theorem 2's failure
-    event with its 95% Clopper–Pearson interval on x, in the arm's encoding, labelled beside the point with
-    events/replicates (and the answered share when answers were refused: ⊥ is not an error); β a dashed vertical
-    line; a rate whose claim fails is ringed and its label says why (no legend)."""
+    event with its Clopper–Pearson interval at decisions.CONFIDENCE on x, in the arm's encoding, labelled beside the
+    point with events/replicates (and the answered share when answers were refused: ⊥ is not an error); β a dashed
+    vertical line; a rate whose claim fails is ringed and its label says why (no legend)."""
     beta = float(table["beta"].iloc[0])
     rows = len(table)
     fig, ax = pyplot().subplots(figsize=(MAX_WIDTH, 1.0 + 0.62 * rows + 1.1))
@@ -155,7 +155,7 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
     ax.set_xlim(-0.03, 1.07)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel(r"rate of Theorem 2's failure event P[$\exists i$: $Z_i < B$ and $|a_i - Q_i(P)| \geq \tau$]"
-                  " over replicates, 95% Clopper–Pearson interval")
+                  f" over replicates, {decisions.CONFIDENCE:.2%} Clopper–Pearson interval")
     ax.set_ylabel("Algorithm 1\ncalibration")
     verdict_title(fig, wrap_verdict(thm2_verdict(table, beta, spec), 1.05 * MAX_WIDTH),  # 113 characters fit
                   setting_line(spec, int(table["replicates"].max()), 1.15 * MAX_WIDTH))  # its mathtext is short
@@ -168,7 +168,8 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
     below the required n (the guarantee is stated only from the required n on), with the measured rate and whether it
     is consistent with beta. The other arms' sigma and T are not Theorem 2's (sigma = (1-c)tau/(12 ln(4m/beta)),
     T = (1+c)tau/2): whether the theorem's event stays rarer than beta for them is this project's question, judged on
-    the measured rate (the 95% interval reaching down to beta counts as consistent)."""
+    the measured rate (:func:`event_rate`: holds where the whole exact interval is at most beta, does not hold where it
+    is above, else not checked)."""
     claims = []
     for r in table.itertuples():
         rate = event_rate(r, beta)
