@@ -20,6 +20,7 @@ from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM, short_arm_name, 
 from adaptive_repro.outputs.zhao.correlation_claims import (
     ANSWERED_MIN,
     REMEDY_ARMS,
+    SCRIPT_ARM,
     _assess,
     _standard_fails,
     _valid,
@@ -229,7 +230,7 @@ def _script_overfits(table: pd.DataFrame) -> str:
     """The title's verdict on the Dwork et al. script's Thresholdout (its threshold ignores correlation) where it
     overfits beyond its T (the claims' gap test), e.g. "the script's Thresholdout overfits beyond its T in attribute
     chains from V = 8" (the legend names the script: Dwork et al.'s); empty where it does not."""
-    bad = [(r.structure, r.V) for r in table[table["mechanism"] == "dwork_code"].itertuples()
+    bad = [(r.structure, r.V) for r in table[table["mechanism"] == SCRIPT_ARM].itertuples()
            if _assess(r)[1].startswith("overfitting")]
     if not bad:
         return ""

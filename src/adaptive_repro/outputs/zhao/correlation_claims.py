@@ -17,15 +17,14 @@ from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
-REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n", "zhao_alg1_dp_v_hat",
-               "zhao_alg1_bdp_effective_n")
+BDP_EFFECTIVE_N_ARM = "zhao_alg1_bdp_effective_n"
+REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n", "zhao_alg1_dp_v_hat", BDP_EFFECTIVE_N_ARM)
 SCRIPT_ARM = "dwork_code"  # Dwork et al.'s Thresholdout as their script runs it: a threshold for i.i.d. records
 ESTIMATED_V_ARM = "zhao_alg1_dp_v_hat"  # the threshold for n/V-hat, V-hat from each session's training set
 NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 0: noise versus data
 #: Session epsilons above this are a device that gives the validity test power, not a privacy level (e^3 = 20 already
 #: bounds a likelihood ratio loosely); the rows say so (this project's reading, docs/METHODS.md §4b).
 PRIVACY_LEVEL_EPSILON_MAX = 3.0
-BDP_EFFECTIVE_N_ARM = "zhao_alg1_bdp_effective_n"
 
 
 def partner(arm_name: str) -> str | None:

@@ -93,9 +93,8 @@ def thm2_verdict(table: pd.DataFrame, beta: float, spec) -> str:
                                               if above else "") + undecided + outside)
 
 
-#: How a decided (or not) event rate stands against beta, in words.
-WHERE = {decisions.HOLDS: "within", decisions.FAILS: "above"} | {
-    state: "not decided against" for state in (decisions.UNDECIDED, decisions.CANNOT_FAIL)}
+#: How an event rate stands against beta, in words, by its decision's state (otherwise "not decided against").
+WHERE = {decisions.HOLDS: "within", decisions.FAILS: "above"}
 
 
 def event_rate(row, beta: float) -> decisions.Decision:
@@ -165,8 +164,8 @@ def thm2_figure(table: pd.DataFrame, verdicts: Verdicts, spec):
 
 def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
     """Theorem 2's event rate per arm. The theorem2 arm uses Theorem 2's sigma and T: a paper row, "not applicable"
-    below the required n (the guarantee is stated only from the required n on), with the measured rate and whether it
-    is consistent with beta. The other arms' sigma and T are not Theorem 2's (sigma = (1-c)tau/(12 ln(4m/beta)),
+    below the required n (the guarantee is stated only from the required n on), with the measured rate and where its
+    interval lies against beta. The other arms' sigma and T are not Theorem 2's (sigma = (1-c)tau/(12 ln(4m/beta)),
     T = (1+c)tau/2): whether the theorem's event stays rarer than beta for them is this project's question, judged on
     the measured rate (:func:`event_rate`: holds where the whole exact interval is at most beta, does not hold where it
     is above, else not checked)."""
@@ -199,7 +198,7 @@ def thm2_claims(table: pd.DataFrame, beta: float, spec) -> list[Claim]:
         else:  # the guarantee is stated only from the required n on: the measured rate is reported, not judged
             status, note = "not applicable", ""
             measured += (f"; hypotheses not met: n = {r.n:,} < {r.theorem2_n_required:.3g} (Theorem 2's requirement); "
-                         f"at this n the event rate is {WHERE[rate.state]} β")
+                         f"at this n the event rate is {WHERE.get(rate.state, 'not decided against')} β")
         claims.append(Claim(output_id="zhao-thm2-check", claim_id=event_rate_id(r.mechanism),
                             source="Zhao 2017, Theorem 2", claim=claim, expected=f"≤ β = {beta:g}", measured=measured,
                             status=status, counterexample=note, kind="paper", quote=QUOTE_THM2, code=EVENT_CODE))
