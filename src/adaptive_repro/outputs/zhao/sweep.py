@@ -8,12 +8,14 @@ Overfitting is holdout − fresh accuracy at the largest k, in two units: sampli
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
+from adaptive_repro import decisions
 from adaptive_repro.foundation.registry import Claim, code_name, verdict
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.outputs.zhao.common import (
@@ -67,19 +69,35 @@ def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
 
 def standard_trend(table: pd.DataFrame):
     """How the standard holdout's gap at the largest k changes from the smallest to the largest p, per b: (p_lo,
-    p_hi, [(b, change, SE)], rises, falls), a rise or fall counting when it exceeds Z SE (what the claim judges and
-    the figure rings). None without a standard arm."""
+    p_hi, [(b, change, SE)], rises, falls, decisions). Each b is decided by :func:`decisions.mean_above` on the change
+    (rises: change − Z SE > 0; falls: change + Z SE ≤ 0, the same margin both ways); what the claim judges and the
+    figure rings. None without a standard arm."""
     sub = table[table["mechanism"] == "standard"]
     if sub.empty:
         return None
     p_lo, p_hi = sub["p"].min(), sub["p"].max()
-    diffs = []
+    diffs, per_b = [], {}
     for b, grp in sub.groupby("b"):
         lo, hi = grp.set_index("p").loc[p_lo], grp.set_index("p").loc[p_hi]
-        diffs.append((b, hi["gap_mean"] - lo["gap_mean"], float(np.hypot(hi["gap_se"], lo["gap_se"]))))
-    up = [x for x in diffs if x[1] > Z * x[2]]
-    down = [x for x in diffs if x[1] < -Z * x[2]]
-    return p_lo, p_hi, diffs, up, down
+        change, se = hi["gap_mean"] - lo["gap_mean"], float(np.hypot(hi["gap_se"], lo["gap_se"]))
+        diffs.append((b, change, se))
+        per_b[b] = decisions.mean_above(change, se, int(min(hi["replicates"], lo["replicates"])))
+    up = [x for x in diffs if per_b[x[0]].state == decisions.HOLDS]
+    down = [x for x in diffs if per_b[x[0]].state == decisions.FAILS]
+    return p_lo, p_hi, diffs, up, down, per_b
+
+
+def worsens_decision(per_b: dict) -> decisions.Decision:
+    """"Correlation makes the reused holdout overfit more": holds where the gap's rise is decided at some b and its
+    fall at none, does not hold where its fall is decided at some b (a counter-example), else undecided, needing the
+    replicates that would decide the first b (:func:`standard_trend`'s per-b decisions)."""
+    states = [d.state for d in per_b.values()]
+    first = min(per_b.values(), key=lambda d: (d.needs is None, d.needs or 0))
+    state = (decisions.FAILS if decisions.FAILS in states else decisions.HOLDS if decisions.HOLDS in states else
+             decisions.UNDECIDED)
+    return dataclasses.replace(first, state=state, rule="per b, the change of the gap from the smallest to the "
+                               f"largest p against 0 with ± {Z:g} SE", needs=first.needs if state == decisions.UNDECIDED
+                               else None)
 
 
 def sweep_verdict(table: pd.DataFrame) -> str:
@@ -91,7 +109,7 @@ def sweep_verdict(table: pd.DataFrame) -> str:
         if dp.empty:
             return "Overfitting against correlation strength"
         return f"Lemma 2 certifies the DP calibration at up to {dp['certified_bdp'].max():.3g}-Bayesian DP"
-    p_lo, p_hi, diffs, up, down = trend
+    p_lo, p_hi, diffs, up, down, _ = trend
     within = [(b, d, se) for b, d, se in diffs if abs(d) <= Z * se and abs(d) > 0.5 * max(abs(x) for _, x, _ in diffs)]
 
     def bs(changes) -> str:
@@ -123,7 +141,7 @@ DODGE = 0.025
 #: The words beside the first ring of each claim the figure rings (how it does not hold here).
 WORSENS = "correlation-worsens-overfitting"  # the IDs of the two rows the figure rings (one place each)
 DP_CERTIFIED = "dp-calibration-certified-bdp"
-RING_WORDS = {WORSENS: ("gap falls", "differs"), DP_CERTIFIED: ("level above ε", "fails")}
+RING_WORDS = {WORSENS: ("gap falls", "fails"), DP_CERTIFIED: ("level above ε", "fails")}
 
 
 #: The rings' one legend entry (one meaning in every figure: a claim does not hold here, whether it fails or differs
@@ -234,16 +252,15 @@ def figure(table: pd.DataFrame, spec):
 
 
 def _ring_trend(ax, table: pd.DataFrame) -> bool:
-    """Ring, on the standard holdout's panel, the largest-p points of the b where its gap falls significantly (or,
-    if it rises nowhere, of every b): where the claim "correlation worsens overfitting" fails or differs. Whether a
-    ring was drawn."""
+    """Ring, on the standard holdout's panel, the largest-p points of the b where its gap's fall is decided: where the
+    claim "correlation worsens overfitting" does not hold. Whether a ring was drawn."""
     trend = standard_trend(table)
     if ax is None or trend is None:
         return False
-    p_lo, p_hi, diffs, up, down = trend
-    if up and not down:
+    p_lo, p_hi, diffs, up, down, _ = trend
+    failing = {b for b, _, _ in down}
+    if not failing:
         return False
-    failing = {b for b, _, _ in (down or diffs)}
     sub = table[(table["mechanism"] == "standard") & (table["p"] == p_hi) & table["b"].isin(failing)]
     b_values = sorted(table["b"].unique())
     x = [p_hi + DODGE * (b_values.index(b) - (len(b_values) - 1) / 2) for b in sub["b"]]
@@ -310,21 +327,23 @@ def claims(table: pd.DataFrame) -> list[Claim]:
     out = []
     trend = standard_trend(table)
     if trend is not None:
-        p_lo, p_hi, diffs, up, down = trend
-        ok = bool(up) and not down
+        p_lo, p_hi, diffs, up, down, per_b = trend
+        decided = worsens_decision(per_b)
         text = "; ".join(f"b = {b:g}: {dlt:+.4f} ± {se:.4f}" for b, dlt, se in diffs)
-        if not ok:
-            text += (" — in this data model correlation does not make the standard holdout overfit more "
-                     "(no significant increase of holdout − fresh from p = "
-                     f"{p_lo:g} to p = {p_hi:g})")
+        if decided.state == decisions.FAILS:
+            text += (" — in this data model correlation does not make the standard holdout overfit more (its gap "
+                     f"falls from p = {p_lo:g} to p = {p_hi:g} at b = {', '.join(f'{b:g}' for b, _, _ in down)})")
+        if decided.note():
+            text += " " + decided.note()
         out.append(Claim(output_id="zhao-sweep", claim_id=WORSENS,
                          source="Zhao 2017 §1 (motivation)",
                          claim="Correlated records make overfitting of the reused holdout worse.",
-                         expected=f"holdout − fresh at the largest k significantly larger (> {Z:g} SE) at p = {p_hi:g} "
-                         f"than at p = {p_lo:g} for some b, and smaller for none",
-                         measured=text, status=verdict(ok),
-                         counterexample="" if ok else f"b = {(down or diffs)[0][0]:g}", kind="project",
-                         code=code_name(paired_gap)))
+                         expected=f"holdout − fresh at the largest k: its change from p = {p_lo:g} to p = {p_hi:g} "
+                         f"above 0 by more than {Z:g} SE for some b and below 0 by {Z:g} SE for none (holds); below 0 "
+                         f"by {Z:g} SE for some b (does not hold)",
+                         measured=text, status=decided.status,
+                         counterexample=f"b = {down[0][0]:g}" if down else "", kind="project",
+                         code=code_name(worsens_decision)))
     dp = table[table["mechanism"] == DP_ARM].drop_duplicates("p") if "certified_bdp" in table else pd.DataFrame()
     if not dp.empty:
         ok = bool((dp["certified_bdp"] <= dp["eps_session"] * (1 + 1e-6)).all())

@@ -125,15 +125,17 @@ def test_every_threshold_sees_the_same_data_and_the_estimates_are_as_documented(
     assert fig.get_suptitle().startswith("T√V̂ per query: ≥ 90% of data sets answer")
 
 
-def _table(fractions: dict, se=0.01, tails=None, replicates=100):
-    """A hand-made table: ``fractions`` gives each (variant, n)'s share of data sets answering >= 90%."""
+def _table(fractions: dict, se=0.01, tails=None, replicates=100, pairs=None):
+    """A hand-made table: ``fractions`` gives each (variant, n)'s share of data sets answering >= 90%, ``pairs`` its
+    discordant tail counts against V̂ per query (V̂ per query only, this variant only)."""
     rows = []
     for (variant, n), f in fractions.items():
         rows.append(dict(experiment="p", structure="households", n=n, variant=variant, answered_fraction=f,
                          answered_fraction_se=se, replicates=replicates, V=8.0, v_hat_mean=6.0, v_hat_max=15.0,
                          data_sets_answering_90=f, data_sets_answering_90_count=round(f * replicates),
                          data_sets_answering_under_20=(tails or {}).get((variant, n), 0.0),
-                         max_error_units=2.0))
+                         tail_v_hat_only=(pairs or {}).get((variant, n), (0, 0))[0],
+                         tail_here_only=(pairs or {}).get((variant, n), (0, 0))[1], max_error_units=2.0))
     return pd.DataFrame(rows)
 
 
@@ -161,13 +163,33 @@ def test_twenty_of_twenty_data_sets_answering_is_not_holds():
 
 
 def test_tail_and_order_rows_come_out_every_way():
+    """The worst-case row is McNemar's exact test on the data sets where exactly one of V̂ per query and max V̂ answers
+    < 20%: 10 of 10 such data sets on V̂ per query's side decide it (the interval's low end 0.0013^(1/10) > ½), 1 of 1
+    does not, a tail only with max V̂ does not hold, no discordant data set is undecided."""
     tails = {("v_hat", 1000): 0.1}
-    rows = {c.claim_id: c.status for c in zev.claims(_table(_all(0.99), tails=tails))}
+    rows = {c.claim_id: c.status for c in zev.claims(_table(_all(0.99), tails=tails,
+                                                            pairs={("v_hat_max", 1000): (10, 0)}))}
     assert rows["households-v8-worst-case-v-hat-removes-the-tail"] == "holds"
     assert rows["households-v8-v-hat-needs-the-record-order"] == "holds"
     rows = {c.claim_id: c.status for c in zev.claims(_table(_all(0.99, order=1.0), tails=tails | {
-        ("v_hat_max", 3000): 0.05}))}
+        ("v_hat_max", 3000): 0.12}, pairs={("v_hat_max", 3000): (0, 12)}))}
     assert rows["households-v8-worst-case-v-hat-removes-the-tail"] == "does not hold"
     assert rows["households-v8-v-hat-needs-the-record-order"] == "does not hold"
-    rows = {c.claim_id: c.status for c in zev.claims(_table(_all(0.99)))}
-    assert rows["households-v8-worst-case-v-hat-removes-the-tail"] == "not checked"
+    rows = {c.claim_id: c for c in zev.claims(_table(_all(0.99), pairs={("v_hat_max", 1000): (1, 0)}))}
+    assert rows["households-v8-worst-case-v-hat-removes-the-tail"].status == "not checked"
+    assert "replicates would decide it" in rows["households-v8-worst-case-v-hat-removes-the-tail"].measured
+    rows = {c.claim_id: c for c in zev.claims(_table(_all(0.99)))}
+    assert rows["households-v8-worst-case-v-hat-removes-the-tail"].status == "not checked"
+    assert "no tail to remove" in rows["households-v8-worst-case-v-hat-removes-the-tail"].measured
+
+
+def test_tail_pairs_count_the_data_sets_where_exactly_one_variant_is_in_the_tail():
+    """Four data sets: in the tail with both, with V̂ per query only, with max V̂ only, with neither."""
+    per_replicate = {"v_hat": [0.1, 0.1, 0.9, 0.9], "v_hat_max": [0.1, 0.9, 0.1, 0.9]}
+    records = pd.DataFrame([dict(experiment="p", structure="households", n=1000, variant=v, replicate=i,
+                                 answered_fraction=f, d=500, V=8.0, v_hat_mean=6.0, v_hat_max=15.0, sigma=0.01,
+                                 threshold=0.1, candidates=100, max_error_units=1.0, theorem2_failure=0)
+                            for v, fs in per_replicate.items() for i, f in enumerate(fs)])
+    table = zev.estimated_v_table(records).set_index("variant")
+    assert (table.loc["v_hat_max", "tail_v_hat_only"], table.loc["v_hat_max", "tail_here_only"]) == (1, 1)
+    assert (table.loc["v_hat", "tail_v_hat_only"], table.loc["v_hat", "tail_here_only"]) == (0, 0)
