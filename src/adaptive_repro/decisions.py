@@ -22,6 +22,7 @@ import dataclasses
 import math
 
 import numpy as np
+from scipy.stats import mannwhitneyu
 
 from adaptive_repro.stats import clopper_pearson
 
@@ -215,3 +216,31 @@ def paired_rates_differ_counts(a_only: int, b_only: int, trials: int) -> Decisio
         return bool(lo > 0.5 or hi <= 0.5)
 
     return Decision(UNDECIDED, diff, d_low, d_high, trials, rule, None if share == 0.5 else _needs(decides, trials))
+
+
+def ranks_above(a: np.ndarray, b: np.ndarray) -> Decision:
+    """"Values of group a tend to exceed those of group b" (two groups of independent sessions, e.g. the state-share
+    shift of the sessions that stopped answering against those that answered): the Mann-Whitney U test, one-sided
+    each way at the level of ± Z SE (scipy.stats.mannwhitneyu; exact for small groups without ties). Holds where
+    "a tends to exceed b" is significant, does not hold where "a tends to fall below b" is (one margin both ways:
+    P(a > b) = ½), else undecided. The estimate is P(a > b) + ½ P(a = b) (the AUC, U / (|a| |b|)); the interval is
+    not computed (NaN); ``needs`` scales the groups at their sizes' ratio until U's z-score reaches Z."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    a, b = a[np.isfinite(a)], b[np.isfinite(b)]
+    rule = (f"Mann-Whitney U test of {len(a)} against {len(b)} sessions, one-sided each way at "
+            f"{(1 - CONFIDENCE) / 2:.2%}")
+    trials = len(a) + len(b)
+    if len(a) == 0 or len(b) == 0:
+        return Decision(UNDECIDED, math.nan, math.nan, math.nan, trials, rule + " (a group is empty)", None)
+    level = (1.0 - CONFIDENCE) / 2.0
+    above = mannwhitneyu(a, b, alternative="greater")
+    below = mannwhitneyu(a, b, alternative="less")
+    auc = float(above.statistic) / (len(a) * len(b))
+    if above.pvalue < level:
+        return Decision(HOLDS, auc, math.nan, math.nan, trials, rule)
+    if below.pvalue < level:
+        return Decision(FAILS, auc, math.nan, math.nan, trials, rule)
+    spread = math.sqrt(len(a) * len(b) * (trials + 1) / 12.0)
+    z = abs(float(above.statistic) - len(a) * len(b) / 2.0) / spread
+    needs = None if z == 0 else min(math.ceil(trials * (Z / z) ** 2), NEEDS_CAP)
+    return Decision(UNDECIDED, auc, math.nan, math.nan, trials, rule, needs)

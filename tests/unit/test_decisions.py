@@ -94,3 +94,21 @@ def test_paired_rates_use_the_discordant_pairs():
 
 def test_confidence_is_three_standard_errors():
     assert d.CONFIDENCE == pytest.approx(stats.norm.cdf(3) - stats.norm.cdf(-3), rel=1e-12)
+
+
+def test_rank_test_decides_both_ways_with_one_level_and_names_what_it_needs():
+    """Two stopped sessions above eight answering ones: exact p = 1/45, undecided; five above 64 decide it; five
+    below 64 decide the other way; the needed count is where U's z-score reaches Z; an empty group is undecided."""
+    answering = np.linspace(0.0, 0.07, 8)
+    few = d.ranks_above([0.08, 0.09], answering)
+    assert few.state == d.UNDECIDED and few.estimate == 1.0
+    assert stats.mannwhitneyu([0.08, 0.09], answering, alternative="greater").pvalue == pytest.approx(1 / 45)
+    spread = math.sqrt(2 * 8 * 11 / 12)
+    assert few.needs == math.ceil(10 * (d.Z / (8 / spread)) ** 2)
+    many = np.linspace(0.0, 0.07, 64)
+    assert d.ranks_above(np.linspace(0.08, 0.1, 5), many).state == d.HOLDS
+    assert d.ranks_above(np.linspace(-0.1, -0.08, 5), many).state == d.FAILS
+    assert d.ranks_above([], many).state == d.UNDECIDED
+    rng = np.random.default_rng(0)
+    same = d.ranks_above(rng.normal(size=30), rng.normal(size=30))
+    assert same.state == d.UNDECIDED and 0.2 < same.estimate < 0.8

@@ -56,6 +56,12 @@ class Dataset(abc.ABC):
         """Sign queries q_j = (1/n) #{i: x_ij y_i > 0} (docs/METHODS.md §4a)."""
         raise ValueError(f"the {self.engine} engine has no sign queries; use engine 'exact' or 'direct'")
 
+    def state_share_shift(self, other: Dataset) -> float:
+        """The part of the training − holdout difference of a sign query that the shares of the shared latent states
+        alone make, root-mean-square over the attributes (this data set against ``other``; why some sessions spend
+        Algorithm 1's budget, docs/METHODS.md §4b); NaN for an engine that keeps no shared state."""
+        return float("nan")
+
     @abc.abstractmethod
     def accuracies(self, ranked, weights, sizes, rng: np.random.Generator | None = None) -> np.ndarray:
         """Accuracy of each nested top-``size`` classifier (``rng``: an engine's own draws, if it makes any)."""

@@ -36,7 +36,8 @@ RECORD_COLUMNS = ("experiment", "replicate", "mechanism", "engine", "k", "n_sele
                   "accuracy", "budget_used")
 DIAGNOSTIC_COLUMNS = ("experiment", "replicate", "mechanism", "queries", "over_events", "bottoms",
                       "attribute_queries", "attribute_answered", "attribute_over_events", "accuracy_queries",
-                      "accuracy_answered", "z_final", "max_error", "thm2_event", "session_threshold")
+                      "accuracy_answered", "z_final", "max_error", "thm2_event", "session_threshold",
+                      "state_share_shift")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,8 +162,10 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
                              float(value), float(used)))
         if outcome.diagnostics is not None:
             checks = arm.diagnostics(spec, outcome.queries) if outcome.queries is not None else {}
+            sets = ctx.sets
             diagnostics.append({"experiment": spec.name, "replicate": replicate, "mechanism": arm.name,
-                                **outcome.diagnostics, **checks})
+                                **outcome.diagnostics, **checks,
+                                "state_share_shift": sets["train"].state_share_shift(sets["holdout"])})
     return RecordTable(RECORD_COLUMNS, rows), RecordTable.from_dicts(DIAGNOSTIC_COLUMNS, diagnostics)
 
 

@@ -110,6 +110,15 @@ class ExactSignDataset(Dataset):
         """Size of the first group (batch chain: #{i: r_i = +1})."""
         return int(self.group_sizes[0])
 
+    def state_share_shift(self, other: Dataset) -> float:
+        """sqrt(mean_j (sum_g (s_g - s'_g) Phi(m_jg))^2), s_g and s'_g the groups' shares of this data set's and
+        ``other``'s records: given the groups, E[q_j] = sum_g s_g Phi(m_jg) (module docstring, step 5), so this is the
+        root-mean-square over attributes of the expected sign-query difference the groups' shares alone make."""
+        if not isinstance(other, ExactSignDataset) or other.means.shape != self.means.shape:
+            return float("nan")
+        shares = self.group_sizes / self.pop.n - other.group_sizes / other.pop.n
+        return float(np.sqrt(np.mean((special.ndtr(self.means) @ shares) ** 2)))
+
     def sign_queries(self) -> np.ndarray:
         """q_j = (1/n) #{i: x_ij y_i > 0} for every attribute j, shape (d,)."""
         return self.positives.sum(axis=1) / self.pop.n

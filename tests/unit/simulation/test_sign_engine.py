@@ -216,3 +216,26 @@ def test_runner_measuring_arms_together_gives_their_one_at_a_time_records(monkey
     alone = experiments.run_replicate(spec, 11, 0)
     for a, b in zip(together, alone):
         pd.testing.assert_frame_equal(a, b)
+
+
+def test_state_share_shift_is_the_offset_the_group_shares_put_on_every_sign_query():
+    """Two groups (r = +1, r = -1): the shares' offset on attribute j's expected sign query is
+    (s_+ - s'_+) (Phi(m_j+) - Phi(m_j-)), so the shift is |s_+ - s'_+| times the root-mean-square of
+    Phi(m_j+) - Phi(m_j-) (a closed form, not the method's sum over groups); the direct engine keeps no groups."""
+    from scipy import special
+
+    from adaptive_repro.simulation.data_models import BatchChain
+    from adaptive_repro.simulation.engines import DirectEngine
+    from adaptive_repro.simulation.sign_engine import ExactSignDataset
+
+    model = BatchChain(p_s=0.95, p_y=0.95, b=0.5)
+    pop = model.population(np.random.default_rng(1), 400, 50, 0, 0.0)
+    train = ExactSignDataset(np.random.default_rng(2), pop, model=model)
+    holdout = ExactSignDataset(np.random.default_rng(3), pop, model=model)
+    p = special.ndtr(model.group_means(pop))
+    share_gap = abs(train.group_sizes[0] - holdout.group_sizes[0]) / 400
+    assert share_gap > 0
+    assert train.state_share_shift(holdout) == pytest.approx(
+        share_gap * np.sqrt(np.mean((p[:, 0] - p[:, 1]) ** 2)), rel=1e-12)
+    direct = DirectEngine().dataset(np.random.default_rng(4), model, pop, observed=True)
+    assert np.isnan(direct.state_share_shift(direct))

@@ -27,7 +27,11 @@ from adaptive_repro.outputs.zhao.correlation_claims import (
     claims,
     protection_status,
 )
-from adaptive_repro.outputs.zhao.correlation_sessions import estimated_inflation, paired_with_partner
+from adaptive_repro.outputs.zhao.correlation_sessions import (
+    estimated_inflation,
+    paired_with_partner,
+    stop_shift_columns,
+)
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
 from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson, paired_gap
@@ -84,6 +88,7 @@ def point_table(records: pd.DataFrame, spec, diagnostics: pd.DataFrame | None = 
                    "sigma": float(getattr(settings[arm.name], "sigma", np.nan)),
                    "certified_bdp": np.nan, "eps_session": np.nan, "feasible": settings[arm.name].feasible,
                    **dict(zip(("v_hat_mean", "v_hat_sd"), estimated_inflation(diagnostics, point, arm.name))),
+                   **stop_shift_columns(diagnostics, point, arm.name, answered_by[arm.name]),
                    **paired_with_partner(arm.name, last, answered_by, session_gap, threshold, has_population,
                                           {a.name: a.tolerance(point, settings[a.name]) for a in point.arms})}
             if arm.name in theory.index:

@@ -13,6 +13,7 @@ from adaptive_repro import decisions
 from adaptive_repro.decisions import Z
 from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM
+from adaptive_repro.outputs.zhao.correlation_stops import STOPPING_ARM, stopped_sessions_row
 from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
@@ -253,6 +254,10 @@ def claims(table: pd.DataFrame, spec) -> list[Claim]:
         noise_row = _noise_or_data(structure, sub)
         if noise_row is not None:
             out.append(Claim(**base, **noise_row))
+        if STOPPING_ARM in arms:
+            stops = stopped_sessions_row(structure, sub, arms[STOPPING_ARM].claim_name)
+            if stops is not None:
+                out.append(Claim(**base, **stops))
         for arm_name in (BDP_ARM, BDP_EFFECTIVE_N_ARM):
             bought = bdp_against_dp(structure, sub, arm_name, arms)
             if bought is not None:

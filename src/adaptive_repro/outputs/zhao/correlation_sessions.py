@@ -47,3 +47,27 @@ def paired_with_partner(arm: str, last: pd.DataFrame, answered_by: dict, session
                     "paired_gap_diff_se": diff_se, "paired_sessions": both,
                     "only_this_over_t": int((over_mine & ~over_theirs).sum()),
                     "only_partner_over_t": int((~over_mine & over_theirs).sum())}
+
+
+def stop_shift_columns(diagnostics: pd.DataFrame | None, point, arm: str, answered: pd.Series) -> dict:
+    """Why an arm's sessions stop answering: the state-share shift (diagnostics' ``state_share_shift``, the
+    root-mean-square over attributes of the training − holdout sign-query difference the shared states' shares
+    alone make) of its sessions that ended with ⊥ against those that answered: medians, the largest among answering
+    sessions, and ``stop_shift_state``, :func:`decisions.ranks_above` (stopped above answered), with the sessions
+    an undecided one needs. NaN and "" where
+    the engine keeps no shared state or one of the groups is empty."""
+    empty = {"stop_shift_median": np.nan, "answer_shift_median": np.nan, "answer_shift_max": np.nan,
+             "stop_shift_auc": np.nan, "stop_shift_state": "", "stop_shift_needs": np.nan}
+    if diagnostics is None or "state_share_shift" not in diagnostics:
+        return empty
+    mine = diagnostics[(diagnostics["experiment"] == point.name) & (diagnostics["mechanism"] == arm)]
+    shift = pd.to_numeric(mine.set_index("replicate")["state_share_shift"], errors="coerce")
+    shift = shift.reindex(answered.index)
+    stopped, going = shift[~answered.astype(bool)].dropna(), shift[answered.astype(bool)].dropna()
+    if stopped.empty or going.empty:
+        return empty
+    decided = decisions.ranks_above(stopped.to_numpy(), going.to_numpy())
+    return {"stop_shift_median": float(stopped.median()), "answer_shift_median": float(going.median()),
+            "answer_shift_max": float(going.max()), "stop_shift_auc": decided.estimate,
+            "stop_shift_state": decided.state,
+            "stop_shift_needs": np.nan if decided.needs is None else float(decided.needs)}
