@@ -16,7 +16,7 @@ import pandas as pd
 
 from adaptive_repro.decisions import CONFIDENCE
 from adaptive_repro.outputs.experiment_claims import Z
-from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM, short_arm_name, structure_words, theory_table
+from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM, structure_words, theory_table
 from adaptive_repro.outputs.zhao.correlation_claims import (
     ANSWERED_MIN,
     REMEDY_ARMS,
@@ -233,16 +233,21 @@ TITLE_CHARS = 112
 
 def _script_overfits(table: pd.DataFrame) -> str:
     """The title's verdict on the Dwork et al. script's Thresholdout (its threshold ignores correlation) where it
-    overfits beyond its T (the claims' gap test), e.g. "the script's Thresholdout overfits beyond its T in attribute
-    chains from V = 8" (the legend names the script: Dwork et al.'s); empty where it does not."""
+    overfits beyond its T (the claims' gap test), each structure with the first V where it does, e.g. "the script's
+    Thresholdout overfits beyond its T from V = 8 in attribute chains; from V = 20 in regimes" (the legend names the
+    script: Dwork et al.'s); empty where it does not."""
     bad = [(r.structure, r.V) for r in table[table["mechanism"] == SCRIPT_ARM].itertuples()
            if _assess(r)[1].startswith("overfitting")]
     if not bad:
         return ""
-    structures = list(dict.fromkeys(s for s, _ in bad))
-    where = (structures[0].replace("_", " ") if len(structures) == 1 else f"{len(structures)} structures")
-    return (f"the script's Thresholdout overfits beyond its T in {where} from "
-            f"V = {min(v for _, v in bad):.2g}")
+    first: dict[str, float] = {}
+    for structure, v in bad:
+        first[structure] = min(v, first.get(structure, v))
+    by_v: dict[str, list[str]] = {}
+    for structure, v in sorted(first.items(), key=lambda item: item[1]):
+        by_v.setdefault(f"{v:.2g}", []).append(structure.replace("_", " "))
+    where = "; ".join(f"from V = {v} in {', '.join(names)}" for v, names in by_v.items())
+    return f"the script's Thresholdout overfits beyond its T {where}"
 
 
 def certified_label(table: pd.DataFrame, arm) -> str:
@@ -261,31 +266,37 @@ def certified_label(table: pd.DataFrame, arm) -> str:
     return f"{arm.display_name}: certifies {only}ε = {eps(lo)}" + ("" if eps(lo) == eps(hi) else f"–{eps(hi)}")
 
 
-def v_ticks(ax, table: pd.DataFrame) -> None:
-    """The V axis (log) ticked at the run's strengths in plain numbers (1, 8, 20: the structures' V at one strength
-    differ by a few percent, e.g. 7.9 and 8.0, so values within 15% of each other share one tick, at their
-    geometric mean rounded to 2 digits), no minor ticks."""
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
-
+def v_groups(table: pd.DataFrame) -> dict[float, tuple[int, float]]:
+    """Each V of the run -> (its position on the x axis, its tick value): the structures' V at one strength differ by a
+    few percent (e.g. 7.9 and 8.0), so values within 15% of each other share one position, ticked at their geometric
+    mean rounded to 2 digits. Positions are evenly spaced categories: arms side by side at one V stay on it."""
     groups: list[list[float]] = []
     for v in sorted(set(table["V"].astype(float))):
         if groups and v <= groups[-1][0] * 1.15:
             groups[-1].append(v)
         else:
             groups.append([v])
-    ticks = [float(f"{np.exp(np.mean(np.log(g))):.2g}") for g in groups]
-    ax.set_xscale("log")
-    ax.set_xlim(min(ticks) / 1.35, max(ticks) * 1.35)
-    ax.xaxis.set_major_locator(FixedLocator(ticks))
-    ax.xaxis.set_major_formatter(FuncFormatter(plain_tick_label))
-    ax.xaxis.set_minor_locator(NullLocator())
+    return {v: (i, float(f"{np.exp(np.mean(np.log(g))):.2g}")) for i, g in enumerate(groups) for v in g}
 
 
-#: Horizontal offset factor between the arms' markers at one V (log axis): small, so that every marker stays on its
-#: V tick and the error bars stay apart.
-DODGE = 1.11
+def v_positions(values, table: pd.DataFrame) -> np.ndarray:
+    """The x positions of ``values`` (V of ``table``'s rows, :func:`v_groups`)."""
+    groups = v_groups(table)
+    return np.array([groups[float(v)][0] for v in values], dtype=float)
+
+
+def v_ticks(ax, table: pd.DataFrame) -> None:
+    """The V axis: one evenly spaced category per strength (:func:`v_groups`), ticked with its V in plain numbers."""
+    ticks = sorted(set(v_groups(table).values()))
+    ax.set_xticks([i for i, _ in ticks], [plain_tick_label(v, None) for _, v in ticks])
+    ax.set_xlim(-0.5, len(ticks) - 0.5)
+
+
+#: Offset between the arms' markers at one V, in categories (:func:`v_ticks`): every marker stays within its V's
+#: category, and the error bars and rings stay apart.
+DODGE = 0.15
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
-DODGE_ANSWERED = 1.3
+DODGE_ANSWERED = 0.14
 #: Line style of a threshold T: dashed for an i.i.d. T, dash-dotted for a T for n/V (two arms of one colour family
 #: stay apart where their colours are close).
 T_STYLES = {False: "--", True: "-."}
@@ -321,7 +332,8 @@ def figure(table: pd.DataFrame, spec):
     * top, holdout − population (else − fresh) at the largest k in one unit, the true SE √V·½/√n of a query (± Z SE
       of the mean, the interval the verdicts use; drawn where at least MIN_DRAWN replicates were answered), for the
       standard holdout and the
-      protected arms that answer throughout (:func:`answering_arms`), each protected arm's threshold T as a thin
+      protected arms that answer throughout (:func:`answering_arms`) and the arms with a threshold for n/V (over
+      their answering sessions, where at least MIN_DRAWN answered), each protected arm's threshold T as a thin
       dashed line in its colour, in the same unit;
     * bottom, the fraction of sessions whose accuracy query at the largest k is answered (not ⊥), for the budgeted
       arms (Clopper–Pearson interval over the sessions at the verdicts' level), with the 90% line.
@@ -340,7 +352,8 @@ def figure(table: pd.DataFrame, spec):
     structures = list(dict.fromkeys(table["structure"]))
     arms = spec.points[0].arms
     protected = [a for a in arms if table.loc[table["mechanism"] == a.name, "threshold"].notna().any()]
-    top_arms = [a for a in arms if a.name == "standard" or a in answering_arms(table, protected)]
+    top_arms = [a for a in arms if a.name == "standard" or a in answering_arms(table, protected)
+                or (a in protected and a.name in REMEDY_ARMS)]
     bottom_arms = [a for a in protected if a.budgeted and not (a.calibration and a.calibration.COUNTERFACTUAL)]
     verdicts = {s: structure_verdict(table[table["structure"] == s]) for s in structures}
     per_panel = len(set(verdicts.values())) > 1
@@ -354,7 +367,7 @@ def figure(table: pd.DataFrame, spec):
         top, bottom = axes[0][j], axes[1][j]
         for rank, arm in enumerate(top_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
-            x = a["V"] * DODGE ** (rank - (len(top_arms) - 1) / 2)
+            x = v_positions(a["V"], table) + DODGE * (rank - (len(top_arms) - 1) / 2)
             unit = 0.5 * np.sqrt(a["V"] / a["n"])  # the true SE of a query
             gap, band = a["gap_mean"] / unit, Z * a["gap_se"] / unit  # the verdicts' ± Z SE
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
@@ -366,18 +379,14 @@ def figure(table: pd.DataFrame, spec):
             if arm not in protected:
                 continue
             t, t_style = threshold_in_true_se(sub, arm), T_STYLES[arm.name in REMEDY_ARMS]
-            top.plot(t["V"], t["t_true"], color=arm.color, lw=1.1, ls=t_style, zorder=1.5)
+            top.plot(v_positions(t["V"], table), t["t_true"], color=arm.color, lw=1.1, ls=t_style, zorder=1.5)
             keyed[arm.display_name] = Line2D([], [], color=arm.color, lw=1.1, ls=t_style)
             over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
                     if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
             ring(top, [xi for xi, _ in over], [g for _, g in over], label=ring_label, size=75)
-            if over:  # which arm fails, where arms crowd: its short name under its first ring
-                top.annotate(short_arm_name(arm), over[0], xytext=(0, -13), textcoords="offset points", ha="center",
-                             va="top", fontsize=SIZES["tick"], color=arm.color, zorder=30,
-                             bbox={"fc": "white", "ec": "none", "pad": 0.5, "alpha": 0.8})
         for rank, arm in enumerate(bottom_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
-            x = a["V"] * DODGE_ANSWERED ** (rank - (len(bottom_arms) - 1) / 2)
+            x = v_positions(a["V"], table) + DODGE_ANSWERED * (rank - (len(bottom_arms) - 1) / 2)
             label = certified_label(table, arm) if arm.name in (DP_ARM, BDP_ARM) else arm.display_name
             bottom.plot(x, a["answered"], "-", ms=5.5, lw=1.5, label=label, zorder=25,
                         **(style(arm) | marker_fill(arm)))  # above the rings' white halo: a ringed point stays seen
@@ -394,8 +403,6 @@ def figure(table: pd.DataFrame, spec):
         if per_panel:
             bottom.set_title(verdicts[structure], fontsize=SIZES["tick"])
         v_ticks(bottom, table)
-        lo, hi = bottom.get_xlim()
-        bottom.set_xlim(lo / DODGE_ANSWERED ** 2, hi * DODGE_ANSWERED ** 2)  # the outer arms' rings in view
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
     reference = table["gap_reference"].iloc[0] if "gap_reference" in table and len(table) else "fresh"
@@ -415,8 +422,7 @@ def figure(table: pd.DataFrame, spec):
             handles[i] = (handles[i], keyed[label])
     keys = {f"{ANSWERED_MIN:.0%} answered (bottom)": Line2D([], [], **answered_line)}
     if keyed:  # one entry for what every arm's dashed line is
-        keys[T_LEGEND] = Line2D(
-            [], [], color=COLORS["reference"], ls="--", lw=1.2)
+        keys[T_LEGEND] = tuple(Line2D([], [], color="black", ls=t_style, lw=1.1) for t_style in T_STYLES.values())
     keys[f"bars: the verdicts' intervals (± {Z:g} SE; answered: Clopper–Pearson {CONFIDENCE:.2%})"] = Line2D(
         [], [], color=COLORS["reference"], lw=1.0, marker="|", ms=9, ls="none")
     if ring_label in labels:  # last, after the lines' keys
