@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 from scipy.stats import mannwhitneyu
+from scipy.stats import t as t_distribution
 
 from adaptive_repro.stats import clopper_pearson
 
@@ -138,12 +139,34 @@ def mean_at_most(mean: float, se: float, replicates: int, bound: float,
     return _against_margin(mean, se, replicates, high <= bound, low > bound, abs(mean - bound), rule)
 
 
-def mean_above(mean: float, se: float, replicates: int, bound: float = 0.0) -> Decision:
+def mean_above(mean: float, se: float, replicates: int, bound: float = 0.0, df: float | None = None) -> Decision:
     """"The mean exceeds ``bound``" (e.g. the standard holdout overfits: gap > 0): holds where mean - Z SE > bound,
-    does not hold where mean + Z SE <= bound, else undecided."""
-    rule = f"mean > {bound:.4g} with ± {Z:g} SE"
-    return _against_margin(mean, se, replicates, mean - Z * se > bound, mean + Z * se <= bound, abs(mean - bound),
-                           rule)
+    does not hold where mean + Z SE <= bound, else undecided. With ``df`` (the degrees of freedom of an SE estimated
+    from few replicates, e.g. Welch's), Z is replaced by Student's t quantile at the same confidence, which is wider:
+    the SE's own uncertainty is counted."""
+    z = Z if df is None else t_multiplier(df)
+    rule = f"mean > {bound:.4g} with ± {z:.3g} SE" + ("" if df is None else f" (Student's t, {df:.1f} df)")
+    decided = _against_margin(mean, se, replicates, mean - z * se > bound, mean + z * se <= bound,
+                              abs(mean - bound), rule, z)
+    if df is None or decided.state != UNDECIDED or not decided.needs:
+        return decided
+
+    def decides(m: int) -> bool:  # SE falling like 1/sqrt(m), degrees of freedom growing with m
+        return t_multiplier(df * (m - 1) / max(replicates - 1, 1)) * se * math.sqrt(replicates / m) <= abs(
+            mean - bound)
+
+    return dataclasses.replace(decided, needs=_needs(decides, replicates + 1))
+
+
+def t_multiplier(df: float) -> float:
+    """Student's t quantile with ``df`` degrees of freedom at the two-sided :data:`CONFIDENCE` (Z as df grows)."""
+    return float(t_distribution.ppf(0.5 + CONFIDENCE / 2.0, df))
+
+
+def welch_df(se_a: float, reps_a: int, se_b: float, reps_b: int) -> float:
+    """Welch–Satterthwaite degrees of freedom of the difference of two independent means with these SEs."""
+    va, vb = se_a ** 2, se_b ** 2
+    return (va + vb) ** 2 / (va ** 2 / (reps_a - 1) + vb ** 2 / (reps_b - 1))
 
 
 def within(estimate: float, se: float, replicates: int, target: float, margin: float) -> Decision:
@@ -157,17 +180,17 @@ def within(estimate: float, se: float, replicates: int, target: float, margin: f
 
 
 def _against_margin(estimate: float, se: float, replicates: int, inside: bool, outside: bool, distance: float,
-                    rule: str) -> Decision:
+                    rule: str, z: float = Z) -> Decision:
     """The common end of the mean rules: a Decision from the two one-sided tests and, when neither passes, the
     replicates at which Z SE (falling like 1/sqrt(replicates)) would fit in ``distance``."""
-    low, high = estimate - Z * se, estimate + Z * se
+    low, high = estimate - z * se, estimate + z * se
     if not (np.isfinite(estimate) and np.isfinite(se)):
         return Decision(UNDECIDED, estimate, low, high, replicates, rule + " (no estimate or SE)", None)
     if inside:
         return Decision(HOLDS, estimate, low, high, replicates, rule)
     if outside:
         return Decision(FAILS, estimate, low, high, replicates, rule)
-    needs = None if distance <= 0 else math.ceil(replicates * (Z * se / distance) ** 2)
+    needs = None if distance <= 0 else math.ceil(replicates * (Z * se / distance) ** 2)  # large-sample count
     return Decision(UNDECIDED, estimate, low, high, replicates, rule, None if needs is None else min(needs, NEEDS_CAP))
 
 

@@ -112,3 +112,20 @@ def test_rank_test_decides_both_ways_with_one_level_and_names_what_it_needs():
     rng = np.random.default_rng(0)
     same = d.ranks_above(rng.normal(size=30), rng.normal(size=30))
     assert same.state == d.UNDECIDED and 0.2 < same.estimate < 0.8
+
+
+def test_a_mean_from_few_replicates_is_decided_with_students_t():
+    """zhao-sweep's b = 0.1 change at the default: -0.0327 +- 0.0109 from 6 + 6 replicates is -3.0004 SE, "decided"
+    by Z = 3 but not by Student's t at Welch's 5.5 degrees of freedom (5.19 SE); the replicates it needs make
+    t SE fit; with many degrees of freedom t is Z."""
+    df = d.welch_df(0.010652, 6, 0.002305, 6)
+    assert df == pytest.approx(5.467, abs=1e-3)
+    assert d.mean_above(-0.0327, 0.010898, 6).state == d.FAILS
+    small = d.mean_above(-0.0327, 0.010898, 6, df=df)
+    assert small.state == d.UNDECIDED and small.low == pytest.approx(-0.0327 - d.t_multiplier(df) * 0.010898)
+    m = small.needs
+    grown = df * (m - 1) / 5
+    assert d.t_multiplier(grown) * 0.010898 * math.sqrt(6 / m) <= 0.0327
+    assert d.t_multiplier(df * (m - 2) / 5) * 0.010898 * math.sqrt(6 / (m - 1)) > 0.0327
+    assert d.t_multiplier(1e9) == pytest.approx(d.Z, rel=1e-6)
+    assert stats.t.ppf(0.5 + d.CONFIDENCE / 2, df) == pytest.approx(d.t_multiplier(df))

@@ -70,7 +70,8 @@ def sweep_table(records: pd.DataFrame, specs: dict) -> pd.DataFrame:
 def standard_trend(table: pd.DataFrame):
     """How the standard holdout's gap at the largest k changes from the smallest to the largest p, per b: (p_lo,
     p_hi, [(b, change, SE)], rises, falls, decisions). Each b is decided by :func:`decisions.mean_above` on the change
-    (rises: change − Z SE > 0; falls: change + Z SE ≤ 0, the same margin both ways); what the claim judges and the
+    with Student's t at Welch's degrees of freedom (each point's SE comes from a few replicates) in place of Z
+    (rises: change − t SE > 0; falls: change + t SE ≤ 0, the same margin both ways); what the claim judges and the
     figure rings. None without a standard arm."""
     sub = table[table["mechanism"] == "standard"]
     if sub.empty:
@@ -81,7 +82,8 @@ def standard_trend(table: pd.DataFrame):
         lo, hi = grp.set_index("p").loc[p_lo], grp.set_index("p").loc[p_hi]
         change, se = hi["gap_mean"] - lo["gap_mean"], float(np.hypot(hi["gap_se"], lo["gap_se"]))
         diffs.append((b, change, se))
-        per_b[b] = decisions.mean_above(change, se, int(min(hi["replicates"], lo["replicates"])))
+        df = decisions.welch_df(hi["gap_se"], int(hi["replicates"]), lo["gap_se"], int(lo["replicates"]))
+        per_b[b] = decisions.mean_above(change, se, int(min(hi["replicates"], lo["replicates"])), df=df)
     up = [x for x in diffs if per_b[x[0]].state == decisions.HOLDS]
     down = [x for x in diffs if per_b[x[0]].state == decisions.FAILS]
     return p_lo, p_hi, diffs, up, down, per_b
@@ -96,8 +98,8 @@ def worsens_decision(per_b: dict) -> decisions.Decision:
     state = (decisions.FAILS if decisions.FAILS in states else decisions.HOLDS if decisions.HOLDS in states else
              decisions.UNDECIDED)
     return dataclasses.replace(first, state=state, rule="per b, the change of the gap from the smallest to the "
-                               f"largest p against 0 with ± {Z:g} SE", needs=first.needs if state == decisions.UNDECIDED
-                               else None)
+                               "largest p against 0 with ± t SE (Student's t at Welch's degrees of freedom, the "
+                               "level of ± 3 SE)", needs=first.needs if state == decisions.UNDECIDED else None)
 
 
 def sweep_verdict(table: pd.DataFrame) -> str:
@@ -334,13 +336,14 @@ def claims(table: pd.DataFrame) -> list[Claim]:
             text += (" — in this data model correlation does not make the standard holdout overfit more (its gap "
                      f"falls from p = {p_lo:g} to p = {p_hi:g} at b = {', '.join(f'{b:g}' for b, _, _ in down)})")
         if decided.note():
-            text += " " + decided.note()
+            text += ". " + decided.note()
         out.append(Claim(output_id="zhao-sweep", claim_id=WORSENS,
                          source="Zhao 2017 §1 (motivation)",
                          claim="Correlated records make overfitting of the reused holdout worse.",
                          expected=f"holdout − fresh at the largest k: its change from p = {p_lo:g} to p = {p_hi:g} "
-                         f"above 0 by more than {Z:g} SE for some b and below 0 by {Z:g} SE for none (holds); below 0 "
-                         f"by {Z:g} SE for some b (does not hold)",
+                         "above 0 by more than t SE for some b and below 0 by t SE for none (holds); below 0 by t SE "
+                         f"for some b (does not hold); t is Student's quantile at Welch's degrees of freedom at the "
+                         f"level of ± {Z:g} SE",
                          measured=text, status=decided.status,
                          counterexample=f"b = {down[0][0]:g}" if down else "", kind="project",
                          code=code_name(worsens_decision)))
