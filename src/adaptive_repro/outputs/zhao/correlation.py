@@ -294,14 +294,16 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 
 #: Offset between the arms' markers at one V, in categories (:func:`v_ticks`): every marker stays within its V's
 #: category, and the error bars and rings stay apart.
-DODGE = 0.15
+DODGE = 0.2
+#: The legend entry of the largest possible gap's bars.
+CEILING_LABEL = "largest possible gap (holdout accuracy 1)"
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
 DODGE_ANSWERED = 0.14
 #: Line style of a threshold T: dashed for an i.i.d. T, dash-dotted for a T for n/V (two arms of one colour family
 #: stay apart where their colours are close).
 T_STYLES = {False: "--", True: "-."}
 #: The legend entry of the thresholds' line styles (the arms' entries pair marker and T line in the arm's colour).
-T_LEGEND = "each arm's T (top): dashed i.i.d. T, dash-dot T for n/V"
+T_LEGEND = "each arm's T at each V (top): dashed i.i.d. T, dash-dot T for n/V"
 
 
 def marker_fill(arm) -> dict:
@@ -320,21 +322,36 @@ def answering_arms(table: pd.DataFrame, arms) -> list:
     return [a for a in arms if (table.loc[table["mechanism"] == a.name, "answered"] >= ANSWERED_MIN).all()]
 
 
-def threshold_in_true_se(table: pd.DataFrame, arm) -> pd.DataFrame:
-    """``arm``'s threshold T against V in true SEs, T / (sqrt(V) 1/(2 sqrt(n))) (columns V, t_true)."""
+def threshold_in_iid_se(table: pd.DataFrame, arm) -> pd.DataFrame:
+    """``arm``'s threshold T against V in i.i.d. SEs of a query, T / (1/(2 sqrt(n))) (columns V, t_iid)."""
     rows = table[table["mechanism"] == arm.name].groupby("V", as_index=False)[["threshold", "n"]].first()
-    return rows.assign(t_true=rows["threshold"] / (0.5 * np.sqrt(rows["V"] / rows["n"])))
+    return rows.assign(t_iid=rows["threshold"] / (0.5 / np.sqrt(rows["n"])))
+
+
+#: Half the width of a threshold's or a ceiling's bar at its V (categories, :func:`v_ticks`): it spans the arms
+#: drawn side by side there.
+LEVEL_HALF_WIDTH = 0.42
+
+
+def level_segments(positions, levels) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of short horizontal bars, one per V category (a value per V, not a line between Vs), separated by NaN
+    so that one line draws them all."""
+    xs, ys = [], []
+    for x, y in zip(positions, levels):
+        xs += [x - LEVEL_HALF_WIDTH, x + LEVEL_HALF_WIDTH, np.nan]
+        ys += [y, y, np.nan]
+    return np.array(xs, dtype=float), np.array(ys, dtype=float)
 
 
 def figure(table: pd.DataFrame, spec):
     """Per structure (columns, titled with the data model in words), two rows, each with the arms it is about:
 
-    * top, holdout − population (else − fresh) at the largest k in one unit, the true SE √V·½/√n of a query (± Z SE
-      of the mean, the interval the verdicts use; drawn where at least MIN_DRAWN replicates were answered), for the
-      standard holdout and the
-      protected arms that answer throughout (:func:`answering_arms`) and the arms with a threshold for n/V (over
-      their answering sessions, where at least MIN_DRAWN answered), each protected arm's threshold T as a thin
-      dashed line in its colour, in the same unit;
+    * top, holdout − population (else − fresh) at the largest k in one unit fixed across V, the i.i.d. SE ½/√n of a
+      query (± Z SE of the mean, the interval the verdicts use; drawn where at least MIN_DRAWN replicates were
+      answered), for the standard holdout, the protected arms that answer throughout (:func:`answering_arms`) and the
+      arms with a threshold for n/V (over their answering sessions), side by side within each V's category; each
+      protected arm's threshold T as a short bar at each V in its colour (dashed i.i.d. T, dash-dot T for n/V), and
+      the largest possible gap as a grey bar, in the same unit;
     * bottom, the fraction of sessions whose accuracy query at the largest k is answered (not ⊥), for the budgeted
       arms (Clopper–Pearson interval over the sessions at the verdicts' level), with the 90% line.
 
@@ -368,7 +385,7 @@ def figure(table: pd.DataFrame, spec):
         for rank, arm in enumerate(top_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = v_positions(a["V"], table) + DODGE * (rank - (len(top_arms) - 1) / 2)
-            unit = 0.5 * np.sqrt(a["V"] / a["n"])  # the true SE of a query
+            unit = 0.5 / np.sqrt(a["n"])  # the i.i.d. SE of a query
             gap, band = a["gap_mean"] / unit, Z * a["gap_se"] / unit  # the verdicts' ± Z SE
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm) | marker_fill(arm)
@@ -378,8 +395,9 @@ def figure(table: pd.DataFrame, spec):
             bars.lines[0].set_gid(gid)
             if arm not in protected:
                 continue
-            t, t_style = threshold_in_true_se(sub, arm), T_STYLES[arm.name in REMEDY_ARMS]
-            top.plot(v_positions(t["V"], table), t["t_true"], color=arm.color, lw=1.1, ls=t_style, zorder=1.5)
+            t, t_style = threshold_in_iid_se(sub, arm), T_STYLES[arm.name in REMEDY_ARMS]
+            top.plot(*level_segments(v_positions(t["V"], table), t["t_iid"]), color=arm.color, lw=1.1, ls=t_style,
+                     zorder=1.5)
             keyed[arm.display_name] = Line2D([], [], color=arm.color, lw=1.1, ls=t_style)
             over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
                     if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
@@ -397,6 +415,11 @@ def figure(table: pd.DataFrame, spec):
                    if not _valid(r)[0] and not _valid(r)[1].startswith("overfitting")]
             ring(bottom, [xi for xi, _ in low], [np.nan_to_num(r.answered) for _, r in low], label=ring_label,
                  size=55)  # the neighbouring arms' rings at 0 stay apart (DODGE_ANSWERED)
+        ceiling = sub[sub["mechanism"] == "standard"].sort_values("V")
+        if len(ceiling):  # no gap can exceed 1 − the population accuracy (holdout accuracy 1)
+            top.plot(*level_segments(v_positions(ceiling["V"], table),
+                                     ceiling["largest_gap"] / (0.5 / np.sqrt(ceiling["n"]))),
+                     color=COLORS["reference"], lw=2.0, ls="-", alpha=0.5, zorder=1.2, label=CEILING_LABEL)
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **answered_line, zorder=1.5)
         top.set_title(structure_words(models[structure]))
@@ -406,8 +429,8 @@ def figure(table: pd.DataFrame, spec):
         bottom.set_xlabel("variance inflation V")
         bottom.set_ylim(-0.08, 1.1)
     reference = table["gap_reference"].iloc[0] if "gap_reference" in table and len(table) else "fresh"
-    axes[0][0].set_ylabel(f"holdout − {reference} at k = {max(spec.k_grid)}\n(true SEs √V·½/√n)")
-    axes[1][0].set_ylabel("sessions whose last\nquery is answered (not ⊥)")
+    axes[0][0].set_ylabel(f"holdout − {reference} at k = {max(spec.k_grid)}\n(i.i.d. SEs ½/√n)")
+    axes[1][0].set_ylabel("last query\nanswered (not ⊥)")
     first = spec.points[0]
     verdict_title(fig, headline(table),
                   f"n = {first.n:,}, d = {first.d:,}, null labels, {spec.replicates} replicates"
@@ -425,6 +448,8 @@ def figure(table: pd.DataFrame, spec):
         keys[T_LEGEND] = tuple(Line2D([], [], color="black", ls=t_style, lw=1.1) for t_style in T_STYLES.values())
     keys[f"bars: the verdicts' intervals (± {Z:g} SE; answered: Clopper–Pearson {CONFIDENCE:.2%})"] = Line2D(
         [], [], color=COLORS["reference"], lw=1.0, marker="|", ms=9, ls="none")
+    if CEILING_LABEL in labels:
+        keys[CEILING_LABEL] = handles[labels.index(CEILING_LABEL)]
     if ring_label in labels:  # last, after the lines' keys
         keys[ring_label] = handles[labels.index(ring_label)]
     kept = [(h, lab) for h, lab in zip(handles, labels) if lab not in keys]
