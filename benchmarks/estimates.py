@@ -66,15 +66,19 @@ def estimated(config_files: list[str]) -> pd.DataFrame:
 RECORDED = ROOT / "benchmarks" / "recorded-costs.csv"
 
 
-def record(table: pd.DataFrame, config: str) -> None:
-    """Replace ``config``'s rows of RECORDED by this run's measurements, with the commit and the machine's speed."""
+def record(table: pd.DataFrame, config: str, only: list[str] | None = None) -> None:
+    """Replace ``config``'s rows of RECORDED by this run's measurements, with the commit and the machine's speed; with
+    ``only``, just those outputs' rows (the others keep theirs, measured on their own machine and commit)."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
                             encoding="utf-8").stdout.strip()
     rows = table[["output", "measured_cpu_s"]].round({"measured_cpu_s": 1}).assign(
         config=config, date=datetime.date.today().isoformat(), commit=commit, **reference_seconds(repeats=1))
     # the commit as text: a short hash such as 230e330 would otherwise be read as the float 230e330 = inf
     old = pd.read_csv(RECORDED, dtype={"commit": str}) if RECORDED.exists() else pd.DataFrame(columns=rows.columns)
-    kept = old[old["config"] != config]
+    if only:
+        rows = rows[rows["output"].isin(only)]
+    replaced = (old["config"] == config) & (old["output"].isin(rows["output"]) if only else True)
+    kept = old[~replaced]
     pd.concat([kept, rows], ignore_index=True)[["config", *[c for c in rows.columns if c != "config"]]].to_csv(
         RECORDED, index=False)
     print(f"recorded {len(rows)} outputs of {config} in {RECORDED.relative_to(ROOT)}")
@@ -85,6 +89,8 @@ def main() -> None:
     parser.add_argument("configfiles", nargs="*", help="config files on top of config.yaml, as given to the run")
     parser.add_argument("--results", default="results")
     parser.add_argument("--output", default="results/benchmarks/estimates.csv")
+    parser.add_argument("--only", nargs="+", metavar="OUTPUT",
+                        help="with --record: replace only these outputs' recorded rows")
     parser.add_argument("--record", action="store_true",
                         help=f"also keep this run's measurements in {RECORDED.relative_to(ROOT)} (committed; "
                              "tests/unit/pipeline/test_estimates.py holds the estimates to within 2x of them)")
@@ -102,7 +108,7 @@ def main() -> None:
     write_csv(table, args.output)
     print(table[["output", "estimate_cpu_s", "measured_cpu_s", "cpu_ratio", "memory_ratio"]].to_string(index=False))
     if args.record:
-        record(table, args.configfiles[-1] if args.configfiles else "config.yaml")
+        record(table, args.configfiles[-1] if args.configfiles else "config.yaml", args.only)
     print(f"cpu ratio range {table['cpu_ratio'].min():.2f}-{table['cpu_ratio'].max():.2f}, memory ratio range "
           f"{table['memory_ratio'].min():.2f}-{table['memory_ratio'].max():.2f}")
 

@@ -73,8 +73,9 @@ def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str], column_c
 
 def frontier_cost(d: int, points: int) -> ReplicateCost:
     """One replicate of zhao-frontier: exact sign queries of d attributes (O(d) draws) at every grid point
-    (about 3e-7 CPU-s per attribute and point: 0.75 CPU-s per replicate measured for 276 points at d = 10,000)."""
-    return ReplicateCost(0.05 + 3e-7 * d * points, 150.0 + 64.0 * d / 1e6)
+    (about 1.7e-7 CPU-s per attribute and point: 0.41-0.54 CPU-s per replicate measured for 276 points at
+    d = 10,000 on two machines)."""
+    return ReplicateCost(0.05 + 1.7e-7 * d * points, 150.0 + 64.0 * d / 1e6)
 
 
 #: Theory outputs: the config keys whose size (a list's length, a count's value) multiplies the work of the job.

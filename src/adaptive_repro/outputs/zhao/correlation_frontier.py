@@ -17,7 +17,7 @@ import pandas as pd
 from adaptive_repro import decisions
 from adaptive_repro.foundation.registry import Claim, code_name
 from adaptive_repro.outputs.zhao import correlation_causes as causes
-from adaptive_repro.outputs.zhao.frontier import TARGET, measured_required_n
+from adaptive_repro.outputs.zhao.frontier import TARGET
 from adaptive_repro.report.plotting import COLORS, legend_below, log_axis, power_text, pyplot
 from adaptive_repro.simulation.zhao_calibration import theorem2_tau_in_true_se
 from adaptive_repro.stats import ci95_half_width
@@ -40,8 +40,8 @@ STRENGTH_STYLES = ("-", "--", ":", "-.")
 def frontier_table(records: pd.DataFrame) -> pd.DataFrame:
     """One row per (point, calibration, n): the mean answered fraction of the candidate attribute queries, its SE and
     replicates, the mean candidates and over-threshold events, sigma, T and eps'; ``first_n_answering_90``: the
-    smallest grid n from which on the mean answered fraction stays >= 90% (zhao-frontier's definition,
-    :func:`adaptive_repro.outputs.zhao.frontier.measured_required_n`; nan: none in the grid)."""
+    smallest grid n from which on the mean answered fraction stays >= 90% (:func:`mean_answering_from`, descriptive;
+    the rows decide by the per-data-set counts beside it; nan: none in the grid)."""
     keys = ["experiment", "structure", "calibration", "n"]
     g = records.groupby(keys, sort=False)
     table = g["answered_fraction"].agg(
@@ -61,9 +61,17 @@ def frontier_table(records: pd.DataFrame) -> pd.DataFrame:
     sessions["iid_data_sets"] = g["answered_fraction_iid"].count()
     table = table.join(extra).join(counterfactual).join(failures).join(sessions).reset_index()
     table.insert(table.columns.get_loc("threshold") + 1, "sigma_over_threshold", table["sigma"] / table["threshold"])
-    first = table.groupby(["experiment", "calibration"], sort=False).apply(measured_required_n, include_groups=False)
+    first = table.groupby(["experiment", "calibration"], sort=False).apply(mean_answering_from, include_groups=False)
     table["first_n_answering_90"] = [first[(e, c)] for e, c in zip(table["experiment"], table["calibration"])]
     return table
+
+
+def mean_answering_from(grp: pd.DataFrame) -> float:
+    """Smallest grid n from which on the mean answered fraction stays >= 90% (nan: none): a description beside the
+    decided shares, not a verdict."""
+    grp = grp.sort_values("n")
+    ok = grp["answered_fraction"].to_numpy() >= TARGET
+    return next((float(grp["n"].iloc[i]) for i in range(len(ok)) if ok[i:].all()), np.nan)
 
 
 def _se(values: pd.Series) -> float:

@@ -106,16 +106,18 @@ def test_fig3_large_n_differs_when_bdp_overfits():
     assert claims_by_id(claims)["zhao_alg1_bdp-prevents-overfitting"].status == "differs"
 
 
-def test_frontier_measured_requirement_is_the_first_n_from_which_answers_stay_above_90_percent():
-    fs = experiment_spec("zhao-frontier", dict(replicates=3, n_grid=[1000, 10_000, 100_000, 1_000_000], p_grid=[0.6],
+def test_frontier_measured_requirement_is_the_first_n_from_which_answering_is_decided_at_every_n():
+    """70 data sets per n answering or not: the frontier is (10,000, 100,000]: 10,000 is decided not to answer
+    (0 of 70), every n from 100,000 on decided to answer (70 of 70), the lucky first n does not count."""
+    fs = experiment_spec("zhao-frontier", dict(replicates=70, n_grid=[1000, 10_000, 100_000, 1_000_000], p_grid=[0.6],
                                                eps_grid=[1.0], calibrations=["bdp"], d=1000))
     frac = {1000: 0.95, 10_000: 0.2, 100_000: 0.92, 1_000_000: 1.0}  # a lucky small-n point must not count
     rows = [("zhao-frontier", r, "bdp", 0.6, 1.0, n, 1000, 20, 1e-3, 3 / np.sqrt(n), 0.15, 300, int(300 * f), f, 20,
-             1.6) for r in range(3) for n, f in frac.items()]
+             1.6) for r in range(70) for n, f in frac.items()]
     recs = pd.DataFrame(rows, columns=list(FRONTIER_COLUMNS))
     table, fig, claims = catalogue.build("zhao-frontier", {"seed": 1}, {"records": recs, "diagnostics": None,
                                                                        "specs": {"zhao-frontier": fs}})
-    assert (table["measured_n90"] == 100_000).all()
+    assert (table["measured_n90"] == 100_000).all() and (table["measured_n90_above"] == 10_000).all()
     # the figure draws that frontier in the arm's registered encoding, its verdict computed from it
     fig.canvas.draw()
     assert figure_checks.figure_problems(fig) == []
@@ -329,3 +331,19 @@ def test_fig3_runs_on_any_correlation_structure_and_names_it(model):
     assert model["name"].replace("_", " ") in words
     texts = [t.get_text() for t in fig.texts] + [fig.get_suptitle()]
     assert any(model["name"].replace("_", " ") in t for t in texts)
+
+
+@pytest.mark.parametrize("above, n90, law, t2", [
+    (1e5, 3e5, "holds", "holds"),  # (1e5, 3e5] inside [5e4, 8e5] and below 1e6
+    (1e5, np.nan, "undecided", "undecided"),  # not decided to answer at any grid n: the upper end is open
+    (1e6, 3e6, "does not hold", "does not hold"),  # starts at or above 4 x 2e5 and at Theorem 2's 1e6
+    (1e4, 3e4, "does not hold", "holds"),  # ends below 2e5 / 4
+    (3e4, 3e5, "undecided", "holds"),  # straddles 2e5 / 4
+])
+def test_frontier_rows_decide_from_the_interval_in_three_states(above, n90, law, t2):
+    from adaptive_repro.outputs.zhao import frontier
+
+    row = pd.DataFrame([dict(measured_n90_above=above, measured_n90=n90, analytic_n90=2e5,
+                             theorem2_n_required=1e6, calibration="bdp")]).iloc[0]
+    assert frontier.law_state(row) == law
+    assert frontier.below_theorem2_state(row) == t2
