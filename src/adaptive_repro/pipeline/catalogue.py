@@ -72,7 +72,7 @@ CATALOGUE: tuple[Output, ...] = (
     _experiment("zhao-fig3-large-n", "zhao", "zhao.fig3", figures="zhao.fig3_figures"),
     _experiment("zhao-frontier", "zhao", "zhao.frontier", "frontier"),
     _experiment("zhao-sweep", "zhao", "zhao.sweep", "sweep"),
-    _experiment("zhao-correlation", "zhao", "zhao.correlation", "correlation"),
+    _experiment("zhao-correlation", "zhao", "zhao.correlation", "correlation", figures="zhao.correlation_figure"),
     _experiment("zhao-correlation-frontier", "zhao", "zhao.correlation_frontier", "correlation_frontier"),
     _experiment("zhao-estimated-v", "zhao", "zhao.estimated_v", "estimated_v"),
     _experiment("zhao-thm2-check", "zhao", "zhao.thm2_check"),

@@ -7,6 +7,8 @@ import pytest
 
 from adaptive_repro.foundation.registry import STATUSES
 from adaptive_repro.outputs.zhao import correlation as zc
+from adaptive_repro.outputs.zhao import correlation_figure as zf
+from adaptive_repro.outputs.zhao import correlation_verdicts as zv
 from adaptive_repro.pipeline import catalogue
 from adaptive_repro.pipeline.validation import experiment_spec
 
@@ -75,7 +77,7 @@ def test_claims_per_structure_with_valid_statuses_and_arm_words(built):
     assert all(c.status in STATUSES and c.kind == "project" for c in claims)
     assert "Algorithm 1, DP calibration" in ids["attribute_chains-zhao_alg1_dp-valid"].claim
     titles = [t.get_text() for t in fig.legends[0].get_texts()] if fig.legends else []
-    assert "Thresholdout for n/V (V known)" in titles and zc.T_LEGEND in titles
+    assert "Thresholdout for n/V (V known)" in titles and zf.T_LEGEND in titles
     # the Algorithm 1 calibrations' entries say what Bayesian-DP level they certify (the session's ε for Bayesian DP)
     assert "Algorithm 1, Bayesian-DP calibration: certifies ε = 3" in titles
     assert any(t.startswith("Algorithm 1, DP calibration: certifies") for t in titles)
@@ -111,25 +113,25 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     table = pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 1.0, 0.0]),
                        rows("thresholdout_effective_n", [1.0, 1.0, 1.0])])
     table = per_session(table)
-    assert zc.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
-    assert zc.structure_verdict(table) == "DP < 90% from V = 3\nBDP < 90% from V = 8\nn/V undecided"  # no control
-    assert zc.remedy_state(table) == ("undecided", None)
-    assert zc.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 (i.i.d. T) answers < 90% in all 1 "
+    assert zv.first_break(table[table["mechanism"] == "zhao_alg1_dp"]) == (3.0, "budget")
+    assert zv.structure_verdict(table) == "DP < 90% from V = 3\nBDP < 90% from V = 8\nn/V undecided"  # no control
+    assert zv.remedy_state(table) == ("undecided", None)
+    assert zv.headline(table) == ("From V = 3, DP-calibrated Algorithm 1 (i.i.d. T) answers < 90% in all 1 "
                                   "structures; n/V arms untested (no power)")
     # where the Bayesian-DP calibration fails the same way no later, the title's verdict is both calibrations'
     both = per_session(pd.concat([rows("zhao_alg1_dp", [1.0, 0.5, 0.2]), rows("zhao_alg1_bdp", [1.0, 0.3, 0.0]),
                                   rows("thresholdout_effective_n", [1.0, 1.0, 1.0])]))
-    assert zc.headline(both).startswith("From V = 3, Algorithm 1 (either calibration, i.i.d. T) answers < 90% in all 1")
+    assert zv.headline(both).startswith("From V = 3, Algorithm 1 (either calibration, i.i.d. T) answers < 90% in all 1")
     dp_arm = types.SimpleNamespace(name="zhao_alg1_dp", display_name="DP arm")
-    assert zc.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
-        "DP arm: certifies only ε = 21–355")  # the levels from V = 3 on, above the session's ε = 3
+    assert zv.certified_label(table.assign(certified_bdp=[3.0, 21.0, 355.0] * 3), dp_arm) == (
+        "DP arm: certifies only ε = 21–355 at V ≥ 3")  # the levels from V = 3 on, above the session's ε = 3
     _, _, (_, fig, claims) = built
     invalid = sum(c.status == "does not hold" for c in claims if c.claim_id.endswith("-valid"))
     rings = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "encoding:violation"]
     assert fig.get_figwidth() <= 10 and (len(rings) > 0) == (invalid > 0)
     # one ring per point where an arm with a threshold fails the claims' validity test, and nowhere else
-    not_valid = sum(not zc._valid(r)[0] for r in built[2][0].itertuples() if np.isfinite(r.threshold)
-                    and (zc._valid(r)[1].startswith(("budget", "infeasible")) or r.replicates >= zc.MIN_DRAWN))
+    not_valid = sum(not zf._valid(r)[0] for r in built[2][0].itertuples() if np.isfinite(r.threshold)
+                    and (zf._valid(r)[1].startswith(("budget", "infeasible")) or r.replicates >= zf.MIN_DRAWN))
     assert sum(len(c.get_offsets()) for c in rings) == not_valid
     # the top row is in one unit, the i.i.d. SE 1/(2 sqrt(n)): the standard holdout is drawn, and so is every arm that
     # answers throughout, with its T in that unit as a short bar at each V in its colour
@@ -139,22 +141,22 @@ def test_verdicts_are_computed_from_the_validity_test(built):
     assert any(line.get_gid() == "encoding:standard" for line in top.lines)
     table = built[2][0]
     first = table[table["structure"] == table["structure"].iloc[0]]
-    answering = zc.answering_arms(table, [ARMS.get(m) for m in first["mechanism"].unique()
+    answering = zf.answering_arms(table, [ARMS.get(m) for m in first["mechanism"].unique()
                                           if first.loc[first["mechanism"] == m, "threshold"].notna().any()])
     assert answering, "no protected arm answers throughout: the check below would be vacuous"
     for arm in answering:
         assert any(line.get_gid() == f"encoding:{arm.name}" for line in top.lines), arm.name
         rows = first[first["mechanism"] == arm.name].sort_values("V")
         expected = np.repeat(rows["threshold"] / (0.5 / np.sqrt(rows["n"])), 2)  # both ends of each V's bar
-        t_style = zc.T_STYLES[arm.name in zc.REMEDY_ARMS]  # dashed i.i.d. T, dash-dotted T for n/V
+        t_style = zf.T_STYLES[arm.name in zf.REMEDY_ARMS]  # dashed i.i.d. T, dash-dotted T for n/V
         dashed = [np.asarray(line.get_ydata(), dtype=float) for line in top.lines
                   if line.get_color() == arm.color and line.get_linestyle() == t_style]
         assert any(np.allclose(y[np.isfinite(y)], expected) for y in dashed), arm.name
     # a two-line title (three where the script's Thresholdout overfits); the answered panels carry a verdict only
     # where the structures' verdicts differ
     table = built[2][0]
-    assert fig.get_suptitle().count("\n") == zc.headline(table).count("\n") + 1
-    verdicts = {zc.structure_verdict(table[table["structure"] == s]) for s in table["structure"].unique()}
+    assert fig.get_suptitle().count("\n") == zv.headline(table).count("\n") + 1
+    verdicts = {zv.structure_verdict(table[table["structure"] == s]) for s in table["structure"].unique()}
     titled = [ax.get_title() for ax in fig.axes if ax.get_ylim()[1] == pytest.approx(1.1) and ax.get_title()]
     assert bool(titled) == (len(verdicts) > 1)
 
@@ -349,8 +351,8 @@ def test_the_figures_n_over_v_verdict_is_the_claims_test(std_gap, arm_gap, state
     table = per_session(pd.concat([
         pd.DataFrame(base | {"mechanism": "standard", "gap_mean": std_gap, "threshold": np.nan}),
         pd.DataFrame(base | {"mechanism": "thresholdout_effective_n", "gap_mean": arm_gap, "threshold": 0.1})]))
-    assert zc.remedy_state(table) == ((state, 1.0) if state == "fails" else (state, None))
-    title = zc.headline(table)
+    assert zv.remedy_state(table) == ((state, 1.0) if state == "fails" else (state, None))
+    title = zv.headline(table)
     assert (f"n/V thresholds (V known): {state} in 1 of 1" in title) == (state != "undecided")  # unpowered
     assert ("untested (no power)" in title) == (state == "undecided")  # everywhere: nothing is tested
 
