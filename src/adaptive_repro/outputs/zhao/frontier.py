@@ -176,7 +176,8 @@ def _combined(states: list[str]) -> str:
 
 def verdict(req: pd.DataFrame) -> str:
     """The figure's one message, from the numbers the claims check: the smallest n from which the Bayesian-DP
-    calibration is decided to answer (:func:`decided_required_n`), and how far below Theorem 2's requirement that is."""
+    calibration is decided to answer (:func:`decided_required_n`), how far below Theorem 2's requirement that is,
+    and at how many points the budget law predicts the frontier (:func:`law_state`)."""
     bdp = req[req["calibration"] == "bdp"]
     have = bdp.dropna(subset=["measured_n90"])
     if have.empty:
@@ -184,11 +185,14 @@ def verdict(req: pd.DataFrame) -> str:
     span = ("Bayesian-DP calibration answers (decided) from n ≈ "
             f"{_sci(have['measured_n90'].min())} to {_sci(have['measured_n90'].max())}")
     below = have["measured_n90"] < have["theorem2_n_required"]
+    laws = [law_state(r) for r in req[np.isfinite(req["analytic_n90"])].itertuples()]
+    law = (f"\nThe budget law places the frontier within ×{LAW_FACTOR:g} at {laws.count(decisions.HOLDS)} of "
+           f"{len(laws)} (calibration, p, ε)" if laws else "")
     if len(have) == len(bdp) and below.all():
         factor = float((have["theorem2_n_required"] / have["measured_n90"]).min())
         floored = np.floor(factor * 10) / 10  # a "≥" bound never rounds up
-        return f"{span}, ≥ {floored:g}× below Theorem 2's n"
-    return f"{span}; below Theorem 2's n at {int(below.sum())} of {len(bdp)} (p, ε)"
+        return f"{span}, ≥ {floored:g}× below Theorem 2's n{law}"
+    return f"{span}; below Theorem 2's n at {int(below.sum())} of {len(bdp)} (p, ε){law}"
 
 
 def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
