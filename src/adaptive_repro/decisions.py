@@ -144,11 +144,11 @@ def mean_above(mean: float, se: float, replicates: int, bound: float = 0.0, df: 
     does not hold where mean + Z SE <= bound, else undecided. With ``df`` (the degrees of freedom of an SE estimated
     from few replicates, e.g. Welch's), Z is replaced by Student's t quantile at the same confidence, which is wider:
     the SE's own uncertainty is counted."""
-    z = Z if df is None else t_multiplier(df)
+    z = Z if df is None or not np.isfinite(df) else t_multiplier(df)
     rule = f"mean > {bound:.4g} with ± {z:.3g} SE" + ("" if df is None else f" (Student's t, {df:.1f} df)")
     decided = _against_margin(mean, se, replicates, mean - z * se > bound, mean + z * se <= bound,
                               abs(mean - bound), rule, z)
-    if df is None or decided.state != UNDECIDED or not decided.needs:
+    if df is None or not np.isfinite(df) or decided.state != UNDECIDED or not decided.needs:
         return decided
 
     def decides(m: int) -> bool:  # SE falling like 1/sqrt(m), degrees of freedom growing with m
@@ -164,8 +164,14 @@ def t_multiplier(df: float) -> float:
 
 
 def welch_df(se_a: float, reps_a: int, se_b: float, reps_b: int) -> float:
-    """Welch–Satterthwaite degrees of freedom of the difference of two independent means with these SEs."""
+    """Welch–Satterthwaite degrees of freedom of the difference of two independent means with these SEs (each mean
+    from at least 2 replicates, each SE finite and >= 0; NaN where both SEs are 0: no spread to count)."""
+    if min(int(reps_a), int(reps_b)) < 2 or not (np.isfinite(se_a) and np.isfinite(se_b) and min(se_a, se_b) >= 0):
+        raise ValueError(f"welch_df: needs two means of at least 2 replicates each with finite SEs >= 0; got SEs "
+                         f"{se_a!r}, {se_b!r} from {reps_a!r} and {reps_b!r} replicates")
     va, vb = se_a ** 2, se_b ** 2
+    if va + vb == 0:
+        return math.nan
     return (va + vb) ** 2 / (va ** 2 / (reps_a - 1) + vb ** 2 / (reps_b - 1))
 
 

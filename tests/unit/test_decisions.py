@@ -129,3 +129,12 @@ def test_a_mean_from_few_replicates_is_decided_with_students_t():
     assert d.t_multiplier(df * (m - 2) / 5) * 0.010898 * math.sqrt(6 / (m - 1)) > 0.0327
     assert d.t_multiplier(1e9) == pytest.approx(d.Z, rel=1e-6)
     assert stats.t.ppf(0.5 + d.CONFIDENCE / 2, df) == pytest.approx(d.t_multiplier(df))
+
+
+def test_welch_degrees_of_freedom_refuse_what_has_none():
+    with pytest.raises(ValueError, match="welch_df: needs two means of at least 2 replicates"):
+        d.welch_df(0.01, 1, 0.01, 6)
+    with pytest.raises(ValueError, match="welch_df"):
+        d.welch_df(float("nan"), 6, 0.01, 6)
+    assert math.isnan(d.welch_df(0.0, 6, 0.0, 6))
+    assert d.welch_df(0.01, 6, 0.01, 6) == pytest.approx(10.0)  # equal SEs and sizes: 2 (m - 1)

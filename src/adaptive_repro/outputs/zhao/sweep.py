@@ -82,7 +82,9 @@ def standard_trend(table: pd.DataFrame):
         lo, hi = grp.set_index("p").loc[p_lo], grp.set_index("p").loc[p_hi]
         change, se = hi["gap_mean"] - lo["gap_mean"], float(np.hypot(hi["gap_se"], lo["gap_se"]))
         diffs.append((b, change, se))
-        df = decisions.welch_df(hi["gap_se"], int(hi["replicates"]), lo["gap_se"], int(lo["replicates"]))
+        counted = min(hi["replicates"], lo["replicates"]) >= 2 and np.isfinite(se)  # else no SE: undecided anyway
+        df = decisions.welch_df(hi["gap_se"], int(hi["replicates"]), lo["gap_se"], int(lo["replicates"])) \
+            if counted else None
         per_b[b] = decisions.mean_above(change, se, int(min(hi["replicates"], lo["replicates"])), df=df)
     up = [x for x in diffs if per_b[x[0]].state == decisions.HOLDS]
     down = [x for x in diffs if per_b[x[0]].state == decisions.FAILS]
