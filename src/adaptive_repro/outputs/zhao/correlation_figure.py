@@ -54,7 +54,7 @@ def v_ticks(ax, table: pd.DataFrame) -> None:
 
 #: Offset between the arms' markers at one V, in categories (:func:`v_ticks`): every marker stays within its V's
 #: category, and the error bars and rings stay apart.
-DODGE = 0.2
+DODGE = 0.26
 #: The legend entry of the largest possible gap's bars.
 CEILING_LABEL = "shaded: above the largest possible gap"
 #: The same for the answered fractions, wider: failing arms often sit together at 0 there, each with its ring.
@@ -110,16 +110,27 @@ UNDECIDED_LABEL = "dashed grey ring: undecided here"
 def undecided_on(r, std, drawn_below: bool) -> str:
     """Where the rows' verdict of an arm at a point (:func:`_assess` with its power control) is undecided and why:
     "answered" (its answer rate; only where the arm is drawn in the answered row, ``drawn_below``), "gap" (its gap,
-    a threshold that cannot fail, a pass without power, or an undecided answer rate of an arm drawn only above), or
-    "" where it is decided."""
+    a threshold that cannot fail, or an undecided answer rate of an arm drawn only above), "no power" (it passes, and
+    so does the standard holdout at the same point), or "" where it is decided."""
     state, _ = _assess(r)
     if state == "invalid":
         return ""
-    if state == "valid" and _standard_fails(std, r.threshold):
-        return ""
+    if state == "valid":
+        return "" if _standard_fails(std, r.threshold) else "no power"
     if drawn_below and _answered(r).state == decisions.UNDECIDED:
         return "answered"
     return "gap"
+
+
+#: The legend entry of the squares on points that pass a test the standard holdout passes too.
+NO_POWER_LABEL = "dashed grey square: passes, as the standard holdout does (no power)"
+
+
+def no_power_square(ax, x, y, size: float = 150) -> None:
+    """A dashed grey square around each point that passes a test the unprotected standard holdout passes too."""
+    if len(x):
+        ax.scatter(x, y, s=size, marker="s", facecolors="none", edgecolors=COLORS["reference"], linewidths=1.2,
+                   linestyles=(0, (2, 1.5)), zorder=26, label=NO_POWER_LABEL, clip_on=False)
 
 
 def undecided_ring(ax, x, y, size: float = 130) -> None:
@@ -166,6 +177,7 @@ def figure(table: pd.DataFrame, spec):
     ring_label = f"claim does not hold here: < {ANSWERED_MIN:.0%} answered or gap − {Z:g} SE > T"
     keyed: dict[str, Line2D] = {}  # arm display name -> its threshold's line key
     answered_line = {"color": COLORS["population"], "lw": 1.0, "ls": ":"}
+    lowest = 0.0  # the lowest end of a drawn interval: the shared gap axis shows every interval whole
     for j, structure in enumerate(structures):
         sub = table[table["structure"] == structure]
         std_at = {r.point: r for r in sub[sub["mechanism"] == "standard"].itertuples()}
@@ -179,7 +191,10 @@ def figure(table: pd.DataFrame, spec):
             encoding = style(arm) | marker_fill(arm)
             gid = encoding.pop("gid")  # on the data line only: the error bars' caps are not the arm's marker
             bars = top.errorbar(x[shown], gap[shown], yerr=band[shown], ms=5.5, capsize=0,
-                                elinewidth=1.0, lw=1.3, label=arm.display_name, **encoding)
+                                elinewidth=1.0, lw=1.3, label=arm.display_name, **encoding,
+                                zorder=21 if arm.name == "standard" else None)  # the control above the rings
+            ends = np.asarray((gap - band)[shown], dtype=float)
+            lowest = min([lowest, *ends[np.isfinite(ends)]])
             bars.lines[0].set_gid(gid)
             if arm not in protected:
                 continue
@@ -190,9 +205,11 @@ def figure(table: pd.DataFrame, spec):
             over = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples())
                     if not _valid(r)[0] and _valid(r)[1].startswith("overfitting") and r.replicates >= MIN_DRAWN]
             ring(top, [xi for xi, _ in over], [g for _, g in over], label=ring_label, size=75)
-            open_top = [(xi, g) for xi, g, r in zip(x, gap, a.itertuples()) if r.replicates >= MIN_DRAWN
-                        and undecided_on(r, std_at.get(r.point), arm in bottom_arms) == "gap"]
-            undecided_ring(top, [xi for xi, _ in open_top], [g for _, g in open_top])
+            where = [(xi, g, undecided_on(r, std_at.get(r.point), arm in bottom_arms))
+                     for xi, g, r in zip(x, gap, a.itertuples()) if r.replicates >= MIN_DRAWN]
+            undecided_ring(top, [xi for xi, _, w in where if w == "gap"], [g for _, g, w in where if w == "gap"])
+            no_power_square(top, [xi for xi, _, w in where if w == "no power"],
+                            [g for _, g, w in where if w == "no power"])
         for rank, arm in enumerate(bottom_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = v_positions(a["V"], table) + DODGE_ANSWERED * (rank - (len(bottom_arms) - 1) / 2)
@@ -218,6 +235,7 @@ def figure(table: pd.DataFrame, spec):
                 top.fill_between(xs[i:i + 2], ys[i:i + 2], roof, color=COLORS["reference"], alpha=0.18, lw=0,
                                  zorder=1.1, label=CEILING_LABEL if i == 0 else "_ceiling")
             top.set_ylim(top=roof)
+        top.set_ylim(bottom=min(top.get_ylim()[0], 1.08 * lowest))
         top.axhline(0, color=COLORS["reference"], lw=0.8)
         bottom.axhline(ANSWERED_MIN, **answered_line, zorder=1.5)
         top.set_title(structure_words(models[structure]))
@@ -248,6 +266,8 @@ def figure(table: pd.DataFrame, spec):
         [], [], color=COLORS["reference"], lw=1.0, marker="|", ms=9, ls="none")
     if CEILING_LABEL in labels:
         keys[CEILING_LABEL] = handles[labels.index(CEILING_LABEL)]
+    if NO_POWER_LABEL in labels:
+        keys[NO_POWER_LABEL] = handles[labels.index(NO_POWER_LABEL)]
     if UNDECIDED_LABEL in labels:
         keys[UNDECIDED_LABEL] = handles[labels.index(UNDECIDED_LABEL)]
     if ring_label in labels:  # last, after the lines' keys

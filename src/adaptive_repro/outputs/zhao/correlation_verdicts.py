@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from adaptive_repro import decisions
 from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM
 from adaptive_repro.outputs.zhao.correlation_claims import (
     ANSWERED_MIN,
@@ -126,12 +127,28 @@ def headline(table: pd.DataFrame) -> str:
             parts.append("n/V arms untested (no power)")
     parts.append(_script_overfits(table))
     lines = [text]
+    naive = _naive_overfits(table)
+    if naive:
+        lines.insert(0, naive)
     for part in filter(None, parts):  # "; " within a line of at most TITLE_CHARS, else a line of its own
         if len(lines[-1]) + 2 + len(part) <= TITLE_CHARS:
             lines[-1] += f"; {part}"
         else:
             lines.append(part if part.startswith("n/V") else part[0].upper() + part[1:])
     return "\n".join(lines)
+
+
+def _naive_overfits(table: pd.DataFrame) -> str:
+    """The title's line on naive reuse: at how many points the standard holdout's gap is decided above 0
+    (:func:`decisions.mean_above`, the rows' rule) and its range in i.i.d. SEs; empty without a standard arm."""
+    std = table[table["mechanism"] == "standard"]
+    if std.empty or "gap_iid_se_units" not in std:
+        return ""
+    over = [decisions.mean_above(r.gap_mean, r.gap_se, int(r.replicates), 0.0).state == decisions.HOLDS
+            for r in std.itertuples()]
+    units = std["gap_iid_se_units"]
+    where = "at every V in every structure" if all(over) else f"at {sum(over)} of {len(over)} points"
+    return f"The reused holdout overfits {where} ({units.min():.0f}–{units.max():.0f} i.i.d. SE at the largest k)"
 
 
 def _bdp_breaks_no_later(table: pd.DataFrame, dp_broken: dict) -> bool:
