@@ -78,6 +78,18 @@ class Decision:
         return self.note().rstrip(".")
 
 
+def combined(states, every: bool = True) -> str:
+    """One statement's state from the states of its parts (points, arms, k): does not hold where some part does not
+    hold; holds where every part holds (``every``, a statement about all of them) or where some part holds
+    (``every=False``, "at some point, and at none the other way"); else undecided."""
+    states = set(states)
+    if FAILS in states:
+        return FAILS
+    if states and (states == {HOLDS} if every else HOLDS in states):
+        return HOLDS
+    return UNDECIDED
+
+
 def _needs(decides, replicates: int) -> int | None:
     """Smallest replicate count m >= ``replicates`` at which ``decides(m)`` is true (a search by doubling then
     bisection; ``decides`` must be monotone in m, so the rules evaluate it at the observed rate with a real-valued

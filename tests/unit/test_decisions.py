@@ -138,3 +138,11 @@ def test_welch_degrees_of_freedom_refuse_what_has_none():
         d.welch_df(float("nan"), 6, 0.01, 6)
     assert math.isnan(d.welch_df(0.0, 6, 0.0, 6))
     assert d.welch_df(0.01, 6, 0.01, 6) == pytest.approx(10.0)  # equal SEs and sizes: 2 (m - 1)
+
+
+@pytest.mark.parametrize("states, every, state", [
+    (["holds", "holds"], True, "holds"), (["holds", "undecided"], True, "undecided"),
+    (["holds", "undecided"], False, "holds"), (["holds", "does not hold"], False, "does not hold"),
+    ([], True, "undecided"), (["undecided"], False, "undecided")])
+def test_a_statement_combines_its_parts_states(states, every, state):
+    assert d.combined(states, every=every) == state

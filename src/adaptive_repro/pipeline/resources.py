@@ -73,8 +73,7 @@ def replicate_cost(n: int, d: int, k_grid, arm_engines: dict[str, str], column_c
 
 def frontier_cost(d: int, points: int) -> ReplicateCost:
     """One replicate of zhao-frontier: exact sign queries of d attributes (O(d) draws) at every grid point
-    (about 1.7e-7 CPU-s per attribute and point: 0.41-0.54 CPU-s per replicate measured for 276 points at
-    d = 10,000 on two machines)."""
+    (about 1.7e-7 CPU-s per attribute and point; benchmarks/recorded-costs.csv holds the measurement it is held to)."""
     return ReplicateCost(0.05 + 1.7e-7 * d * points, 150.0 + 64.0 * d / 1e6)
 
 

@@ -152,6 +152,7 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
                          shared_state)
         played.append((arm, engine, ctx, arm.analyst.select(ctx)))
     measured = measure_classifiers(spec, seed, replicate, pop, [(arm, ctx.sets, sel) for arm, _, ctx, sel in played])
+    shifts = {name: sets["train"].state_share_shift(sets["holdout"]) for name, sets in datasets.items()}
     rows, diagnostics = [], []
     for (arm, engine, ctx, selection), acc in zip(played, measured):
         outcome = arm.analyst.report(ctx, selection, acc)
@@ -162,10 +163,8 @@ def replicate_tables(spec: ExperimentSpec, seed: int, replicate: int,
                              float(value), float(used)))
         if outcome.diagnostics is not None:
             checks = arm.diagnostics(spec, outcome.queries) if outcome.queries is not None else {}
-            sets = ctx.sets
             diagnostics.append({"experiment": spec.name, "replicate": replicate, "mechanism": arm.name,
-                                **outcome.diagnostics, **checks,
-                                "state_share_shift": sets["train"].state_share_shift(sets["holdout"])})
+                                **outcome.diagnostics, **checks, "state_share_shift": shifts[engine.name]})
     return RecordTable(RECORD_COLUMNS, rows), RecordTable.from_dicts(DIAGNOSTIC_COLUMNS, diagnostics)
 
 

@@ -100,7 +100,8 @@ class ExactSignDataset(Dataset):
         self.bounds = np.concatenate(([0], np.cumsum(self.group_sizes)))  # group g is records bounds[g]:bounds[g+1]
         self._starts, self._stops = self.bounds[:-1].tolist(), self.bounds[1:].tolist()
         self.means = model.group_means(pop)  # m[j, g]: the mean of u_ij in group g
-        self.positives = rng.binomial(self.group_sizes[None, :], special.ndtr(self.means))  # K_jg, shape (d, G)
+        self.positive_probabilities = special.ndtr(self.means)  # Phi(m_jg): P[u_ij > 0] in group g
+        self.positives = rng.binomial(self.group_sizes[None, :], self.positive_probabilities)  # K_jg, shape (d, G)
         self._entropy = stream_entropy(rng)
         self._streams = column_blocks.ColumnStreams(self._entropy, len(self.means))
         self._own_rng: np.random.Generator | None = None
@@ -117,7 +118,7 @@ class ExactSignDataset(Dataset):
         if not isinstance(other, ExactSignDataset) or other.means.shape != self.means.shape:
             return float("nan")
         shares = self.group_sizes / self.pop.n - other.group_sizes / other.pop.n
-        return float(np.sqrt(np.mean((special.ndtr(self.means) @ shares) ** 2)))
+        return float(np.sqrt(np.mean((self.positive_probabilities @ shares) ** 2)))
 
     def sign_queries(self) -> np.ndarray:
         """q_j = (1/n) #{i: x_ij y_i > 0} for every attribute j, shape (d,)."""

@@ -41,10 +41,8 @@ def fresh_at_chance_claim(output_id: str, records: pd.DataFrame, spec, source: s
         for k in sorted(set(records["k"])):
             fresh, se, reps = mean_and_se(records, mech, int(k), "fresh")
             checks.append((decisions.within(fresh - 0.5, se, reps, 0.0, margin), mech, int(k), se))
-    states = {d.state for d, *_ in checks}
     worst, mech, k, se = max(checks, key=lambda c: abs(c[0].estimate) + Z * c[3])
-    state = (decisions.FAILS if decisions.FAILS in states else decisions.HOLDS if states == {decisions.HOLDS} else
-             decisions.UNDECIDED)
+    state = decisions.combined(d.state for d, *_ in checks)
     return Claim(output_id=output_id, claim_id="fresh-at-chance", source=source,
                  claim="Labels are independent of the data, so no classifier beats chance on fresh data "
                        "(by construction: the simulator draws the labels independently of the features, so every "
@@ -76,9 +74,7 @@ def dwork_claims(output_id: str, records: pd.DataFrame, spec, gaps: pd.DataFrame
         worst = max(arm_gaps, key=lambda t: abs(t[1]))
         # |holdout − fresh| within T at every k: the whole ± Z SE interval inside [−T, T] (decided per k)
         within = {k: decisions.within(g, se, reps, 0.0, threshold) for k, g, se, reps in arm_gaps}
-        states = {d.state for d in within.values()}
-        state = (decisions.FAILS if decisions.FAILS in states else
-                 decisions.UNDECIDED if decisions.UNDECIDED in states else decisions.HOLDS)
+        state = decisions.combined(d.state for d in within.values())
         # the power control: the standard holdout on the same test; where it stays within T too, passing shows nothing
         std = gaps[gaps["mechanism"] == "standard"]
         beyond = sorted(int(r.k) for r in std.itertuples()

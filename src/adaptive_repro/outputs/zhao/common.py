@@ -20,11 +20,17 @@ from adaptive_repro import decisions
 from adaptive_repro.outputs.experiment_claims import Z
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, style
 from adaptive_repro.simulation import zhao_calibration
-from adaptive_repro.simulation.zhao_calibration import BayesianDPCalibration, DPCalibration, Theorem2Calibration
+from adaptive_repro.simulation.zhao_calibration import (
+    BayesianDPCalibration,
+    DPCalibration,
+    EffectiveNCalibration,
+    Theorem2Calibration,
+)
 from adaptive_repro.stats import summarize
 
 #: The arms the Zhao claims are about, by their registered calibrations (the names are the calibrations' own).
 DP_ARM, BDP_ARM, THEOREM2_ARM = (c().arm_name for c in (DPCalibration, BayesianDPCalibration, Theorem2Calibration))
+DP_EFFECTIVE_N_ARM = EffectiveNCalibration().arm_name  # the DP calibration with the threshold for n/V (V known)
 
 
 def prevents_overfitting_id(arm: str) -> str:

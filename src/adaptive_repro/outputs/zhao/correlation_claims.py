@@ -12,14 +12,14 @@ import pandas as pd
 from adaptive_repro import decisions
 from adaptive_repro.decisions import Z
 from adaptive_repro.foundation.registry import Claim, code_name
-from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM
+from adaptive_repro.outputs.zhao.common import BDP_ARM, DP_ARM, DP_EFFECTIVE_N_ARM
 from adaptive_repro.outputs.zhao.correlation_stops import STOPPING_ARM, stopped_sessions_row
 from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson, weighted_slope
 
 ANSWERED_MIN = 0.9  # as zhao-fig3: an arm that answers fewer accuracy queries than this has not validated them
 BDP_EFFECTIVE_N_ARM = "zhao_alg1_bdp_effective_n"
-REMEDY_ARMS = ("thresholdout_effective_n", "zhao_alg1_dp_effective_n", "zhao_alg1_dp_v_hat", BDP_EFFECTIVE_N_ARM)
+REMEDY_ARMS = ("thresholdout_effective_n", DP_EFFECTIVE_N_ARM, "zhao_alg1_dp_v_hat", BDP_EFFECTIVE_N_ARM)
 SCRIPT_ARM = "dwork_code"  # Dwork et al.'s Thresholdout as their script runs it: a threshold for i.i.d. records
 ESTIMATED_V_ARM = "zhao_alg1_dp_v_hat"  # the threshold for n/V-hat, V-hat from each session's training set
 NOISELESS_ARM = "zhao_alg1_dp_noiseless"  # the DP calibration's T with sigma = 0: noise versus data

@@ -21,6 +21,7 @@ from adaptive_repro.outputs.zhao.correlation_claims import (
 )
 from adaptive_repro.outputs.zhao.correlation_verdicts import certified_label, headline, structure_verdict
 from adaptive_repro.report.plotting import COLORS, MAX_WIDTH, SIZES, legend_below, plain_tick_label, pyplot
+from adaptive_repro.simulation.zhao_calibration import noise_unit_threshold
 from adaptive_repro.stats import clopper_pearson
 
 MIN_DRAWN = 10  # answered replicates needed to draw a gap (the table and claims keep every point)
@@ -82,10 +83,15 @@ def answering_arms(table: pd.DataFrame, arms) -> list:
     return [a for a in arms if (table.loc[table["mechanism"] == a.name, "answered"] >= ANSWERED_MIN).all()]
 
 
+def iid_se(n: pd.Series) -> np.ndarray:
+    """The figure's unit at each row's n: a sign query's SD under independence, 1/(2 sqrt(n))."""
+    return np.array([noise_unit_threshold(1, v) for v in n], dtype=float)
+
+
 def threshold_in_iid_se(table: pd.DataFrame, arm) -> pd.DataFrame:
     """``arm``'s threshold T against V in i.i.d. SEs of a query, T / (1/(2 sqrt(n))) (columns V, t_iid)."""
     rows = table[table["mechanism"] == arm.name].groupby("V", as_index=False)[["threshold", "n"]].first()
-    return rows.assign(t_iid=rows["threshold"] / (0.5 / np.sqrt(rows["n"])))
+    return rows.assign(t_iid=rows["threshold"] / iid_se(rows["n"]))
 
 
 #: Half the width of a threshold's or a ceiling's bar at its V (categories, :func:`v_ticks`): it spans the arms
@@ -185,7 +191,7 @@ def figure(table: pd.DataFrame, spec):
         for rank, arm in enumerate(top_arms):
             a = sub[sub["mechanism"] == arm.name].sort_values("V")
             x = v_positions(a["V"], table) + DODGE * (rank - (len(top_arms) - 1) / 2)
-            unit = 0.5 / np.sqrt(a["n"])  # the i.i.d. SE of a query
+            unit = iid_se(a["n"])
             gap, band = a["gap_mean"] / unit, Z * a["gap_se"] / unit  # the verdicts' ± Z SE
             shown = a["replicates"] >= MIN_DRAWN  # a gap from a handful of answered replicates is not drawn
             encoding = style(arm) | marker_fill(arm)
@@ -229,7 +235,7 @@ def figure(table: pd.DataFrame, spec):
         ceiling = sub[sub["mechanism"] == "standard"].sort_values("V")
         if len(ceiling):  # no gap can exceed 1 − the population accuracy (holdout accuracy 1): shade what lies above
             xs, ys = level_segments(v_positions(ceiling["V"], table),
-                                    ceiling["largest_gap"] / (0.5 / np.sqrt(ceiling["n"])))
+                                    ceiling["largest_gap"] / iid_se(ceiling["n"]))
             roof = 1.15 * np.nanmax(ys)
             for i in range(0, len(xs), 3):
                 top.fill_between(xs[i:i + 2], ys[i:i + 2], roof, color=COLORS["reference"], alpha=0.18, lw=0,

@@ -14,9 +14,10 @@ import pandas as pd
 
 from adaptive_repro import decisions
 from adaptive_repro.foundation.registry import code_name
+from adaptive_repro.outputs.zhao.common import DP_EFFECTIVE_N_ARM
 
 #: The arm whose stops the rows explain: the DP calibration with the threshold for n/V.
-STOPPING_ARM = "zhao_alg1_dp_effective_n"
+STOPPING_ARM = DP_EFFECTIVE_N_ARM
 
 
 def _point_words(r) -> str:
@@ -36,9 +37,8 @@ def stopped_sessions_row(structure: str, sub: pd.DataFrame, arm_words: str) -> d
     if rows.empty or "stop_shift_state" not in rows:
         return None
     tested = rows[rows["stop_shift_state"].fillna("").astype(str) != ""]
-    states = set(tested["stop_shift_state"])
-    status = ("does not hold" if decisions.FAILS in states else "holds" if decisions.HOLDS in states else
-              "not checked" if len(tested) else "not applicable")
+    status = (decisions.STATUS[decisions.combined(tested["stop_shift_state"], every=False)] if len(tested) else
+              "not applicable")
     stops = ", ".join(f"{int(r.answered_n - r.answered_count)} of {int(r.answered_n)} at V = {r.V:.3g}"
                       for r in rows.itertuples())
     if tested.empty:

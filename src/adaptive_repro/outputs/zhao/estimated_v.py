@@ -86,9 +86,8 @@ def _answers_row(sub: pd.DataFrame, grid: list, variant: str, how: str, claim_id
     >= 90% of its candidate queries), by :func:`_answers`; the i.i.d. threshold's share decided below 90% at every n
     (the control)."""
     got = {n: _answers(_at(sub, n, variant)) for n in grid}
-    states = {d.state for d in got.values()}
-    status = ("does not hold" if decisions.FAILS in states else
-              "holds" if states == {decisions.HOLDS} and control_fails else "not checked")
+    state = decisions.combined(d.state for d in got.values())
+    status = decisions.STATUS[state] if state != decisions.HOLDS or control_fails else "not checked"
     note = ("" if control_fails else " Not checked (no power at this setting): the i.i.d. threshold's share of "
             f"answering data sets is not decided below {TARGET:.0%} at every n, so answering shows nothing there.")
     if control_fails and status == "not checked":

@@ -167,13 +167,6 @@ def failing_rows(req: pd.DataFrame) -> pd.DataFrame:
     return req[law | t2]
 
 
-def _combined(states: list[str]) -> str:
-    """One row's status from its points' states: does not hold if any point fails, holds if every point holds."""
-    if decisions.FAILS in states:
-        return decisions.STATUS[decisions.FAILS]
-    return decisions.STATUS[decisions.HOLDS if states and set(states) == {decisions.HOLDS} else decisions.UNDECIDED]
-
-
 def verdict(req: pd.DataFrame) -> str:
     """The figure's one message, from the numbers the claims check: the smallest n from which the Bayesian-DP
     calibration is decided to answer (:func:`decided_required_n`), how far below Theorem 2's requirement that is,
@@ -286,7 +279,7 @@ def claims(table: pd.DataFrame, req: pd.DataFrame, spec) -> list[Claim]:
                          for r in have.itertuples())
                      + (". Undecided at " + ", ".join(f"{r.calibration} p={r.p:g} ε={r.eps:g}" for r in undecided)
                         + ": more data sets per n, or a finer grid, would decide them" if undecided else ""),
-                     status=_combined(states),
+                     status=decisions.STATUS[decisions.combined(states)],
                      counterexample=", ".join(f"{r.calibration} p={r.p:g} ε={r.eps:g}" for r in failing[:2]),
                      kind="project", code=code_name(law_state)))
     bdp = req[req["calibration"] == "bdp"]
@@ -301,7 +294,7 @@ def claims(table: pd.DataFrame, req: pd.DataFrame, spec) -> list[Claim]:
                          "answering).",
                          expected=f"the measured frontier's interval below Theorem 2's requirement at every (p, ε) "
                                   f"(holds); at or above it at some (does not hold); {rule}",
-                         measured=text, status=_combined(t2_states),
+                         measured=text, status=decisions.STATUS[decisions.combined(t2_states)],
                          counterexample=", ".join(f"p={r.p:g} ε={r.eps:g}" for r, st in zip(bdp.itertuples(),
                                                                                            t2_states)
                                                   if st == decisions.FAILS),

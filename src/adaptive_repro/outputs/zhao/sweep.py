@@ -95,10 +95,8 @@ def worsens_decision(per_b: dict) -> decisions.Decision:
     """"Correlation makes the reused holdout overfit more": holds where the gap's rise is decided at some b and its
     fall at none, does not hold where its fall is decided at some b (a counter-example), else undecided, needing the
     replicates that would decide the first b (:func:`standard_trend`'s per-b decisions)."""
-    states = [d.state for d in per_b.values()]
     first = min(per_b.values(), key=lambda d: (d.needs is None, d.needs or 0))
-    state = (decisions.FAILS if decisions.FAILS in states else decisions.HOLDS if decisions.HOLDS in states else
-             decisions.UNDECIDED)
+    state = decisions.combined((d.state for d in per_b.values()), every=False)
     return dataclasses.replace(first, state=state, rule="per b, the change of the gap from the smallest to the "
                                "largest p against 0 with ± t SE (Student's t at Welch's degrees of freedom, the "
                                "level of ± 3 SE)", needs=first.needs if state == decisions.UNDECIDED else None)
