@@ -250,7 +250,9 @@ def figure(table: pd.DataFrame, req: pd.DataFrame, spec):
 
 def _interval_words(r) -> str:
     lower, upper = _bounds(r)
-    return (f"({lower:.3g}, {upper:.3g}]" if np.isfinite(upper) else f"beyond {lower:.3g} (not decided at any grid n)")
+    if np.isfinite(upper):
+        return f"({lower:.3g}, {upper:.3g}]"
+    return "no grid n (not decided to answer at any)" + (f"; above {lower:.3g}" if lower > 0 else "")
 
 
 def claims(table: pd.DataFrame, req: pd.DataFrame, spec) -> list[Claim]:

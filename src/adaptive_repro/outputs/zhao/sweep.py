@@ -111,25 +111,26 @@ def sweep_verdict(table: pd.DataFrame) -> str:
         if dp.empty:
             return "Overfitting against correlation strength"
         return f"Lemma 2 certifies the DP calibration at up to {dp['certified_bdp'].max():.3g}-Bayesian DP"
-    p_lo, p_hi, diffs, up, down, _ = trend
-    within = [(b, d, se) for b, d, se in diffs if abs(d) <= Z * se and abs(d) > 0.5 * max(abs(x) for _, x, _ in diffs)]
+    p_lo, p_hi, diffs, up, down, per_b = trend
+    undecided = [x for x in diffs if x not in up and x not in down]
 
     def bs(changes) -> str:
         return ", ".join(f"{b:g}" for b, _, _ in changes)
 
     span = f"from p = {p_lo:g} to {p_hi:g}"
+    open_part = f"; undecided at b = {bs(undecided)}" if undecided else ""
     if up and not down:
-        return f"Stronger correlation makes the reused holdout overfit more: its gap rises {span} at b = {bs(up)}"
+        return (f"Stronger correlation makes the reused holdout overfit more: its gap rises {span} at b = {bs(up)}"
+                + open_part)
     if up:
         return f"Correlation's effect on the reused holdout depends on b: its gap rises {span} at b = {bs(up)} and " \
                f"falls at b = {bs(down)}"
     if down:
-        same_way = [x for x in within if x[1] < 0]  # a fall as large, but within Z SE: said, not counted
-        flat = [x for x in diffs if abs(x[1]) <= Z * x[2] and x not in within]  # no change beyond Z SE
         return (f"Stronger correlation does not make the reused holdout overfit more: its gap falls {span} at "
-                f"b = {bs(down)}" + (f" (b = {bs(same_way)}: a fall within {Z:g} SE)" if same_way else "")
-                + (f", flat at b = {bs(flat)}" if flat else ""))
-    return f"Stronger correlation does not make the reused holdout overfit more: no significant change {span}"
+                f"b = {bs(down)}" + open_part)
+    reps = min(d.replicates for d in per_b.values())
+    return (f"Whether stronger correlation makes the reused holdout overfit more is undecided at {reps} replicates: "
+            f"its gap changes {span} by " + ", ".join(f"{d:+.3f} at b = {b:g}" for b, d, _ in diffs))
 
 
 #: Height of each arm's "answered" strip relative to its gap panel.
