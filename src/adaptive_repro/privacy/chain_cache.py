@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from adaptive_repro.privacy.influence import ChainInfluence
+from adaptive_repro.privacy.influence import ChainInfluence, checked_transition_matrix
 
 
 def chain_key(P) -> tuple:
@@ -42,9 +42,15 @@ def _influence_of(key: tuple, chain: _Unhashed) -> ChainInfluence:
     return P if isinstance(P, ChainInfluence) else ChainInfluence(np.asarray(P, dtype=float))
 
 
-def chain_influence(P) -> ChainInfluence:
+def chain_influence(P, function: str = "chain_influence") -> ChainInfluence:
     """The ChainInfluence of a transition matrix (one per chain; its powers are computed lazily, once), or ``P``
-    itself if it already is one."""
+    itself if it already is one. A matrix must be an irreducible chain of at least 2 states (a ValueError naming
+    ``function``, the public function the caller called, otherwise)."""
+    if not isinstance(P, ChainInfluence):
+        P = checked_transition_matrix(function, P, irreducible=True)
+        if P.shape[0] < 2:
+            raise ValueError(f"{function}: P must be a chain of at least 2 states (a record with one value has no "
+                             "influence to bound); got 1 state")
     return _influence_of(chain_key(P), _Unhashed(P))
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from scipy.special import expit
 
-from adaptive_repro.privacy.influence import SUM_TOLERANCE, checked_distribution
+from adaptive_repro.privacy.influence import SUM_TOLERANCE, checked_distribution, entry_span
 
 
 def checked_joint(function: str, joint) -> np.ndarray:
@@ -41,15 +42,15 @@ def checked_kernel(function: str, kernel, rows: int | None = None) -> np.ndarray
         raise ValueError(f"{allowed}; got shape {kernel.shape}" + (f" for {rows} databases" if rows else ""))
     sums = kernel.sum(axis=1)
     if not np.all(np.isfinite(kernel)) or kernel.min() < 0 or np.max(np.abs(sums - 1.0)) > SUM_TOLERANCE:
-        raise ValueError(f"{allowed}; got entries from {np.nanmin(kernel):g} to {np.nanmax(kernel):g}, row sums "
-                         f"from {np.nanmin(sums):.12g} to {np.nanmax(sums):.12g}")
+        raise ValueError(f"{allowed}; got {entry_span(kernel)}, row sums {entry_span(sums)[len('entries '):]}")
     return kernel
 
 
 def databases(n: int) -> np.ndarray:
     """All binary databases of n records, shape (2^n, n), in ``itertools.product`` order."""
     if not 1 <= n <= 16:
-        raise ValueError(f"n = {n}: enumeration needs 1 <= n <= 16")
+        raise ValueError(f"databases: argument n = {n!r} is not allowed; allowed: an integer from 1 to 16 (all 2^n "
+                         "databases are enumerated)")
     return np.array(list(itertools.product((0, 1), repeat=n)), dtype=np.int8)
 
 
@@ -73,9 +74,26 @@ def randomized_response_kernel(n: int, eps: float) -> np.ndarray:
         raise ValueError(f"randomized_response_kernel: argument eps = {eps!r} is not allowed; allowed: a finite "
                          "number >= 0")
     x = databases(n)
-    keep = np.exp(eps) / (1 + np.exp(eps))
+    if n * eps > SMALLEST_LOG:
+        raise ValueError(f"randomized_response_kernel: argument eps = {eps!r} is not allowed with n = {n}; allowed: "
+                         f"n eps <= {SMALLEST_LOG} (the kernel's smallest entry, about e^(-n eps), must be a normal "
+                         "float)")
+    keep, flip = expit(eps), expit(-eps)  # e^eps/(1 + e^eps) and its complement, without overflow or cancellation
     same = (x[:, None, :] == x[None, :, :])
-    return np.prod(np.where(same, keep, 1 - keep), axis=2)
+    return np.prod(np.where(same, keep, flip), axis=2)
+
+
+#: The largest -ln of a normal float, rounded down: a kernel entry e^(-n eps) below it would be subnormal or 0.
+SMALLEST_LOG = 700
+
+
+def _largest_log_ratio(a: np.ndarray, b: np.ndarray) -> float:
+    """max |ln a - ln b| over the entries, an entry 0 in one and positive in the other counting as inf and one 0 in
+    both (impossible either way) not counting."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.abs(np.log(a) - np.log(b))
+    d = d[~np.isnan(d)]
+    return float(d.max()) if d.size else 0.0
 
 
 def _conditional_output(joint: np.ndarray, kernel: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -101,7 +119,7 @@ def bdp_leakage(joint: np.ndarray, kernel: np.ndarray) -> float:
                     a = _conditional_output(joint, kernel, known & (x[:, i] == 0))
                     b = _conditional_output(joint, kernel, known & (x[:, i] == 1))
                     if a is not None and b is not None:
-                        worst = max(worst, float(np.max(np.abs(np.log(a) - np.log(b)))))
+                        worst = max(worst, _largest_log_ratio(a, b))
     return worst
 
 
@@ -114,7 +132,7 @@ def dp_level(kernel: np.ndarray) -> float:
     worst = 0.0
     for j in range(x.shape[1]):
         neighbour = index ^ (1 << (x.shape[1] - 1 - j))
-        worst = max(worst, float(np.max(np.abs(np.log(kernel[index]) - np.log(kernel[neighbour])))))
+        worst = max(worst, _largest_log_ratio(kernel[index], kernel[neighbour]))
     return worst
 
 

@@ -18,21 +18,34 @@ import itertools
 import numpy as np
 
 
+def _check_stay(function: str, name: str, p: float) -> None:
+    if not 0.0 < p < 1.0:  # also refuses nan
+        raise ValueError(f"{function}: argument {name} = {p!r} is not allowed; allowed: a stay probability in (0, 1)")
+
+
 def symmetric_chain_matrix(p: float) -> np.ndarray:
     """Transition matrix of the symmetric two-state chain on {-1, +1} with stay probability p."""
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"stay probability must be in (0, 1), got {p}")
+    _check_stay("symmetric_chain_matrix", "p", p)
     return np.array([[p, 1.0 - p], [1.0 - p, p]])
 
 
 def data_model_matrix(p_s: float, p_y: float) -> np.ndarray:
     """Transition matrix P_s (x) P_y of the data model's 4-state chain (s_i, y_i) (docs/METHODS.md §4)."""
+    _check_stay("data_model_matrix", "p_s", p_s)
+    _check_stay("data_model_matrix", "p_y", p_y)
     return np.kron(symmetric_chain_matrix(p_s), symmetric_chain_matrix(p_y))
 
 
 #: How far a probability vector, a joint table or a row of a transition matrix or kernel may sum from 1
 #: (floating-point rounding of products like P_s (x) P_y).
 SUM_TOLERANCE = 1e-9
+
+
+def entry_span(p: np.ndarray) -> str:
+    """Words for the entries of ``p`` an error message quotes: their range, and how many are not finite."""
+    finite = p[np.isfinite(p)]
+    span = f"entries from {finite.min():g} to {finite.max():g}" if finite.size else "no finite entry"
+    return span + (f" ({p.size - finite.size} not finite)" if finite.size < p.size else "")
 
 
 def checked_distribution(function: str, name: str, p, what: str, shape: tuple | None = None) -> np.ndarray:
@@ -44,7 +57,7 @@ def checked_distribution(function: str, name: str, p, what: str, shape: tuple | 
     if (shape is not None and p.shape != tuple(shape)) or p.size == 0:
         raise ValueError(f"{allowed}; got shape {p.shape}")
     if not np.all(np.isfinite(p)) or p.min() < 0 or abs(p.sum() - 1.0) > SUM_TOLERANCE:
-        raise ValueError(f"{allowed}; got entries from {np.nanmin(p):g} to {np.nanmax(p):g}, sum {np.nansum(p):.12g}")
+        raise ValueError(f"{allowed}; got {entry_span(p)}, sum {np.nansum(p):.12g}")
     return p
 
 
@@ -61,7 +74,7 @@ def checked_transition_matrix(function: str, P, irreducible: bool = False) -> np
     if P.ndim != 2 or P.shape[0] != P.shape[1] or P.shape[0] == 0:
         raise ValueError(f"{allowed}; got shape {P.shape}")
     if not np.all(np.isfinite(P)) or P.min() < 0.0 or P.max() > 1.0:
-        raise ValueError(f"{allowed}; got entries from {np.nanmin(P):g} to {np.nanmax(P):g}")
+        raise ValueError(f"{allowed}; got {entry_span(P)}")
     sums = P.sum(axis=1)
     if np.max(np.abs(sums - 1.0)) > SUM_TOLERANCE:
         raise ValueError(f"{allowed}; got row sums {np.round(sums, 12).tolist()}")
@@ -72,13 +85,33 @@ def checked_transition_matrix(function: str, P, irreducible: bool = False) -> np
 
 
 def stationary_distribution(P: np.ndarray) -> np.ndarray:
-    """Stationary law pi (pi P = pi) of an irreducible chain (a ValueError for any other matrix)."""
+    """Stationary law pi (pi P = pi) of an irreducible chain (a ValueError for any other matrix).
+
+    By the Grassmann-Taksar-Heyman elimination (Grassmann, Taksar and Heyman, Operations Research 33(5), 1985): it
+    reads only P's off-diagonal entries and never subtracts, so every entry of pi keeps its relative accuracy even for
+    nearly reducible chains (off-diagonal entries of 1e-300), where an eigenvector of P^T loses it and can turn
+    negative."""
     P = checked_transition_matrix("stationary_distribution", P, irreducible=True)
-    w, v = np.linalg.eig(P.T)
-    k = int(np.argmin(np.abs(w - 1.0)))
-    pi = np.real(v[:, k])
-    pi = pi / pi.sum()
-    return pi
+    A = P.copy()
+    S = A.shape[0]
+    outflow = np.zeros(S)  # outflow[k]: row k's mass towards the states below k, after eliminating those above
+    for k in range(S - 1, 0, -1):
+        outflow[k] = A[k, :k].sum()
+        if outflow[k] == 0:  # the true outflow underflowed (below 1e-308): the states below k carry no mass
+            continue
+        share = A[k, :k] / outflow[k]  # each entry <= 1: no overflow however small the outflow
+        A[:k, :k] += np.outer(A[:k, k], share)
+    pi = np.zeros(S)
+    pi[0] = 1.0
+    for k in range(1, S):
+        inflow = float(pi[:k] @ A[:k, k])
+        if inflow > outflow[k] * 1e300:  # pi[k] / pi[:k] beyond a float's range: rescale the states below
+            pi[:k] *= outflow[k] / inflow
+            pi[k] = 1.0
+        else:
+            pi[k] = inflow / outflow[k]
+        pi[:k + 1] /= pi[:k + 1].max()
+    return pi / pi.sum()
 
 
 def is_reversible(P: np.ndarray, pi: np.ndarray | None = None, tol: float = 1e-12) -> bool:
@@ -99,7 +132,7 @@ def spectral_gap(P: np.ndarray) -> float:
     lam = np.linalg.eigvals(P)
     k = int(np.argmin(np.abs(lam - 1.0)))  # drop one eigenvalue 1 (lambda_1)
     rest = np.delete(lam, k)
-    return float(1.0 - (np.max(np.abs(rest)) if rest.size else 0.0))
+    return float(np.clip(1.0 - (np.max(np.abs(rest)) if rest.size else 0.0), 0.0, 1.0))  # rounding may pass 0
 
 
 class ChainInfluence:
@@ -111,11 +144,10 @@ class ChainInfluence:
     """
 
     def __init__(self, P: np.ndarray, pi: np.ndarray | None = None):
-        P = np.asarray(P, dtype=float)
-        if P.ndim != 2 or P.shape[0] != P.shape[1] or not np.allclose(P.sum(axis=1), 1.0):
-            raise ValueError("P must be a square row-stochastic matrix")
+        P = checked_transition_matrix("ChainInfluence", P, irreducible=pi is None)
         self.P = P
-        self.pi = stationary_distribution(P) if pi is None else np.asarray(pi, dtype=float)
+        self.pi = stationary_distribution(P) if pi is None else checked_distribution(
+            "ChainInfluence", "pi", pi, f"a probability vector of length {P.shape[0]}", (P.shape[0],))
         self.S = P.shape[0]
         self.reversible = is_reversible(P, self.pi)
         self._power = np.eye(self.S)
@@ -221,7 +253,8 @@ def max_influence_bruteforce(joint: np.ndarray, S_set, i: int, K_set=()) -> floa
     if not S_set:
         return 0.0
     if i in S_set or i in K_set or set(S_set) & set(K_set):
-        raise ValueError("S, K and {i} must be disjoint")
+        raise ValueError(f"max_influence_bruteforce: S_set = {S_set}, K_set = {K_set} and i = {i} are not allowed; "
+                         "allowed: S, K and {i} disjoint")
     m = _marginal(joint, [i] + K_set + S_set)  # axes: x_i, x_K..., x_S...
     cond = _marginal(joint, [i] + K_set)
     sdim = len(S_set)

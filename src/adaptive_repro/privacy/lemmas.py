@@ -162,8 +162,7 @@ def _lemma2_node_by_node(eps, n, ci, score) -> ConversionResult:
 @memoized_on_chain(_search_settings)
 def lemma2_eps_dp(eps: float, n: int, P) -> ConversionResult:
     """Zhao Lemma 2 (eq. (10)) on a stationary chain, exact: min over nodes of max over quilts of (eps-4b)/(|N|+1)."""
-    _check_eps(eps)
-    ci = chain_influence(P)
+    ci = chain_influence(P, "lemma2_eps_dp")
     score = lambda size, infl: (eps - 4.0 * infl) / size
     if n <= SMALL_N:
         return _lemma2_node_by_node(eps, n, ci, score)
@@ -188,8 +187,7 @@ def lemma2_eps_bdp(eps_dp: float, n: int, P) -> float:
 
     An upper bound (conservative) when the interior search does not settle.
     """
-    _check_eps(eps_dp)
-    ci = chain_influence(P)
+    ci = chain_influence(P, "lemma2_eps_bdp")
     score = lambda size, infl: -(size * eps_dp + 4.0 * infl)
 
     def node_by_node():
@@ -210,7 +208,10 @@ def lemma2_eps_bdp(eps_dp: float, n: int, P) -> float:
 
 def lemma3_blanket_influence(n: int, P) -> float:
     """max_i a_i, a_i = I(X_{M_i} <- X_i) over the Markov blankets of a chain of length n (interior if n >= 3)."""
-    ci = chain_influence(P)
+    return _blanket_influence(n, chain_influence(P, "lemma3_blanket_influence"))
+
+
+def _blanket_influence(n: int, ci: ChainInfluence) -> float:
     if n == 1:
         return 0.0
     if n == 2:
@@ -220,8 +221,7 @@ def lemma3_blanket_influence(n: int, P) -> float:
 
 def lemma3_eps_dp(eps: float, n: int, P) -> ConversionResult:
     """Zhao Lemma 3: eps' = min_i (eps - 4 a_i); infeasible (None) when eps' <= 0."""
-    _check_eps(eps)
-    a = lemma3_blanket_influence(n, P)
+    a = _blanket_influence(n, chain_influence(P, "lemma3_eps_dp"))
     val = eps - 4.0 * a
     quilt = "{X_{i-1}, X_{i+1}} (Markov blanket, |N|=0)" if n >= 3 else "Markov blanket"
     if val > 0:
@@ -233,7 +233,7 @@ def lemma3_eps_dp(eps: float, n: int, P) -> ConversionResult:
 
 def lemma3_eps_bdp(eps_dp: float, n: int, P) -> float:
     """Inverse of Lemma 3: max_i (eps_dp + 4 a_i)."""
-    return eps_dp + 4.0 * lemma3_blanket_influence(n, P)
+    return eps_dp + 4.0 * _blanket_influence(n, chain_influence(P, "lemma3_eps_bdp"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -253,7 +253,6 @@ def lemma4_h(eps: float, g: float, rho: float, c: float) -> Lemma4Terms:
     Raises ValueError unless 0 < c < 1/6, 0 < g <= 1, 0 < rho <= 1/2 and eps > 0 (preconditions of the lemma).
     The lemma's n >= 2d is checked by the caller (``lemma4_eps_dp``).
     """
-    _check_eps(eps)
     if not 0.0 < c < 1.0 / 6.0:
         raise ValueError(f"Lemma 4 needs 0 < c < 1/6, got c = {c}")
     if not 0.0 < g <= 1.0:
@@ -269,8 +268,8 @@ def lemma4_h(eps: float, g: float, rho: float, c: float) -> Lemma4Terms:
     return Lemma4Terms(h=float(h), d=int(d), s=int(s), t=int(t), g=float(g), rho=float(rho), c=float(c))
 
 
-def _chain_constants(P):
-    ci = chain_influence(P)
+def _chain_constants(P, function: str):
+    ci = chain_influence(P, function)
     g = spectral_gap(ci.P)
     rho = float(np.min(ci.pi))
     irreducible_aperiodic = bool(np.all(np.linalg.matrix_power(ci.P, ci.S) > 0))
@@ -280,15 +279,14 @@ def _chain_constants(P):
 def lemma4_chain_constants(P) -> tuple[float, float]:
     """(g, rho) of Lemma 4 for a chain: its spectral gap and the probability of its least probable stationary state,
     as :func:`lemma4_eps_dp` computes them."""
-    _, g, rho, _ = _chain_constants(P)
+    _, g, rho, _ = _chain_constants(P, "lemma4_chain_constants")
     return float(g), float(rho)
 
 
 def lemma4_eps_dp(eps: float, n: int, P, c: float | None = None) -> ConversionResult:
     """Zhao Lemma 4: h(eps, g, rho)-DP implies eps-BDP if the chain is aperiodic, irreducible, reversible,
     0 < c < 1/6 and n >= 2d. Infeasible (None) when a precondition fails. c = None: the best c of C_GRID."""
-    _check_eps(eps)
-    ci, g, rho, ok = _chain_constants(P)
+    ci, g, rho, ok = _chain_constants(P, "lemma4_eps_dp")
     if not ok or not ci.reversible:
         return ConversionResult(None, False, "lemma4", c=c,
                                 detail="infeasible: chain not aperiodic-irreducible-reversible")
@@ -315,8 +313,7 @@ def lemma4_eps_bdp(eps_dp: float, n: int, P, c: float | None = None) -> float | 
     h is not exactly monotone in eps (ceil/floor), so a log grid finds the first good point and bisection refines
     it between that point and the previous grid point; the returned eps is checked to satisfy the condition.
     """
-    _check_eps(eps_dp)
-    ci, g, rho, ok = _chain_constants(P)
+    ci, g, rho, ok = _chain_constants(P, "lemma4_eps_bdp")
     if not ok or not ci.reversible:
         return None
     grid_c = [c] if c is not None else list(C_GRID)
@@ -346,19 +343,8 @@ def lemma4_eps_bdp(eps_dp: float, n: int, P, c: float | None = None) -> float | 
 
 # ---------------------------------------------------------------------------------------------- the API
 
-def _check_eps(eps):
-    if not (isinstance(eps, (int, float, np.floating)) and math.isfinite(eps) and eps > 0):
-        raise ValueError(f"privacy level must be a finite number > 0, got {eps!r}")
-
-
-def _check_n(n):
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-
-
 def convert_chain(eps_bdp: float, n: int, P, method: str = "lemma2", c: float | None = None) -> ConversionResult:
     """The DP level that implies eps_bdp-BDP on a stationary chain with transition matrix P (any lemma)."""
-    _check_n(n)
     if method == "lemma2":
         return lemma2_eps_dp(eps_bdp, n, P)
     if method == "lemma3":
@@ -386,8 +372,6 @@ def bdp_level_for_dp(eps_dp: float, n: int, p_s: float, p_y: float, method: str 
     lemma2: max_i min_Q [(|N_i|+1) eps_dp + 4 b_i]; lemma3: eps_dp + 4 max_i a_i; lemma4: smallest eps (grid) with
     h(eps, g, rho) >= eps_dp and n >= 2d, None if none.
     """
-    _check_n(n)
-    _check_eps(eps_dp)
     P = data_model_chain(p_s, p_y)
     if method == "lemma2":
         return lemma2_eps_bdp(eps_dp, n, P)
