@@ -42,7 +42,7 @@ def checked_kernel(function: str, kernel, rows: int | None = None) -> np.ndarray
         raise ValueError(f"{allowed}; got shape {kernel.shape}" + (f" for {rows} databases" if rows else ""))
     sums = kernel.sum(axis=1)
     if not np.all(np.isfinite(kernel)) or kernel.min() < 0 or np.max(np.abs(sums - 1.0)) > SUM_TOLERANCE:
-        raise ValueError(f"{allowed}; got {entry_span(kernel)}, row sums {entry_span(sums)[len('entries '):]}")
+        raise ValueError(f"{allowed}; got {entry_span(kernel)}, {entry_span(sums, 'row sums')}")
     return kernel
 
 

@@ -41,10 +41,11 @@ def data_model_matrix(p_s: float, p_y: float) -> np.ndarray:
 SUM_TOLERANCE = 1e-9
 
 
-def entry_span(p: np.ndarray) -> str:
-    """Words for the entries of ``p`` an error message quotes: their range, and how many are not finite."""
+def entry_span(p: np.ndarray, noun: str = "entries") -> str:
+    """Words for the values of ``p`` (its ``noun``) an error message quotes: their range, and how many are not
+    finite."""
     finite = p[np.isfinite(p)]
-    span = f"entries from {finite.min():g} to {finite.max():g}" if finite.size else "no finite entry"
+    span = f"{noun} from {finite.min():g} to {finite.max():g}" if finite.size else f"no finite value among the {noun}"
     return span + (f" ({p.size - finite.size} not finite)" if finite.size < p.size else "")
 
 
@@ -88,30 +89,40 @@ def stationary_distribution(P: np.ndarray) -> np.ndarray:
     """Stationary law pi (pi P = pi) of an irreducible chain (a ValueError for any other matrix).
 
     By the Grassmann-Taksar-Heyman elimination (Grassmann, Taksar and Heyman, Operations Research 33(5), 1985): it
-    reads only P's off-diagonal entries and never subtracts, so every entry of pi keeps its relative accuracy even for
-    nearly reducible chains (off-diagonal entries of 1e-300), where an eigenvector of P^T loses it and can turn
-    negative."""
+    reads only P's off-diagonal entries and never subtracts, so each entry of pi keeps its relative accuracy on nearly
+    reducible chains (off-diagonal entries of 1e-300), where an eigenvector of P^T loses it and can turn negative.
+    Where a product in double precision would leave the normal range (a true entry below 1e-308 along the way), the
+    same elimination runs in mpmath, whose exponents are unbounded, and each entry is rounded to a float at the end."""
     P = checked_transition_matrix("stationary_distribution", P, irreducible=True)
-    A = P.copy()
-    S = A.shape[0]
-    outflow = np.zeros(S)  # outflow[k]: row k's mass towards the states below k, after eliminating those above
+    try:
+        with np.errstate(under="raise", over="raise", divide="raise", invalid="raise"):
+            pi = _gth(P.tolist(), float)
+        if all(x > 0 for x in pi):  # an irreducible chain puts positive mass on every state
+            return np.array(pi)
+    except (FloatingPointError, ZeroDivisionError):
+        pass
+    import mpmath
+
+    with mpmath.workdps(30):  # sums of positive terms only: 30 digits keep every entry's 15
+        return np.array([float(x) for x in _gth(P.tolist(), mpmath.mpf)])
+
+
+def _gth(P: list[list], number) -> list:
+    """The Grassmann-Taksar-Heyman elimination on the off-diagonal entries of P, in the arithmetic ``number`` (float or
+    mpmath.mpf): pi normalised to sum 1."""
+    S = len(P)
+    A = [[number(x) for x in row] for row in P]
+    outflow = [number(0)] * S  # outflow[k]: row k's mass towards the states below k, once those above are eliminated
     for k in range(S - 1, 0, -1):
-        outflow[k] = A[k, :k].sum()
-        if outflow[k] == 0:  # the true outflow underflowed (below 1e-308): the states below k carry no mass
-            continue
-        share = A[k, :k] / outflow[k]  # each entry <= 1: no overflow however small the outflow
-        A[:k, :k] += np.outer(A[:k, k], share)
-    pi = np.zeros(S)
-    pi[0] = 1.0
+        outflow[k] = sum(A[k][:k], number(0))
+        for i in range(k):
+            for j in range(k):
+                A[i][j] += A[i][k] * (A[k][j] / outflow[k])
+    pi = [number(1)] + [number(0)] * (S - 1)
     for k in range(1, S):
-        inflow = float(pi[:k] @ A[:k, k])
-        if inflow > outflow[k] * 1e300:  # pi[k] / pi[:k] beyond a float's range: rescale the states below
-            pi[:k] *= outflow[k] / inflow
-            pi[k] = 1.0
-        else:
-            pi[k] = inflow / outflow[k]
-        pi[:k + 1] /= pi[:k + 1].max()
-    return pi / pi.sum()
+        pi[k] = sum((pi[i] * A[i][k] for i in range(k)), number(0)) / outflow[k]
+    total = sum(pi, number(0))
+    return [x / total for x in pi]
 
 
 def is_reversible(P: np.ndarray, pi: np.ndarray | None = None, tol: float = 1e-12) -> bool:

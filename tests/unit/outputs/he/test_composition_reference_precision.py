@@ -9,8 +9,8 @@ he-gap-approx-10pct, he-delta-lt-kairouz), equality at m = T (he-delta-eq-kairou
 The reference recomputes every quantity from the paper's formulas (He, Tao et al., Corollary 2 and Section 4.2.2;
 Theorem 4 for eps'; Kairouz et al. as He quotes them) in mpmath, without the package's functions. A point whose
 reference margin is within 64 units in the last place of the values compared (or, for a relative error of a
-difference, whose difference is) cannot be decided in double precision. A row must say "does not hold" exactly when
-some point is decided to fail, and "holds" where every point is decided to pass."""
+difference, whose difference is) cannot be decided in double precision. A row must say "does not hold" where some
+point is decided to fail, and "holds" where every point is decided to pass."""
 import math
 
 import matplotlib.pyplot as plt
@@ -22,9 +22,6 @@ from hypothesis import strategies as st
 from adaptive_repro.pipeline import catalogue
 
 ULPS = 64 * 2.0**-52
-#: The row he-gap-approx-10pct counts a point where the gap exceeds 800 units in the last place of the deltas
-#: (the output's own rule: 100 times its rounding slack of 8 units).
-MEASURABLE = 800 * 2.0**-52
 
 
 def _log_uniform(low: float, high: float) -> st.SearchStrategy:
@@ -58,8 +55,8 @@ def _reference_point(eps: float, delta: float, T: int, dt: float) -> dict:
         rows["he-delta-eq-kairouz-at-m-eq-T"] = (abs(he - kairouz), second, max(he, kairouz))
     elif he < 1 and kairouz < 1:
         rows["he-gap-first-order"] = (abs((kairouz - he) - gap), second, max(he, kairouz, gap))
-        if gap > MEASURABLE * max(he, kairouz):  # the row counts a point where its difference can measure the gap
-            rows["he-gap-approx-10pct"] = (abs((kairouz - he) / gap - 1), mpmath.mpf("0.1"), max(he, kairouz) / gap)
+        # the float difference K - He carries up to a few ulp of the larger: that is the band a point is undecided in
+        rows["he-gap-approx-10pct"] = (abs((kairouz - he) - gap), gap / 10, max(he, kairouz))
         rows["he-delta-lt-kairouz"] = (he, kairouz, kairouz)
     return rows
 
@@ -87,6 +84,8 @@ def _reference_statuses(eps: float, delta: float, Ts: list[int], dt: float) -> d
 @given(EPS, DELTA, st.lists(T, min_size=2, max_size=2, unique=True), DELTA_TILDE)
 @example(0.01, 1e-300, [1, 10**6], 1e-150)  # the issue's case: (T delta)^2 underflows to 0
 @example(1.0, 1e-6, [10, 10**4], 1e-5)
+@example(1e-6, 1e-16, [10**5, 10**6], 0.1)  # a 10% miss that double precision resolves (an independent review's)
+@example(0.01, 1e-300, [10**4, 10**6], 1e-5)  # (T delta)^2 underflows beside ordinary points
 @settings(max_examples=40, deadline=None)
 def test_composition_delta_rows_match_their_verdicts_in_60_digit_arithmetic(eps, delta, Ts, dt):
     Ts = sorted(Ts)
@@ -96,6 +95,6 @@ def test_composition_delta_rows_match_their_verdicts_in_60_digit_arithmetic(eps,
     plt.close(fig)
     built = {c.claim_id: c for c in claims}
     for row, (fails, passes) in _reference_statuses(eps, delta, Ts, dt).items():
-        status = built[row].status
-        assert (status == "does not hold") == fails, (row, eps, delta, Ts, dt, built[row].measured)
+        status = built[row].status  # (the output's own band of undecided points is narrower than the reference's)
+        assert status == "does not hold" or not fails, (row, eps, delta, Ts, dt, built[row].measured)
         assert status == "holds" or not passes, (row, eps, delta, Ts, dt, built[row].measured)
