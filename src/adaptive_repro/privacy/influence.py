@@ -95,8 +95,8 @@ def stationary_distribution(P: np.ndarray) -> np.ndarray:
     same elimination runs in mpmath, whose exponents are unbounded, and each entry is rounded to a float at the end."""
     P = checked_transition_matrix("stationary_distribution", P, irreducible=True)
     try:
-        with np.errstate(under="raise", over="raise", divide="raise", invalid="raise"):
-            pi = _gth(P.tolist(), float)
+        with np.errstate(under="raise", over="raise", divide="raise", invalid="raise"):  # numpy scalars obey it
+            pi = _gth(P.tolist(), np.float64)
         if all(x > 0 for x in pi):  # an irreducible chain puts positive mass on every state
             return np.array(pi)
     except (FloatingPointError, ZeroDivisionError):
@@ -108,8 +108,8 @@ def stationary_distribution(P: np.ndarray) -> np.ndarray:
 
 
 def _gth(P: list[list], number) -> list:
-    """The Grassmann-Taksar-Heyman elimination on the off-diagonal entries of P, in the arithmetic ``number`` (float or
-    mpmath.mpf): pi normalised to sum 1."""
+    """The Grassmann-Taksar-Heyman elimination on the off-diagonal entries of P, in the arithmetic ``number``
+    (numpy.float64 or mpmath.mpf): pi normalised to sum 1."""
     S = len(P)
     A = [[number(x) for x in row] for row in P]
     outflow = [number(0)] * S  # outflow[k]: row k's mass towards the states below k, once those above are eliminated

@@ -85,8 +85,8 @@ def _chain(off_diagonal: dict) -> np.ndarray:
     return P + np.diag(1 - P.sum(axis=1))
 
 
-#: Chains whose elimination leaves the normal range of a double (products of 1e-200 and 1e-300 entries): an
-#: independent review found a wrong state, nan and a zeroed entry there before the elimination fell back to mpmath.
+#: Chains whose elimination leaves the normal range of a double (products of 1e-200 and 1e-300 entries), where an
+#: elimination in doubles alone puts the mass on the wrong state, returns nan or zeroes a 2e-27 entry.
 UNDERFLOWING = [_chain({(0, 1): 1e-200, (1, 0): 0.5, (1, 2): 1e-200, (2, 1): 1e-300, (2, 3): 1e-50, (3, 2): 1e-300}),
                 _chain({(0, 2): 1e-250, (1, 3): 1e-250, (2, 0): 1e-100, (3, 1): 1e-100, (2, 3): 1e-200,
                         (3, 2): 1e-200}),

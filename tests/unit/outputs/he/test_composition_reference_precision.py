@@ -84,7 +84,7 @@ def _reference_statuses(eps: float, delta: float, Ts: list[int], dt: float) -> d
 @given(EPS, DELTA, st.lists(T, min_size=2, max_size=2, unique=True), DELTA_TILDE)
 @example(0.01, 1e-300, [1, 10**6], 1e-150)  # the case: (T delta)^2 underflows to 0
 @example(1.0, 1e-6, [10, 10**4], 1e-5)
-@example(1e-6, 1e-16, [10**5, 10**6], 0.1)  # a 10% miss that double precision resolves (an independent review's)
+@example(1e-6, 1e-16, [10**5, 10**6], 0.1)  # a 10% miss that double precision resolves
 @example(0.01, 1e-300, [10**4, 10**6], 1e-5)  # (T delta)^2 underflows beside ordinary points
 @settings(max_examples=40, deadline=None)
 def test_composition_delta_rows_match_their_verdicts_in_60_digit_arithmetic(eps, delta, Ts, dt):
